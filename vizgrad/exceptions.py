@@ -1,0 +1,84 @@
+"""Every error vizgrad raises on purpose.
+
+Each class derives from :class:`VizgradError` and from the builtin that a
+caller would expect, so ``except ValueError`` keeps working::
+
+    >>> from vizgrad import Value
+    >>> try:
+    ...     Value(-1.0).log()
+    ... except ValueError as err:
+    ...     print(err)
+    log(-1.0): log is only defined for x > 0; shift or clip the input first
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "VizgradError",
+    "DomainError",
+    "NumericOverflowError",
+    "OperandTypeError",
+    "ExpressionError",
+    "GraphFormatError",
+    "GraphTooLargeError",
+    "UnknownExampleError",
+    "BackendError",
+    "LayoutTimeoutError",
+    "RenderError",
+]
+
+
+class VizgradError(Exception):
+    """Base class of all vizgrad errors."""
+
+
+class DomainError(VizgradError, ValueError):
+    """An operation was asked for outside the inputs where it is defined."""
+
+
+class NumericOverflowError(VizgradError, OverflowError):
+    """A result does not fit in a float."""
+
+
+class OperandTypeError(VizgradError, TypeError):
+    """An operand is not a number or a Value."""
+
+
+class ExpressionError(VizgradError, ValueError):
+    """A user expression could not be accepted.
+
+    ``column`` is the 1-based column where the problem starts (or ``None``).
+    """
+
+    def __init__(self, message: str, column: int | None = None, source: str = ""):
+        self.column = column
+        self.source = source
+        self.reason = message
+        text = message if column is None else f"column {column}: {message}"
+        if source and column is not None and "\n" not in source and len(source) <= 200:
+            text += f"\n  {source}\n  {' ' * (column - 1)}^"
+        super().__init__(text)
+
+
+class GraphFormatError(VizgradError, ValueError):
+    """Serialised graph or trace data is malformed."""
+
+
+class GraphTooLargeError(VizgradError, ValueError):
+    """A graph has more nodes than a limit allows."""
+
+
+class UnknownExampleError(VizgradError, ValueError):
+    """An example name that is not one of :func:`vizgrad.examples.names`."""
+
+
+class BackendError(VizgradError, RuntimeError):
+    """No layout backend could run, or the chosen one failed."""
+
+
+class LayoutTimeoutError(BackendError):
+    """A Graphviz layout ran past its time limit."""
+
+
+class RenderError(VizgradError, RuntimeError):
+    """Writing an output failed (unsupported format, missing tool, ...)."""

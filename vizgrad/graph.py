@@ -1,0 +1,144 @@
+"""Convert traces to ``networkx.MultiDiGraph`` and to node-link JSON and back.
+
+Renderers read only this graph, so a graph loaded from JSON renders exactly
+like a live one::
+
+    >>> from vizgrad import Value
+    >>> a = Value(3.0, label="a")
+    >>> G = to_networkx(a + a)
+    >>> sorted(G.edges(keys=True))
+    [('v0', 'v1', 0), ('v0', 'v1', 1)]
+    >>> G.nodes["v0"]["grad"], G.graph["root"]
+    (2.0, 'v1')
+    >>> H = from_json(to_json(G))
+    >>> H.nodes["v0"] == G.nodes["v0"] and H.graph == G.graph
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING, Any
+
+from .exceptions import GraphFormatError, OperandTypeError
+from .tracing import FORMAT, State, Trace, jsonable, replay, trace
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["to_networkx", "to_json", "from_json", "as_graph", "graph_state", "graph_to_trace"]
+
+_NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order")
+_GRAPH_KEYS = ("format", "root", "also", "derivatives", "backward_ran", "default_step", "steps")
+_NUMERIC = {"data", "grad", "value", "local", "upstream", "amount", "before", "after"}
+
+
+def to_networkx(x: Any, also: Any = ()) -> nx.MultiDiGraph:
+    """A ``MultiDiGraph`` of a Value (traced with ``also``) or of a :class:`Trace`.
+
+    Edges run parent → child keyed by operand slot; node attributes are
+    ``label, data, grad, op, kind, on_path, order``; ``G.graph`` holds
+    ``root``, ``also``, ``steps`` and ``default_step``.
+    """
+    import networkx as nx
+
+    t = x if isinstance(x, Trace) else trace(x, also)
+    G = nx.MultiDiGraph()
+    G.graph.update(
+        format=FORMAT, root=t.root, also=list(t.also), derivatives=t.derivatives,
+        backward_ran=t.backward_ran, default_step=t.default_step, steps=t.steps,
+    )
+    G.add_nodes_from((n["id"], {k: n[k] for k in _NODE_KEYS}) for n in t.nodes)
+    G.add_edges_from(
+        (p, n["id"], slot, {"slot": slot}) for n in t.nodes for slot, p in enumerate(n["parents"])
+    )
+    return G
+
+
+def as_graph(x: Any) -> nx.MultiDiGraph:
+    """Accept a Value, a :class:`Trace` or a graph; return the graph."""
+    import networkx as nx
+
+    if isinstance(x, nx.MultiDiGraph):
+        if "steps" not in x.graph or "root" not in x.graph:
+            raise GraphFormatError(
+                "this MultiDiGraph has no vizgrad steps; build it with vizgrad.to_networkx()"
+            )
+        return x
+    if isinstance(x, Trace) or hasattr(x, "_backward"):
+        return to_networkx(x)
+    raise OperandTypeError(
+        f"expected a Value, a Trace or a graph from vizgrad.to_networkx(), got {type(x).__name__}"
+    )
+
+
+def graph_state(G: nx.MultiDiGraph, step: int | None = None) -> State:
+    """The state after ``step`` (default: the graph's ``default_step``)."""
+    k = G.graph["default_step"] if step is None else step
+    return replay(G.graph["steps"], k)
+
+
+def graph_to_trace(G: nx.MultiDiGraph) -> Trace:
+    """Rebuild the :class:`Trace` a graph was made from."""
+    nodes = []
+    for n, attrs in G.nodes(data=True):
+        parents = sorted(G.in_edges(n, keys=True), key=lambda e: e[2])
+        nodes.append({"id": n, **{k: attrs.get(k) for k in _NODE_KEYS[:6]},
+                      "parents": [e[0] for e in parents], "order": attrs.get("order")})
+    nodes.sort(key=lambda r: r["order"])
+    return Trace(nodes, list(G.graph["steps"]), G.graph["root"], list(G.graph.get("also", [])),
+                 G.graph.get("derivatives", "exact"), bool(G.graph.get("backward_ran", True)))
+
+
+def to_json(G: nx.MultiDiGraph, indent: int | None = None) -> str:
+    """Node-link JSON of a vizgrad graph; the same graph gives the same bytes."""
+    import networkx as nx
+
+    data = nx.node_link_data(G, edges="edges")
+    return json.dumps(jsonable(data), indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def _restore(x: Any, key: str = "") -> Any:
+    if isinstance(x, dict):
+        if key == "values":
+            return {k: _restore(v, "value") for k, v in x.items()}
+        return {k: _restore(v, k) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_restore(v, key) for v in x]
+    if key in _NUMERIC and isinstance(x, str):
+        try:
+            v = float(x)
+        except ValueError:
+            raise GraphFormatError(f"field {key!r} must be a number, got {x!r}") from None
+        if math.isfinite(v):
+            raise GraphFormatError(f"field {key!r} must be a number, got the string {x!r}")
+        return v
+    return x
+
+
+def from_json(text: str | bytes) -> nx.MultiDiGraph:
+    """Load a graph written by :func:`to_json`; it renders without any Value."""
+    import networkx as nx
+
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise GraphFormatError(f"not valid JSON: {err}") from None
+    if not isinstance(data, dict) or "nodes" not in data or "edges" not in data:
+        raise GraphFormatError("not a vizgrad graph: expected node-link JSON with nodes and edges")
+    graph = data.get("graph")
+    if not isinstance(graph, dict) or any(k not in graph for k in ("root", "steps", "default_step")):
+        raise GraphFormatError(
+            "not a vizgrad graph: the 'graph' object needs root, steps and default_step; "
+            "write it with vizgrad.to_json()"
+        )
+    try:
+        G = nx.node_link_graph(_restore(data), directed=True, multigraph=True, edges="edges")
+    except (KeyError, TypeError, nx.NetworkXError) as err:
+        raise GraphFormatError(f"not a vizgrad graph: {err}") from None
+    for n, attrs in G.nodes(data=True):
+        missing = [k for k in ("op", "kind", "data") if k not in attrs]
+        if missing:
+            raise GraphFormatError(f"node {n!r} lacks {', '.join(missing)}")
+    return G
