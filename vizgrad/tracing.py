@@ -323,7 +323,7 @@ def _run_backward(v: Any, ps: tuple[Any, ...], ids: dict[int, str],
             running[id(p)] = amount if v.overwrites else b + amount
             contribs.append({"source": src, "target": ids[id(p)], "slot": slot, "local": local,
                              "upstream": upstream, "amount": amount, "before": b,
-                             "after": running[id(p)]})
+                             "after": running[id(p)], **({"overwrote": True} if v.overwrites else {})})
         if all(math.isclose(running[k], after[k], rel_tol=_REL_TOL, abs_tol=1e-300)
                or (math.isnan(running[k]) and math.isnan(after[k])) for k in after):
             return contribs, True
