@@ -3,7 +3,7 @@
     >>> import vizgrad
     >>> a, b = vizgrad.Value(-2.0, label="a"), vizgrad.Value(3.0, label="b")
     >>> t = vizgrad.trace((a * b) * (a + b))
-    >>> len(t.steps), t.state().grad["v0"], t.state().grad["v1"]
+    >>> len(t.steps), t.state(7).grad["v0"], t.state(7).grad["v1"]
     (8, -3.0, -8.0)
 
 Only the engine loads eagerly; everything else is imported on first use, so

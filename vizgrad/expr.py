@@ -1,0 +1,206 @@
+"""Build a Value graph from a user's expression, safely: parsed, never evaluated.
+
+    >>> q = parse("(a*b)*(a+b)", a=-2, b=3)
+    >>> q.data
+    -6.0
+    >>> parse("a.real", a=1)
+    Traceback (most recent call last):
+    ...
+    vizgrad.exceptions.ExpressionError: column 1: attributes are not allowed; use only numbers, variables, + - * / ** and exp log tanh relu
+      a.real
+      ^
+
+Accepted: numbers, the given variables, ``+ - * / **`` (with a constant
+exponent), unary minus and one-argument calls to ``exp log tanh relu``.
+"""
+
+from __future__ import annotations
+
+import ast
+from numbers import Real
+from typing import Callable
+
+from .engine import Value, _Const
+from .exceptions import ExpressionError, VizgradError
+
+__all__ = ["parse", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH", "MAX_BRACKETS", "MAX_NODES"]
+
+MAX_LENGTH = 10_000
+MAX_DEPTH = 250
+MAX_BRACKETS = 100
+MAX_NODES = 5_000
+
+FUNCTIONS: dict[str, Callable[[Value], Value]] = {
+    "exp": Value.exp,
+    "log": Value.log,
+    "tanh": Value.tanh,
+    "relu": Value.relu,
+}
+_BINARY: dict[type, Callable[[Value, Value], Value]] = {
+    ast.Add: Value.__add__,
+    ast.Sub: Value.__sub__,
+    ast.Mult: Value.__mul__,
+    ast.Div: Value.__truediv__,
+}
+_HELP = "use only numbers, variables, + - * / ** and exp log tanh relu"
+_FORBIDDEN = {
+    ast.Attribute: "attributes",
+    ast.Subscript: "subscripts",
+    ast.Lambda: "lambdas",
+    ast.Compare: "comparisons",
+    ast.BoolOp: "boolean operators",
+    ast.IfExp: "conditional expressions",
+    ast.List: "lists",
+    ast.Tuple: "tuples",
+    ast.Dict: "dicts",
+    ast.Set: "sets",
+    ast.JoinedStr: "f-strings",
+    ast.NamedExpr: "assignments",
+    ast.Starred: "starred arguments",
+    ast.ListComp: "comprehensions",
+    ast.GeneratorExp: "comprehensions",
+    ast.Await: "await",
+}
+
+
+class _Builder:
+    def __init__(self, source: str, variables: dict[str, Value]) -> None:
+        self.source = source
+        self.lines = source.splitlines() or [""]
+        self.variables = variables
+        self.used: set[str] = set()
+
+    def column(self, node: ast.AST) -> int:
+        """1-based character column (ast gives UTF-8 byte offsets)."""
+        line = self.lines[getattr(node, "lineno", 1) - 1]
+        offset = getattr(node, "col_offset", 0)
+        return len(line.encode("utf-8")[:offset].decode("utf-8", "replace")) + 1
+
+    def fail(self, node: ast.AST, message: str) -> ExpressionError:
+        return ExpressionError(message, self.column(node), self.source)
+
+    def build(self, node: ast.AST) -> Value:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+                kind = "strings" if isinstance(node.value, str) else f"{type(node.value).__name__} constants"
+                raise self.fail(node, f"{kind} are not allowed; {_HELP}")
+            return _Const(float(node.value))
+        if isinstance(node, ast.Name):
+            if node.id not in self.variables:
+                known = ", ".join(sorted(self.variables)) or "none"
+                hint = " (a function needs parentheses)" if node.id in FUNCTIONS else ""
+                raise self.fail(node, f"unknown name {node.id!r}{hint}; the variables are: {known}")
+            self.used.add(node.id)
+            return self.variables[node.id]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            operand = self.build(node.operand)
+            return self.apply(node, (lambda: -operand) if isinstance(node.op, ast.USub) else (lambda: operand))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            base = self.build(node.left)
+            k = self.exponent(node.right)
+            return self.apply(node, lambda: base**k)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            left, right = self.build(node.left), self.build(node.right)
+            fn = _BINARY[type(node.op)]
+            return self.apply(node, lambda: fn(left, right))
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+            return self.reject(node, "this operator")
+        return self.reject(node, _FORBIDDEN.get(type(node), type(node).__name__))
+
+    def reject(self, node: ast.AST, what: str) -> Value:
+        raise self.fail(node, f"{what} {'is' if what == 'this operator' else 'are'} not allowed; {_HELP}")
+
+    def exponent(self, node: ast.AST) -> float:
+        sign, inner = 1.0, node
+        while isinstance(inner, ast.UnaryOp) and isinstance(inner.op, (ast.USub, ast.UAdd)):
+            sign = -sign if isinstance(inner.op, ast.USub) else sign
+            inner = inner.operand
+        if (isinstance(inner, ast.Constant) and isinstance(inner.value, (int, float))
+                and not isinstance(inner.value, bool)):
+            return sign * float(inner.value)
+        raise self.fail(node, "the exponent of ** must be a number, such as x**2 or x**-1; "
+                              "write exp(y*log(x)) for a variable exponent")
+
+    def call(self, node: ast.Call) -> Value:
+        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
+            what = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
+            raise self.fail(node, f"unknown function {what!r}; the functions are exp, log, tanh, relu")
+        if node.keywords:
+            raise self.fail(node.keywords[0], "keyword arguments are not allowed")
+        if len(node.args) != 1:
+            raise self.fail(node, f"{node.func.id}() takes exactly one argument, got {len(node.args)}")
+        arg = self.build(node.args[0])
+        fn = FUNCTIONS[node.func.id]
+        return self.apply(node, lambda: fn(arg))
+
+    def apply(self, node: ast.AST, compute: Callable[[], Value]) -> Value:
+        try:
+            return compute()
+        except VizgradError as err:
+            raise self.fail(node, str(err)) from None
+
+
+def _check_depth(source: str) -> None:
+    depth = 0
+    for i, ch in enumerate(source):
+        if ch in "([{":
+            depth += 1
+            if depth > MAX_BRACKETS:
+                raise ExpressionError(
+                    f"brackets are nested more than {MAX_BRACKETS} deep; simplify the expression",
+                    i + 1, source)
+        elif ch in ")]}":
+            depth -= 1
+
+
+def _depth(tree: ast.AST) -> int:
+    best, stack = 0, [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        best = max(best, d)
+        stack.extend((child, d + 1) for child in ast.iter_child_nodes(node))
+    return best
+
+
+def parse(source: str, /, **values: float) -> Value:
+    """Build the Value graph of ``source`` with the given variable values.
+
+    Variables become leaves labelled by their names; a variable used twice is
+    one shared node. Raises :class:`~vizgrad.exceptions.ExpressionError`
+    (with ``.column``) for anything outside the small accepted language.
+
+    >>> b = parse("a + a", a=3)
+    >>> b.parents[0].label, b.parents[0] is b.parents[1]
+    ('a', True)
+    """
+    if not isinstance(source, str):
+        raise ExpressionError(f"the expression must be text, got {type(source).__name__}")
+    if len(source) > MAX_LENGTH:
+        raise ExpressionError(f"the expression has {len(source)} characters; the limit is {MAX_LENGTH}")
+    if not source.strip():
+        raise ExpressionError("the expression is empty; try something like (a*b)*(a+b)")
+    variables: dict[str, Value] = {}
+    for key, val in values.items():
+        if not key.isidentifier() or key in FUNCTIONS:
+            raise ExpressionError(f"{key!r} cannot be a variable name; use a plain name such as a or x1")
+        if isinstance(val, bool) or not isinstance(val, Real):
+            raise ExpressionError(f"variable {key!r} must be a number, got {val!r}")
+        variables[key] = Value(float(val), label=key)
+    _check_depth(source)
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except SyntaxError as err:
+        col = err.offset if err.offset else None
+        raise ExpressionError(f"syntax error: {err.msg}", col, source.strip()) from None
+    except (MemoryError, RecursionError, ValueError):
+        raise ExpressionError("the expression is too deeply nested or malformed; simplify it") from None
+    count = sum(1 for _ in ast.walk(tree))
+    if count > MAX_NODES:
+        raise ExpressionError(f"the expression has {count} parts; the limit is {MAX_NODES}")
+    if _depth(tree) > MAX_DEPTH:
+        raise ExpressionError(f"the expression is nested more than {MAX_DEPTH} deep; simplify it")
+    builder = _Builder(source.strip(), variables)
+    root = builder.build(tree.body)
+    return root
