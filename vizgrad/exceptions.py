@@ -25,6 +25,7 @@ __all__ = [
     "BackendError",
     "LayoutTimeoutError",
     "RenderError",
+    "ModelLoadError",
 ]
 
 
@@ -82,3 +83,7 @@ class LayoutTimeoutError(BackendError):
 
 class RenderError(VizgradError, RuntimeError):
     """Writing an output failed (unsupported format, missing tool, ...)."""
+
+
+class ModelLoadError(VizgradError, ValueError):
+    """A user's ``model.py:build`` could not be loaded or returned no Value."""
