@@ -25,6 +25,7 @@ __all__ = [
     "BackendError",
     "LayoutTimeoutError",
     "RenderError",
+    "OptionError",
     "ModelLoadError",
 ]
 
@@ -83,6 +84,10 @@ class LayoutTimeoutError(BackendError):
 
 class RenderError(VizgradError, RuntimeError):
     """Writing an output failed (unsupported format, missing tool, ...)."""
+
+
+class OptionError(VizgradError, ValueError):
+    """An option has a value that is not allowed (a theme, a step, a direction, ...)."""
 
 
 class ModelLoadError(VizgradError, ValueError):
