@@ -1,0 +1,233 @@
+"""Reading and checking the lab's JSON requests; every problem becomes an :class:`ApiError`.
+
+    >>> limits = Limits()
+    >>> q = parse_query({"example": "fork", "values": {"a": 1, "b": 2}}, limits, TRACE_FIELDS)
+    >>> q.example, q.values
+    ('fork', {'a': 1.0, 'b': 2.0})
+    >>> try:
+    ...     parse_query({"example": "fork", "values": {"a": 25}}, limits, TRACE_FIELDS)
+    ... except ApiError as err:
+    ...     print(err.status, err.error, err.detail)
+    422 out_of_range values.a = 25 is outside [-20, 20]; enter a number from -20 to 20 (values are never clamped)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "ApiError",
+    "Limits",
+    "Query",
+    "parse_query",
+    "decode_json",
+    "TRACE_FIELDS",
+    "RENDER_FIELDS",
+    "GRADCHECK_FIELDS",
+    "THEMES",
+    "FORMATS",
+    "RANKDIRS",
+    "H_RANGE",
+]
+
+THEMES = ("light", "dark")
+FORMATS = ("svg", "dot")
+RANKDIRS = ("LR", "TB")
+H_RANGE = (1e-12, 1.0)
+TRACE_FIELDS = ("expression", "example", "values")
+RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir")
+GRADCHECK_FIELDS = (*TRACE_FIELDS, "h")
+
+
+class ApiError(Exception):
+    """An HTTP error answer: status, a short machine code, a sentence for people, extras."""
+
+    def __init__(self, status: int, error: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.error = error
+        self.detail = detail
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body: ``{"error", "detail", ...extras}``."""
+        return {"error": self.error, "detail": self.detail, **self.extra}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may ask for; see :func:`vizgrad.lab.create_app`."""
+
+    max_body_bytes: int = 16_384
+    max_expression_length: int = 500
+    max_nodes: int = 300
+    layout_timeout: float = 10.0
+    value_limit: float = 20.0
+    cache_size: int = 512
+
+    def public(self) -> dict[str, Any]:
+        """The limits as JSON for clients."""
+        return {
+            "max_body_bytes": self.max_body_bytes,
+            "max_expression_length": self.max_expression_length,
+            "max_nodes": self.max_nodes,
+            "layout_timeout": self.layout_timeout,
+            "value_range": [-self.value_limit, self.value_limit],
+            "h_range": list(H_RANGE),
+        }
+
+
+@dataclass(frozen=True)
+class Query:
+    """A checked request: a graph source (expression or example) and options."""
+
+    expression: str | None = None
+    example: str | None = None
+    values: dict[str, float] = field(default_factory=dict)
+    step: int | None = None
+    theme: str = "light"
+    format: str = "svg"
+    rankdir: str = "LR"
+    h: float = 1e-6
+
+
+def _reject_constant(name: str) -> float:
+    raise ApiError(400, "malformed_json",
+                   f"{name} is not valid JSON; send finite numbers only")
+
+
+def decode_json(body: bytes) -> Any:
+    """Parse a request body; malformed JSON or NaN/Infinity → 400.
+
+    >>> decode_json(b'{"a": 1}')
+    {'a': 1}
+    >>> try:
+    ...     decode_json(b'{"a": 1')
+    ... except ApiError as err:
+    ...     print(err.status, err.error)
+    400 malformed_json
+    """
+    if not body.strip():
+        raise ApiError(400, "malformed_json",
+                       'the request body is empty; send a JSON object such as {"example": "fork"}')
+    try:
+        return json.loads(body, parse_constant=_reject_constant)
+    except UnicodeDecodeError:
+        raise ApiError(400, "malformed_json", "the request body is not UTF-8 text") from None
+    except json.JSONDecodeError as err:
+        raise ApiError(400, "malformed_json",
+                       f"the request body is not valid JSON: {err.msg} at line {err.lineno} "
+                       f"column {err.colno}", line=err.lineno, column=err.colno) from None
+    except RecursionError:
+        raise ApiError(400, "malformed_json", "the request body is nested too deeply") from None
+
+
+def _type_name(x: Any) -> str:
+    if x is None:
+        return "null"
+    return {bool: "boolean", str: "string", list: "array", dict: "object",
+            int: "number", float: "number"}.get(type(x), type(x).__name__)
+
+
+def _bad_type(name: str, want: str, got: Any) -> ApiError:
+    shown = json.dumps(got)[:60] if isinstance(got, (str, int, float, bool)) or got is None else ""
+    return ApiError(422, "invalid_type", f"{name} must be {want}, got {_type_name(got)} {shown}".rstrip(),
+                    field=name)
+
+
+def _number(name: str, x: Any) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise _bad_type(name, "a number", x)
+    try:
+        value = float(x)
+    except OverflowError:
+        value = math.inf if x > 0 else -math.inf
+    return value
+
+
+def _show(x: float) -> str:
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
+
+
+def _values(raw: Any, limits: Limits) -> dict[str, float]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise _bad_type("values", 'an object of numbers such as {"a": -2, "b": 3}', raw)
+    lo, hi = -limits.value_limit, limits.value_limit
+    out: dict[str, float] = {}
+    for key, x in raw.items():
+        name = f"values.{key}"
+        if not key.isidentifier():
+            raise ApiError(422, "invalid_name",
+                           f"{json.dumps(key)} cannot be a variable name; use names like a, b or x1",
+                           field=name)
+        value = _number(name, x)
+        if not lo <= value <= hi:
+            shown = _show(value) if math.isfinite(value) else str(value)
+            raise ApiError(422, "out_of_range",
+                           f"{name} = {shown} is outside [{_show(lo)}, {_show(hi)}]; enter a number "
+                           f"from {_show(lo)} to {_show(hi)} (values are never clamped)",
+                           field=name, minimum=lo, maximum=hi)
+        out[key] = value
+    return out
+
+
+def _choice(name: str, raw: Any, choices: tuple[str, ...]) -> str:
+    if not isinstance(raw, str):
+        raise _bad_type(name, f"one of {', '.join(choices)}", raw)
+    if raw not in choices:
+        raise ApiError(422, "invalid_choice",
+                       f"{name} {json.dumps(raw)[:40]} is not supported; choose one of: "
+                       f"{', '.join(choices)}", field=name, choices=list(choices))
+    return raw
+
+
+def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
+    """Check a decoded JSON body against the fields one endpoint accepts."""
+    if not isinstance(data, dict):
+        raise _bad_type("the request body", "a JSON object", data)
+    unknown = sorted(k for k in data if k not in allowed)
+    if unknown:
+        raise ApiError(422, "unknown_field",
+                       f"unknown field {json.dumps(unknown[0])[:60]}; this endpoint accepts: "
+                       f"{', '.join(allowed)}", field=unknown[0])
+    expression, example = data.get("expression"), data.get("example")
+    if (expression is None) == (example is None):
+        raise ApiError(422, "missing_source" if expression is None else "ambiguous_source",
+                       'give exactly one of "expression" (such as "(a*b)*(a+b)") or '
+                       '"example" (see GET /api/examples)', field="expression")
+    if expression is not None:
+        if not isinstance(expression, str):
+            raise _bad_type("expression", "a string", expression)
+        if len(expression) > limits.max_expression_length:
+            raise ApiError(422, "expression_too_long",
+                           f"the expression has {len(expression)} characters; the limit is "
+                           f"{limits.max_expression_length}", field="expression",
+                           limit=limits.max_expression_length)
+    if example is not None and not isinstance(example, str):
+        raise _bad_type("example", "a string (see GET /api/examples)", example)
+    opts: dict[str, Any] = {}
+    if data.get("step") is not None:
+        step = data["step"]
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise _bad_type("step", "a whole number (0 is the first step)", step)
+        if step < 0:
+            raise ApiError(422, "out_of_range", f"step {step} is negative; steps start at 0",
+                           field="step")
+        opts["step"] = step
+    for key, choices in (("theme", THEMES), ("format", FORMATS), ("rankdir", RANKDIRS)):
+        if data.get(key) is not None:
+            opts[key] = _choice(key, data[key], choices)
+    if data.get("h") is not None:
+        h = _number("h", data["h"])
+        if not H_RANGE[0] <= h <= H_RANGE[1]:
+            raise ApiError(422, "out_of_range",
+                           f"h = {data['h']!r} is outside [{H_RANGE[0]:g}, {H_RANGE[1]:g}]; "
+                           "try 1e-2, 1e-4, 1e-6 or 1e-8", field="h")
+        opts["h"] = h
+    return Query(expression=expression, example=example,
+                 values=_values(data.get("values"), limits), **opts)

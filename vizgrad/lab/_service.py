@@ -1,0 +1,255 @@
+"""What the lab computes for a checked :class:`~vizgrad.lab._requests.Query`.
+
+Pure functions of the request (plus an LRU cache of renders), so any number
+of workers can answer any request::
+
+    >>> from vizgrad.lab._requests import Limits, Query
+    >>> G = build_graph(Query(expression="(a*b)*(a+b)", values={"a": -2, "b": 3}), Limits())
+    >>> p = trace_payload(G)
+    >>> p["last_step"], p["steps"][7]["caption"]
+    (7, 'step 7/7 · backward through v2 = a × b')
+    >>> [(m["label"], m["text"], m["known_at"]) for m in p["metrics"]]
+    [('f', '-6', 3), ('∂f/∂a', '-3', 7), ('∂f/∂b', '-8', 7)]
+    >>> [r["error_text"] for r in gradcheck_payload(G, 1e-6)["rows"]]
+    ['4.1933e-10', '1.1182e-09']
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import math
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, Callable
+
+from .. import examples
+from ..checks import gradcheck
+from ..exceptions import GraphTooLargeError, UnknownExampleError
+from ..expr import FUNCTIONS, parse
+from ..graph import to_json, to_networkx
+from ..render import text
+from ._requests import ApiError, Limits, Query
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = [
+    "full",
+    "variables",
+    "build_graph",
+    "graph_key",
+    "trace_payload",
+    "gradcheck_payload",
+    "examples_payload",
+    "RenderCache",
+]
+
+
+def full(x: float | None, missing: str = text.NOT_REACHED) -> str:
+    """A number with every digit it has, as JavaScript prints it: ``-3``, ``0.1``, ``1e-06``.
+
+    >>> full(-3.0), full(0.1 + 0.2), full(None), full(None, "pending"), full(-0.0)
+    ('-3', '0.30000000000000004', '—', 'pending', '0')
+    """
+    if x is None:
+        return missing
+    x = float(x)
+    if not math.isfinite(x):
+        return text.fmt(x)
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return repr(x)
+
+
+def variables(source: str) -> list[str] | None:
+    """The variable names of an expression in order of appearance (None if it does not parse).
+
+    >>> variables("tanh(x*w + b) + x")
+    ['x', 'w', 'b']
+    """
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    found = [n for n in ast.walk(tree)
+             if isinstance(n, ast.Name) and id(n) not in called and n.id not in FUNCTIONS]
+    found.sort(key=lambda n: (n.lineno, n.col_offset))
+    return list(dict.fromkeys(n.id for n in found))
+
+
+def _example_graph(q: Query) -> nx.MultiDiGraph:
+    name = q.example or ""
+    try:
+        defaults = examples.defaults(name)
+    except UnknownExampleError as err:
+        raise ApiError(422, "unknown_example", str(err), field="example",
+                       choices=examples.names()) from None
+    extra = [k for k in q.values if k not in defaults]
+    if extra:
+        raise ApiError(422, "unknown_variable",
+                       f"example {name!r} has no input {extra[0]!r}; its inputs are: "
+                       f"{', '.join(defaults)}", field=f"values.{extra[0]}",
+                       variables=list(defaults))
+    root, also = examples.build(name, **q.values)
+    return to_networkx(root, also)
+
+
+def _expression_graph(q: Query) -> nx.MultiDiGraph:
+    source = q.expression or ""
+    names = variables(source)
+    if names is not None:
+        missing = [n for n in names if n not in q.values]
+        if missing:
+            raise ApiError(422, "missing_values",
+                           f"give a value for {', '.join(missing)} in \"values\"; the expression's "
+                           f"variables are: {', '.join(names)}", field=f"values.{missing[0]}",
+                           variables=names, missing=missing)
+        extra = [k for k in q.values if k not in names]
+        if extra:
+            raise ApiError(422, "unknown_variable",
+                           f"{extra[0]!r} is not a variable of this expression; its variables are: "
+                           f"{', '.join(names) or 'none'}", field=f"values.{extra[0]}",
+                           variables=names)
+    root = parse(source, **q.values)
+    if not root.label:
+        root.label = next(n for n in ("f", "out", "result", "f_") if n not in q.values)
+    root.backward()
+    return to_networkx(root)
+
+
+def build_graph(q: Query, limits: Limits) -> nx.MultiDiGraph:
+    """The traced graph of an example or an expression, within the node limit."""
+    G = _example_graph(q) if q.example is not None else _expression_graph(q)
+    if G.number_of_nodes() > limits.max_nodes:
+        raise GraphTooLargeError(
+            f"the graph has {G.number_of_nodes()} nodes; the lab draws at most {limits.max_nodes}; "
+            "use a shorter expression"
+        )
+    return G
+
+
+def graph_key(G: nx.MultiDiGraph) -> str:
+    """SHA-256 of the graph's node-link JSON: equal graphs, equal keys."""
+    return hashlib.sha256(to_json(G).encode("utf-8")).hexdigest()
+
+
+def check_step(G: nx.MultiDiGraph, step: int | None) -> int:
+    """The requested step, or the last one; out of range → 422."""
+    last = len(G.graph["steps"]) - 1
+    if step is None:
+        return last
+    if step > last:
+        raise ApiError(422, "out_of_range",
+                       f"step {step} is out of range: this graph has steps 0..{last}",
+                       field="step", minimum=0, maximum=last)
+    return step
+
+
+def _changes(step: dict[str, Any]) -> list[dict[str, Any]]:
+    kind = step["kind"]
+    if kind == "inputs":
+        return [{"id": n, "field": "data", "value": v, "text": full(v)}
+                for n, v in sorted(step["values"].items(), key=lambda kv: int(kv[0][1:]))]
+    if kind == "forward":
+        return [{"id": step["node"], "field": "data", "value": step["value"],
+                 "text": full(step["value"])}]
+    if kind == "seed":
+        return [{"id": step["node"], "field": "grad", "value": step["grad"],
+                 "text": full(step["grad"])}]
+    return [{"id": c["target"], "field": "grad", "value": c["after"], "text": full(c["after"])}
+            for c in step["contributions"]]
+
+
+def trace_payload(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """Everything the lab page shows, per step, with every caption and number as text."""
+    steps = G.graph["steps"]
+    root = G.graph["root"]
+    rname = text.name(G, root)
+    order = sorted(G.nodes, key=lambda n: G.nodes[n]["order"])
+    nodes = [{"id": n, "name": text.name(G, n), "kind": G.nodes[n]["kind"], "op": G.nodes[n]["op"],
+              "formula": text.formula(G, n), "on_path": G.nodes[n]["on_path"]} for n in order]
+    inputs = [{"id": n["id"], "name": n["name"], "value": G.nodes[n["id"]]["data"]}
+              for n in nodes if n["kind"] == "input"]
+    computed = {s["node"]: s["index"] for s in steps if s["kind"] == "forward"}
+    reached: dict[str, int] = {}
+    for s in steps:
+        for c in s.get("contributions", []):
+            reached[c["target"]] = s["index"]
+    last = len(steps) - 1
+    metrics = [{"id": root, "label": rname, "kind": "output", "value": G.nodes[root]["data"],
+                "text": full(G.nodes[root]["data"]), "known_at": computed.get(root, 0)}]
+    for inp in inputs:
+        grad = G.nodes[inp["id"]]["grad"]
+        metrics.append({"id": inp["id"], "label": f"∂{rname}/∂{inp['name']}", "kind": "grad",
+                        "value": grad, "text": full(grad), "known_at": reached.get(inp["id"], last)})
+    payload_steps = [{"index": s["index"], "kind": s["kind"], "node": s["node"],
+                      "caption": text.caption(G, s["index"]),
+                      "chain_rule": text.chain_rule(G, s["index"]), "changes": _changes(s)}
+                     for s in steps]
+    return {
+        "graph_key": graph_key(G),
+        "root": root,
+        "output": rname,
+        "last_step": last,
+        "backward_complete_at": last,
+        "nodes": nodes,
+        "inputs": inputs,
+        "metrics": metrics,
+        "steps": payload_steps,
+        "graph": json.loads(to_json(G)),
+    }
+
+
+def gradcheck_payload(G: nx.MultiDiGraph, h: float) -> dict[str, Any]:
+    """Backprop against central differences per input, with the error as ``%.4e``."""
+    rows = [{**r, "backprop_text": full(r["backprop"]), "numeric_text": full(r["numeric"]),
+             "error_text": f"{r['error']:.4e}"} for r in gradcheck(G, h=h)]
+    return {"h": h, "h_text": f"{h:g}", "output": text.name(G, G.graph["root"]), "rows": rows}
+
+
+def examples_payload() -> list[dict[str, Any]]:
+    """Every gallery example: name, description, inputs with default values."""
+    out = []
+    for name in examples.names():
+        out.append({"name": name, "description": examples.describe(name),
+                    "inputs": [{"name": k, "value": v} for k, v in examples.defaults(name).items()]})
+    return out
+
+
+class RenderCache:
+    """A thread-safe LRU of rendered text keyed by (graph hash, step, theme, format, rankdir).
+
+    >>> c = RenderCache(2)
+    >>> c.get(("k", 0), lambda: "svg"), c.get(("k", 0), lambda: "other")
+    (('svg', False), ('svg', True))
+    """
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._data: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[Any, ...], compute: Callable[[], str]) -> tuple[str, bool]:
+        """The cached text and True, or the computed (and now cached) text and False."""
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                self.hits += 1
+                return self._data[key], True
+            self.misses += 1
+        value = compute()
+        if self.maxsize > 0:
+            with self._lock:
+                self._data[key] = value
+                self._data.move_to_end(key)
+                while len(self._data) > self.maxsize:
+                    self._data.popitem(last=False)
+        return value, False
+
+    def __len__(self) -> int:
+        return len(self._data)
