@@ -140,7 +140,7 @@ class Value:
             raise DomainError(f"({x!r}) ** {k!r}: the derivative is infinite at zero")
         try:
             y = x**k
-            d = k * x ** (k - 1)
+            d = k * x ** (k - 1) if k != 0 else 0.0  # 0.0 ** -1 would raise
         except OverflowError:
             raise NumericOverflowError(f"({x!r}) ** {k!r} overflows a float") from None
         out = Value(y, (self,), f"**{k:g}")
