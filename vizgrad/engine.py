@@ -34,7 +34,14 @@ def _as_float(x: object, where: str) -> float:
             f"{where}: expected a number or a Value, got {type(x).__name__} {x!r}; "
             "convert it with float() first"
         )
-    return float(x)
+    try:
+        return float(x)
+    except OverflowError:  # an int beyond about 1.8e308
+        digits = len(str(abs(x))) if abs(x).bit_length() < 14000 else "thousands of"
+        raise NumericOverflowError(
+            f"{where}: {type(x).__name__} with {digits} digits is too large for a float "
+            "(the largest is about 1.8e308); scale it down"
+        ) from None
 
 
 class Value:
