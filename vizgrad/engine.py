@@ -150,7 +150,8 @@ class Value:
             d = k * x ** (k - 1) if k != 0 else 0.0  # 0.0 ** -1 would raise
         except OverflowError:
             raise NumericOverflowError(f"({x!r}) ** {k!r} overflows a float") from None
-        out = Value(y, (self,), f"**{k:g}")
+        short = f"{k:g}"  # "**2", but never a rounded exponent: gradcheck re-reads it
+        out = Value(y, (self,), f"**{short if float(short) == k else repr(k)}")
         out._local = (d,)
 
         def _backward() -> None:
