@@ -21,6 +21,7 @@ A layout that runs past ``timeout`` seconds is stopped::
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import shutil
@@ -287,4 +288,12 @@ def _embedded() -> _Embedded:
     with _EMBEDDED_LOCK:
         if _EMBEDDED is None:
             _EMBEDDED = _Embedded()
+            atexit.register(_release)
         return _EMBEDDED
+
+
+def _release() -> None:
+    """Free the WebAssembly instance before the interpreter tears wasmtime down."""
+    global _EMBEDDED
+    with _EMBEDDED_LOCK:
+        _EMBEDDED = None

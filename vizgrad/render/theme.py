@@ -9,7 +9,7 @@ scale. Zero is the plain node fill::
     >>> grad_color(0.0, 1.0, light) == light.node_fill
     True
     >>> grad_color(-1.0, 1.0, light), grad_color(1.0, 1.0, light)
-    ('#f2a771', '#a99ccb')
+    ('#f0a067', '#9e8ac2')
     >>> grad_color(float("nan"), 1.0, light) == light.nan_fill
     True
 """
