@@ -38,7 +38,7 @@ FORMATS = ("svg", "dot")
 RANKDIRS = ("LR", "TB")
 H_RANGE = (1e-12, 1.0)
 TRACE_FIELDS = ("expression", "example", "values")
-RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir")
+RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
 GRADCHECK_FIELDS = (*TRACE_FIELDS, "h")
 
 
@@ -91,6 +91,7 @@ class Query:
     theme: str = "light"
     format: str = "svg"
     rankdir: str = "LR"
+    caption: bool = True
     h: float = 1e-6
 
 
@@ -222,6 +223,10 @@ def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
     for key, choices in (("theme", THEMES), ("format", FORMATS), ("rankdir", RANKDIRS)):
         if data.get(key) is not None:
             opts[key] = _choice(key, data[key], choices)
+    if data.get("caption") is not None:
+        if not isinstance(data["caption"], bool):
+            raise _bad_type("caption", "true or false", data["caption"])
+        opts["caption"] = data["caption"]
     if data.get("h") is not None:
         h = _number("h", data["h"])
         if not H_RANGE[0] <= h <= H_RANGE[1]:

@@ -151,19 +151,20 @@ def _render(request: Request, q: Query) -> Response:
     limits: Limits = request.app.state.limits
     G = service.build_graph(q, limits)
     step = service.check_step(G, q.step)
-    key = (service.graph_key(G), step, q.theme, q.format, q.rankdir)
+    key = (service.graph_key(G), step, q.theme, q.format, q.rankdir, q.caption)
 
     def compute() -> str:
         try:
             from ..render.svg import draw
         except ImportError as err:
             raise BackendError(f"SVG rendering is not installed: {err}") from None
-        drawing = draw(G, step, theme=q.theme, rankdir=q.rankdir, max_nodes=limits.max_nodes)
+        drawing = draw(G, step, theme=q.theme, rankdir=q.rankdir, max_nodes=limits.max_nodes,
+                       timeout=limits.layout_timeout, caption=q.caption)
         return drawing.svg() if q.format == "svg" else drawing.dot()
 
     body, hit = request.app.state.cache.get(key, compute)
     headers = {"X-Vizgrad-Cache": "hit" if hit else "miss", "X-Vizgrad-Step": str(step),
-               "ETag": f'"{key[0][:16]}-{step}-{q.theme}-{q.format}-{q.rankdir}"'}
+               "ETag": '"' + "-".join([key[0][:16], *map(str, key[1:])]) + '"'}
     return Response(body, 200, headers, media_type=_MEDIA[q.format])
 
 

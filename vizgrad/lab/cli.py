@@ -1,0 +1,53 @@
+"""``vizgrad serve``: run the lab with uvicorn and print its URL.
+
+    >>> from click.testing import CliRunner
+    >>> result = CliRunner().invoke(serve, ["--port", "70000"])
+    >>> result.exit_code, "70000 is not in the range" in result.output
+    (2, True)
+"""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["serve", "url_for"]
+
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def url_for(host: str, port: int) -> str:
+    """The URL a browser on this machine opens for ``host:port``.
+
+    >>> url_for("127.0.0.1", 8000), url_for("::1", 8080), url_for("0.0.0.0", 80)
+    ('http://127.0.0.1:8000/', 'http://[::1]:8080/', 'http://127.0.0.1:80/')
+    """
+    shown = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind; the default accepts connections from this machine only.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535),
+              help="TCP port to listen on.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes; the app is stateless, so any worker answers any request.")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+              help="uvicorn's log level.")
+def serve(host: str, port: int, workers: int, log_level: str) -> None:
+    """Serve the interactive backprop lab and its JSON API (Ctrl+C stops it)."""
+    import uvicorn
+
+    click.echo(f"vizgrad lab: {url_for(host, port)}  (API under /api, Ctrl+C to stop)")
+    if host not in _LOOPBACK:
+        click.echo(f"note: bound to {host}, so other machines on the network can reach the lab",
+                   err=True)
+    try:
+        uvicorn.run("vizgrad.lab.app:create_app", factory=True, host=host, port=port,
+                    workers=workers, log_level=log_level, lifespan="off", ws="none",
+                    server_header=False)
+    except OSError as err:  # pragma: no cover - depends on the machine
+        raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
