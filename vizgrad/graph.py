@@ -133,6 +133,17 @@ def from_json(text: str | bytes) -> nx.MultiDiGraph:
             "not a vizgrad graph: the 'graph' object needs root, steps and default_step; "
             "write it with vizgrad.to_json()"
         )
+    nodes, edges = data["nodes"], data["edges"]
+    if not isinstance(nodes, list) or not all(
+            isinstance(n, dict) and isinstance(n.get("id"), str) for n in nodes):
+        raise GraphFormatError(
+            "not a vizgrad graph: 'nodes' must be a list of objects, each with a string 'id'")
+    ids = {n["id"] for n in nodes}
+    for e in edges if isinstance(edges, list) else [edges]:
+        if not isinstance(e, dict) or not all(
+                isinstance(e.get(end), str) and e[end] in ids for end in ("source", "target")):
+            raise GraphFormatError(
+                f"not a vizgrad graph: edge {e!r} must join two nodes listed in 'nodes'")
     try:
         G = nx.node_link_graph(_restore(data), directed=True, multigraph=True, edges="edges")
     except (KeyError, TypeError, nx.NetworkXError) as err:
