@@ -17,6 +17,7 @@ exponent), unary minus and one-argument calls to ``exp log tanh relu``.
 from __future__ import annotations
 
 import ast
+import math
 from numbers import Real
 from typing import Callable
 
@@ -84,7 +85,7 @@ class _Builder:
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 kind = "strings" if isinstance(node.value, str) else f"{type(node.value).__name__} constants"
                 raise self.fail(node, f"{kind} are not allowed; {_HELP}")
-            return _Const(float(node.value))
+            return _Const(self.number(node, node.value))
         if isinstance(node, ast.Name):
             if node.id not in self.variables:
                 known = ", ".join(sorted(self.variables)) or "none"
@@ -112,6 +113,16 @@ class _Builder:
     def reject(self, node: ast.AST, what: str) -> Value:
         raise self.fail(node, f"{what} {'is' if what == 'this operator' else 'are'} not allowed; {_HELP}")
 
+    def number(self, node: ast.AST, value: float) -> float:
+        """A literal as a finite float (1e400 and 10**400-digit ints are refused)."""
+        try:
+            x = float(value)
+        except OverflowError:
+            x = math.inf
+        if not math.isfinite(x):
+            raise self.fail(node, "this number is too large for a float (the largest is about 1.8e308)")
+        return x
+
     def exponent(self, node: ast.AST) -> float:
         sign, inner = 1.0, node
         while isinstance(inner, ast.UnaryOp) and isinstance(inner.op, (ast.USub, ast.UAdd)):
@@ -119,7 +130,7 @@ class _Builder:
             inner = inner.operand
         if (isinstance(inner, ast.Constant) and isinstance(inner.value, (int, float))
                 and not isinstance(inner.value, bool)):
-            return sign * float(inner.value)
+            return sign * self.number(inner, inner.value)
         raise self.fail(node, "the exponent of ** must be a number, such as x**2 or x**-1; "
                               "write exp(y*log(x)) for a variable exponent")
 
