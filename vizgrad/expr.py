@@ -65,9 +65,10 @@ _FORBIDDEN = {
 
 
 class _Builder:
-    def __init__(self, source: str, variables: dict[str, Value]) -> None:
+    def __init__(self, source: str, variables: dict[str, Value], text: str, indent: int) -> None:
         self.source = source
-        self.lines = source.splitlines() or [""]
+        self.lines = text.splitlines() or [""]  # what ast parsed: source.strip()
+        self.indent = indent  # columns lost on the first line by stripping
         self.variables = variables
         self.used: set[str] = set()
 
@@ -75,7 +76,8 @@ class _Builder:
         """1-based character column (ast gives UTF-8 byte offsets)."""
         line = self.lines[getattr(node, "lineno", 1) - 1]
         offset = getattr(node, "col_offset", 0)
-        return len(line.encode("utf-8")[:offset].decode("utf-8", "replace")) + 1
+        shift = self.indent if getattr(node, "lineno", 1) == 1 else 0
+        return len(line.encode("utf-8")[:offset].decode("utf-8", "replace")) + 1 + shift
 
     def fail(self, node: ast.AST, message: str) -> ExpressionError:
         return ExpressionError(message, self.column(node), self.source)
@@ -200,11 +202,18 @@ def parse(source: str, /, **values: float) -> Value:
             raise ExpressionError(f"variable {key!r} must be a number, got {val!r}")
         variables[key] = Value(float(val), label=key)
     _check_depth(source)
+    text = source.strip()
+    lead = source[: len(source) - len(source.lstrip())]
+    indent = len(lead) - (lead.rfind("\n") + 1)
     try:
-        tree = ast.parse(source.strip(), mode="eval")
+        tree = ast.parse(text, mode="eval")
     except SyntaxError as err:
-        col = err.offset if err.offset else None
-        raise ExpressionError(f"syntax error: {err.msg}", col, source.strip()) from None
+        col = err.offset or None
+        if col is None and "\n" not in text:
+            col = len(text) + 1  # it ended too early: point after the end
+        if col is not None and (err.lineno or 1) == 1:
+            col += indent
+        raise ExpressionError(f"syntax error: {err.msg}", col, source) from None
     except (MemoryError, RecursionError, ValueError):
         raise ExpressionError("the expression is too deeply nested or malformed; simplify it") from None
     count = sum(1 for _ in ast.walk(tree))
@@ -212,6 +221,6 @@ def parse(source: str, /, **values: float) -> Value:
         raise ExpressionError(f"the expression has {count} parts; the limit is {MAX_NODES}")
     if _depth(tree) > MAX_DEPTH:
         raise ExpressionError(f"the expression is nested more than {MAX_DEPTH} deep; simplify it")
-    builder = _Builder(source.strip(), variables)
+    builder = _Builder(source, variables, text, indent)
     root = builder.build(tree.body)
     return root
