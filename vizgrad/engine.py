@@ -223,10 +223,17 @@ class Value:
         return self * -1
 
     def __sub__(self, other: Value | float) -> Value:
-        return self + (-self.wrap(other, "-"))
+        if isinstance(other, Value):
+            return self + (-other)
+        return self + -_as_float(other, "operand of '-'")
 
     def __truediv__(self, other: Value | float) -> Value:
-        return self * self.wrap(other, "/") ** -1
+        if isinstance(other, Value):
+            return self * other**-1
+        x = _as_float(other, "operand of '/'")
+        if x == 0:
+            raise DomainError(f"({self.data!r}) / 0: division by zero")
+        return self * (1.0 / x)
 
     def __radd__(self, other: float) -> Value:
         return self + other
@@ -254,9 +261,7 @@ class Value:
         >>> y.backward(); y.backward(); x.grad
         8.0
         """
-        order = topological_order(self)
-        for v in order:
-            v.grad = 0.0
+        order = topological_order(self, zero_grads=True)
         self.grad = 1.0
         for v in reversed(order):
             v._backward()
@@ -299,11 +304,12 @@ def add_with_overwrite_bug(x: Value, y: Value | float) -> Value:
     return out
 
 
-def topological_order(root: Value) -> list[Value]:
+def topological_order(root: Value, zero_grads: bool = False) -> list[Value]:
     """Every node reachable from ``root``, each after its parents (iterative DFS).
 
     Parents are visited in operand order, as in the chapter's recursive
-    ``visit`` (2.3), without its recursion limit.
+    ``visit`` (2.3), without its recursion limit. ``zero_grads`` sets each
+    node's grad to 0 as it is placed (what ``backward()`` needs, in one pass).
 
     >>> a = Value(1.0, label="a")
     >>> [v.label or v.op for v in topological_order(a * 2 + a)]
@@ -312,14 +318,17 @@ def topological_order(root: Value) -> list[Value]:
     order: list[Value] = []
     seen = {root}
     stack = [(root, iter(root.parents))]
+    push, pop, add, place = stack.append, stack.pop, seen.add, order.append
     while stack:
         node, parents = stack[-1]
         for p in parents:
             if p not in seen:
-                seen.add(p)
-                stack.append((p, iter(p.parents)))
+                add(p)
+                push((p, iter(p.parents)))
                 break
         else:
-            stack.pop()
-            order.append(node)
+            pop()
+            place(node)
+            if zero_grads:
+                node.grad = 0.0
     return order

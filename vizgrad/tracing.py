@@ -249,17 +249,19 @@ def trace(root: Any, also: Iterable[Any] = ()) -> Trace:
     native = all(hasattr(v, "_local") for v in order)
     backward_ran = float(root.grad) != 0.0
     saved = [v.grad for v in order]
-    also_ids = {id(v) for v in also}
+    position = {id(v): i for i, v in enumerate(order)}
+    outputs = {id(root)} | {id(v) for v in also if position[id(v)] >= n_root}
 
     nodes: list[dict[str, Any]] = []
     values: dict[str, float] = {}
     steps: list[dict[str, Any]] = [{"index": 0, "kind": "inputs", "node": None,
                                     "values": values, "contributions": []}]
     for i, v in enumerate(order):
-        ps = parents[id(v)]
-        vid = ids[id(v)]
+        key = id(v)
+        ps = parents[key]
+        vid = ids[key]
         data = float(v.data)
-        if v is root or (id(v) in also_ids and i >= n_root):
+        if key in outputs:
             kind = "output"
         elif ps:
             kind = "op"
@@ -276,66 +278,85 @@ def trace(root: Any, also: Iterable[Any] = ()) -> Trace:
             values[vid] = data
 
     path = order[:n_root]
+    observed = not native
     try:
         for v in path:
             v.grad = 0.0
         root.grad = 1.0
         steps.append({"index": len(steps), "kind": "seed", "node": ids[id(root)], "grad": 1.0,
                       "contributions": []})
-        observed = not native
+        run = _run_native if native else _run_observed
         for v in reversed(path):
             ps = parents[id(v)]
             if not ps:
                 v._backward()
                 continue
-            contribs, exact = _run_backward(v, ps, ids, native)
-            observed = observed or not exact
+            upstream = float(v.grad)
+            before = [float(p.grad) for p in ps]
+            v._backward()
+            contribs = run(v, ps, ids, upstream, before)
+            if contribs is None:  # the closure did not do what its local derivatives say
+                observed = True
+                contribs = _run_observed(v, ps, ids, upstream, before)
             steps.append({"index": len(steps), "kind": "backward", "node": ids[id(v)],
-                          "upstream": float(v.grad), "contributions": contribs})
-        for i, v in enumerate(path):
-            nodes[i]["grad"] = float(v.grad)
+                          "upstream": upstream, "contributions": contribs})
+        reached = {ids[id(root)]}
+        for step in steps:
+            for c in step["contributions"]:
+                reached.add(c["target"])
+        for rec, v in zip(nodes, path):
+            if rec["id"] in reached:
+                rec["grad"] = float(v.grad)
     finally:
         for v, g in zip(order, saved):
             v.grad = g
-    # a node no contribution reached keeps grad None ("not reached")
-    reached = {c["target"] for s in steps for c in s["contributions"]} | {ids[id(root)]}
-    for rec in nodes:
-        if rec["id"] not in reached:
-            rec["grad"] = None
     return Trace(nodes, steps, ids[id(root)], [ids[id(v)] for v in also],
                  "observed" if observed else "exact", backward_ran)
 
 
-def _run_backward(v: Any, ps: tuple[Any, ...], ids: dict[int, str],
-                  native: bool) -> tuple[list[dict[str, Any]], bool]:
-    """Call ``v._backward()`` and describe what it added to each operand."""
-    upstream = float(v.grad)
-    before = {id(p): float(p.grad) for p in ps}
-    v._backward()
-    after = {id(p): float(p.grad) for p in ps}
+def _run_native(v: Any, ps: tuple[Any, ...], ids: dict[int, str], upstream: float,
+                before: list[float]) -> list[dict[str, Any]] | None:
+    """Contributions from the recorded local derivatives, checked against the real call.
+
+    Returns None when ``_backward`` did something else than its local
+    derivatives say; the caller then reports what it saw instead.
+    """
+    src, overwrites = ids[id(v)], v.overwrites
+    running: dict[int, float] = {}
+    contribs = []
+    for slot, (p, local) in enumerate(zip(ps, v._local)):
+        amount = local * upstream
+        b = running.get(id(p), before[slot])
+        a = amount if overwrites else b + amount
+        running[id(p)] = a
+        c = {"source": src, "target": ids[id(p)], "slot": slot, "local": local,
+             "upstream": upstream, "amount": amount, "before": b, "after": a}
+        if overwrites:
+            c["overwrote"] = True
+        contribs.append(c)
+    for p in ps:
+        sim, real = running[id(p)], p.grad
+        if sim != real and not math.isclose(sim, real, rel_tol=_REL_TOL) and not (
+                math.isnan(sim) and math.isnan(real)):
+            return None
+    return contribs
+
+
+def _run_observed(v: Any, ps: tuple[Any, ...], ids: dict[int, str], upstream: float,
+                  before: list[float]) -> list[dict[str, Any]]:
+    """Each operand's observed change over the ``_backward`` call (one per distinct operand)."""
     src = ids[id(v)]
-    if native:
-        running = dict(before)
-        contribs = []
-        for slot, (p, local) in enumerate(zip(ps, v._local)):
-            amount = local * upstream
-            b = running[id(p)]
-            running[id(p)] = amount if v.overwrites else b + amount
-            contribs.append({"source": src, "target": ids[id(p)], "slot": slot, "local": local,
-                             "upstream": upstream, "amount": amount, "before": b,
-                             "after": running[id(p)], **({"overwrote": True} if v.overwrites else {})})
-        if all(math.isclose(running[k], after[k], rel_tol=_REL_TOL, abs_tol=1e-300)
-               or (math.isnan(running[k]) and math.isnan(after[k])) for k in after):
-            return contribs, True
     contribs = []
     done: set[int] = set()
     for slot, p in enumerate(ps):
         if id(p) in done:
             continue
         done.add(id(p))
-        amount = after[id(p)] - before[id(p)]
+        b = before[slot]
+        after = float(p.grad)
+        amount = after - b
         contribs.append({"source": src, "target": ids[id(p)], "slot": slot,
                          "local": amount / upstream if upstream != 0 else None,
-                         "upstream": upstream, "amount": amount, "before": before[id(p)],
-                         "after": after[id(p)], "observed": True})
-    return contribs, False
+                         "upstream": upstream, "amount": amount, "before": b,
+                         "after": after, "observed": True})
+    return contribs
