@@ -32,11 +32,17 @@ def client(make_client) -> TestClient:
     return make_client()
 
 
-def free_port() -> int:
+def _free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@pytest.fixture
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    return _free_port()
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +50,7 @@ def live_server() -> Iterator[str]:
     """A uvicorn server with the lab on 127.0.0.1 in a thread; yields its base URL."""
     import uvicorn
 
-    port = free_port()
+    port = _free_port()
     config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning",
                             lifespan="off", ws="none")
     server = uvicorn.Server(config)

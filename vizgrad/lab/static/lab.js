@@ -22,6 +22,7 @@
     checkGen: 0,
     renderGen: 0,
     timer: 0,
+    busy: false,
     svgs: new Map(),
   };
 
@@ -147,18 +148,37 @@
     if (state.values[name] === value) return;
     const previous = state.values[name];
     state.values[name] = value;
+    setBusy(true);
     clearTimeout(state.timer);
     state.timer = setTimeout(() => recompute({ name, previous }), 120);
   }
 
   // -- recomputing ---------------------------------------------------------------
+  // While a recomputation is on its way the step controls wait for it: the new
+  // graph starts again at step 0, and a step chosen meanwhile would be lost.
+  function setBusy(busy) {
+    state.busy = busy;
+    $("process").setAttribute("aria-busy", busy ? "true" : "false");
+    updateButtons();
+  }
+
+  function updateButtons() {
+    const t = state.trace;
+    const atStart = !t || state.step === 0;
+    const atEnd = !t || state.step === t.last_step;
+    $("first").disabled = $("back").disabled = state.busy || atStart;
+    $("next").disabled = $("last").disabled = state.busy || atEnd;
+  }
+
   async function recompute(changed) {
     const gen = ++state.gen;
+    setBusy(true);
     $("graph").setAttribute("aria-busy", "true");
     try {
       const data = await api("/api/trace", sourceBody());
       if (gen !== state.gen) return;
       say("");
+      state.busy = false;
       adopt(data);
     } catch (err) {
       if (gen !== state.gen) return;
@@ -170,6 +190,7 @@
         say(`Could not recompute: ${err.message}`);
       }
       $("graph").setAttribute("aria-busy", "false");
+      setBusy(false);
     }
   }
 
@@ -255,8 +276,8 @@
     const last = t.last_step;
     const step = t.steps[k];
     $("step-label").textContent = `step ${k} / ${last}`;
-    $("first").disabled = $("back").disabled = k === 0;
-    $("next").disabled = $("last").disabled = k === last;
+    updateButtons();
+    $("process").setAttribute("aria-busy", state.busy ? "true" : "false");
     $("caption").textContent = step.caption;
     const lines = $("chain-rule");
     lines.replaceChildren(...step.chain_rule.map((line) => {
@@ -381,7 +402,7 @@
   }
 
   function goTo(k) {
-    if (!state.trace) return;
+    if (!state.trace || state.busy) return;
     const next = Math.max(0, Math.min(state.trace.last_step, k));
     if (next === state.step) return;
     state.step = next;
@@ -441,6 +462,7 @@
     const error = $("expression-error");
     const gen = ++state.gen;
     let values = {};
+    setBusy(true);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const data = await api("/api/trace", { expression: source, values });
@@ -450,6 +472,7 @@
         state.source = { expression: source };
         state.values = values;
         state.inputs = data.inputs.map((i) => ({ name: i.name, value: i.value }));
+        state.busy = false;
         buildInputs();
         adopt(data);
         return;
@@ -463,6 +486,7 @@
         error.textContent = err.message;
         field.setAttribute("aria-invalid", "true");
         if (body.column) field.setSelectionRange(body.column - 1, body.column);
+        setBusy(false);
         return;
       }
     }

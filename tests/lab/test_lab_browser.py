@@ -1,0 +1,176 @@
+"""The lab page in headless Chromium against a real uvicorn server on 127.0.0.1.
+
+Needs Playwright for Python and Debian's chromium; without them the tests
+skip (and CI, with VIZGRAD_REQUIRE_OPTIONAL=1, turns the skip into a failure).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+expect = sync_api.expect
+
+CHROMIUM = os.environ.get("VIZGRAD_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt install chromium, or set VIZGRAD_CHROMIUM)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    problems: list[str] = []
+    pg.on("pageerror", lambda err: problems.append(str(err)))
+    # 4xx answers are part of the protocol (the page shows them); 5xx never are
+    pg.on("console", lambda msg: problems.append(msg.text)
+          if msg.type == "error" and not msg.text.startswith("Failed to load resource") else None)
+    pg.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 500 else None)
+    pg.api_calls = []
+    pg.on("request", lambda req: pg.api_calls.append(req.url) if "/api/" in req.url else None)
+    pg.goto(live_server + "/")
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    yield pg
+    context.close()
+    assert not problems, problems
+
+
+def set_value(pg, name: str, value: str) -> None:
+    pg.get_by_label(f"Input {name} (−20 to 20)").fill(value)
+
+
+def test_the_chapter_lab(page):
+    pg = page
+    # 1. set a and b (away from the defaults and back), each change restarts at step 0
+    set_value(pg, "a", "1")
+    set_value(pg, "b", "2")
+    expect(pg.locator("#metric-output")).to_have_text("pending")
+    pg.click("#last")
+    expect(pg.locator("#metric-grad-a")).to_have_text("8")  # d/da (ab(a+b)) = 2ab + b² at (1, 2)
+    set_value(pg, "a", "-2")
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 7")
+    expect(pg.locator("#in-a-range")).to_have_value("-2")
+    set_value(pg, "b", "3")
+    expect(pg.locator("#in-b-range")).to_have_value("3")
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 7")
+    for metric in ("#metric-output", "#metric-grad-a", "#metric-grad-b"):
+        expect(pg.locator(metric)).to_have_text("pending")
+    rows = pg.locator("#node-table tbody tr")
+    expect(rows.nth(2).locator(".data")).to_have_text("pending")
+    expect(rows.nth(0).locator(".grad")).to_have_text("—")
+
+    # 2. step to 7 with the keyboard and read -3 and -8
+    pg.locator("#next").focus()
+    for k in range(1, 8):
+        pg.keyboard.press("ArrowRight")
+        expect(pg.locator("#step-label")).to_have_text(f"step {k} / 7")
+        if k == 3:
+            expect(pg.locator("#metric-output")).to_have_text("-6")
+            expect(pg.locator("#metric-grad-a")).to_have_text("pending")
+    expect(pg.locator("#metric-grad-a")).to_have_text("-3")
+    expect(pg.locator("#metric-grad-b")).to_have_text("-8")
+    expect(rows.nth(0).locator(".grad")).to_have_text("-3")
+    expect(pg.locator("#caption")).to_have_text("step 7/7 · backward through u = a × b")
+    expect(pg.locator("#chain-rule li")).to_have_count(2)
+    check = pg.locator("#check-table")
+    expect(check).to_be_visible()
+    expect(check.locator("tr[data-input=a] td.error")).to_have_text("4.1933e-10")
+    expect(pg.locator("#graph svg")).to_have_count(1)
+
+    # 3. enter 25: an error next to the field, no clamping, nothing recomputed
+    calls = len(pg.api_calls)
+    set_value(pg, "a", "25")
+    error = pg.locator("#in-a-error")
+    expect(error).to_contain_text("outside")
+    expect(pg.locator("#in-a-number")).to_have_value("25")
+    expect(pg.locator("#in-a-number")).to_have_attribute("aria-invalid", "true")
+    expect(pg.locator("#in-a-range")).to_have_value("-2")
+    pg.wait_for_timeout(400)  # longer than the page's recompute delay
+    assert len(pg.api_calls) == calls
+    expect(pg.locator("#step-label")).to_have_text("step 7 / 7")
+    expect(pg.locator("#metric-grad-a")).to_have_text("-3")
+
+    # 4. switch h and read the new error; backprop does not move
+    pg.get_by_label("Central-difference step h").select_option("1e-4")
+    expect(check.locator("tr[data-input=a] td.error")).to_have_text("2.5508e-12")
+    expect(check.locator("tr[data-input=a] td.backprop")).to_have_text("-3")
+    expect(pg.locator("#check-caption")).to_contain_text("h = 1e-4")
+
+
+def test_inputs_reject_text_and_accept_exact_numbers(page):
+    pg = page
+    set_value(pg, "b", "abc")
+    expect(pg.locator("#in-b-error")).to_contain_text("not a number")
+    set_value(pg, "b", "-20.5")
+    expect(pg.locator("#in-b-error")).to_contain_text("outside")
+    set_value(pg, "b", "2.75")
+    expect(pg.locator("#in-b-error")).to_have_text("")
+    pg.click("#last")
+    expect(pg.locator("#metric-grad-b")).to_have_text("-7")  # a² + 2ab at (-2, 2.75)
+    pg.locator("#in-a-range").focus()
+    pg.keyboard.press("ArrowRight")  # the slider moves a by 0.1 and the field follows
+    expect(pg.locator("#in-a-number")).to_have_value("-1.9")
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 7")
+
+
+def test_home_end_and_buttons(page):
+    pg = page
+    pg.locator("body").press("End")
+    expect(pg.locator("#step-label")).to_have_text("step 7 / 7")
+    expect(pg.locator("#next")).to_be_disabled()
+    pg.click("#back")
+    expect(pg.locator("#step-label")).to_have_text("step 6 / 7")
+    expect(pg.locator("#check-table")).to_be_hidden()
+    pg.locator("body").press("Home")
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 7")
+    expect(pg.locator("#first")).to_be_disabled()
+
+
+def test_example_picker_and_drawing(page):
+    pg = page
+    options = pg.locator("#source option")
+    expect(options).to_have_count(9)
+    pg.get_by_label("Graph to study").select_option("example:softmax-nll")
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 31")
+    expect(pg.locator("#inputs .input-row")).to_have_count(4)
+    pg.click("#last")
+    expect(pg.locator("#metric-grad-z3")).to_have_text(re.compile(r"^-0\.88645038\d+$"))
+    svg = pg.locator("#graph svg").evaluate("el => new XMLSerializer().serializeToString(el)")
+    ids = {g.get("id") for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g")}
+    assert {"v0", "v1"} <= ids
+
+
+def test_expression_box(page):
+    pg = page
+    pg.get_by_label("Graph to study").select_option("expression")
+    box = pg.get_by_label("Expression")
+    box.fill("x*y + x")
+    box.press("Enter")
+    expect(pg.locator("#inputs .input-row")).to_have_count(2)
+    expect(pg.locator("#in-x-number")).to_have_value("1")
+    pg.click("#last")
+    expect(pg.locator("#metric-grad-x")).to_have_text("2")
+    box.fill("x*(y +")
+    box.press("Enter")
+    expect(pg.locator("#expression-error")).to_contain_text("column")
+    expect(pg.locator("#metric-grad-x")).to_have_text("2")  # the last good graph stays
+    box.fill("log(x)")
+    box.press("Enter")
+    expect(pg.locator("#inputs .input-row")).to_have_count(1)
+    set_value(pg, "x", "-1")  # in range, but outside log's domain
+    expect(pg.locator("#in-x-error")).to_contain_text("log")
+    expect(pg.locator("#in-x-number")).to_have_value("-1")

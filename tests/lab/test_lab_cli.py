@@ -1,0 +1,90 @@
+"""``vizgrad serve``: options, the printed URL, and a real multi-worker server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from vizgrad.cli import main
+from vizgrad.lab.cli import serve
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    import uvicorn
+
+    calls: list[tuple[tuple, dict]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: calls.append((a, kw)))
+    return calls
+
+
+def test_serve_is_a_vizgrad_command():
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--workers"):
+        assert option in result.output
+
+
+def test_serve_defaults_to_loopback_and_prints_the_url(captured):
+    result = CliRunner().invoke(serve, [])
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8000/" in result.output
+    (args, kwargs), = captured
+    assert args == ("vizgrad.lab.app:create_app",)
+    assert kwargs["factory"] is True and kwargs["host"] == "127.0.0.1" and kwargs["port"] == 8000
+    assert kwargs["workers"] == 1
+
+
+def test_serve_passes_host_port_and_workers(captured):
+    result = CliRunner().invoke(serve, ["--host", "0.0.0.0", "--port", "9001", "--workers", "3"])
+    assert result.exit_code == 0
+    assert "http://127.0.0.1:9001/" in result.output
+    assert "other machines" in result.output  # binding beyond loopback is said aloud
+    kwargs = captured[0][1]
+    assert (kwargs["host"], kwargs["port"], kwargs["workers"]) == ("0.0.0.0", 9001, 3)
+
+
+@pytest.mark.parametrize("argv", [["--port", "0"], ["--port", "x"], ["--workers", "0"],
+                                  ["--log-level", "loud"]])
+def test_serve_rejects_bad_options(captured, argv):
+    result = CliRunner().invoke(serve, argv)
+    assert result.exit_code == 2 and not captured
+
+
+def test_serve_runs_two_workers(tmp_path, free_port):
+    port = free_port
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vizgrad", "serve", "--port", str(port), "--workers", "2",
+         "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path)
+    try:
+        first = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in first
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+                break
+            except httpx.TransportError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"server did not start: {proc.stdout.read()}") from None
+                time.sleep(0.2)
+        assert health.json()["status"] == "ok"
+        r = httpx.post(f"http://127.0.0.1:{port}/api/trace",
+                       json={"example": "fork", "values": {"a": -2, "b": 3}}, timeout=10)
+        assert [m["text"] for m in r.json()["metrics"]] == ["-6", "-3", "-8"]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
