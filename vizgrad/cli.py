@@ -1,0 +1,316 @@
+"""The ``vizgrad`` command: render the chapter's examples and your own graphs, check gradients.
+
+This module only parses arguments and delegates (to :mod:`vizgrad.gallery`,
+:mod:`vizgrad.examples`, :mod:`vizgrad.expr`, :mod:`vizgrad.checks`). A
+:class:`~vizgrad.exceptions.VizgradError` becomes a click error: exit code 2
+for a usage mistake, 1 for a failure while rendering; never a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import json
+import math
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from . import __version__
+from .exceptions import (
+    ExpressionError,
+    GraphFormatError,
+    ModelLoadError,
+    OptionError,
+    UnknownExampleError,
+    VizgradError,
+)
+
+__all__ = ["main"]
+
+#: commands that live in other modules, imported only when used: name -> (module, attribute)
+LAZY_COMMANDS = {"serve": ("vizgrad.lab.cli", "serve")}
+
+
+def _unavailable(name: str, message: str, short: str) -> click.Command:
+    """A stand-in for a command whose dependencies are missing: it says what to install."""
+
+    def fail() -> None:
+        raise click.ClickException(message)
+
+    return click.Command(name, callback=fail, help=message, short_help=f"(unavailable: {short})",
+                         context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+
+
+class _Group(click.Group):
+    """A group that also offers commands from optional modules (``serve`` from the lab)."""
+
+    def _lazy(self, name: str) -> click.Command | None:
+        module_name, attr = LAZY_COMMANDS[name]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as err:
+            if err.name and module_name.startswith(err.name):
+                return None  # the module is not part of this install
+            return _unavailable(name, f"'vizgrad {name}' needs the {err.name!r} package: "
+                                      f"pip install {err.name}", f"pip install {err.name}")
+        cmd = getattr(module, attr, None)
+        return cmd if isinstance(cmd, click.Command) else None
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        lazy = [n for n in LAZY_COMMANDS if n not in self.commands and self._lazy(n) is not None]
+        return sorted([*super().list_commands(ctx), *lazy])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is None and cmd_name in LAZY_COMMANDS:
+            cmd = self._lazy(cmd_name)
+        return cmd
+
+
+@contextmanager
+def _errors(hints: dict[type, str] | None = None) -> Iterator[None]:
+    """Turn vizgrad errors into click errors: usage mistakes exit 2, failures exit 1."""
+    hints = hints or {}
+    try:
+        yield
+    except (UnknownExampleError, ExpressionError, OptionError, ModelLoadError,
+            GraphFormatError) as err:
+        hint = next((h for cls, h in hints.items() if isinstance(err, cls)), None)
+        raise click.BadParameter(str(err), param_hint=hint) from None
+    except VizgradError as err:
+        raise click.ClickException(str(err)) from None
+    except OSError as err:
+        where = f" {err.filename}" if err.filename else ""
+        raise click.ClickException(f"cannot write{where}: {err.strerror or err}") from None
+
+
+def _parse_sets(ctx: click.Context, param: click.Parameter, items: tuple[str, ...]) -> dict[str, float]:
+    values: dict[str, float] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key, raw = key.strip(), raw.strip()
+        if not sep or not key or not raw:
+            raise click.BadParameter(f"{item!r}: expected NAME=NUMBER, e.g. --set a=-2")
+        if not key.isidentifier():
+            raise click.BadParameter(f"{item!r}: {key!r} is not a variable name (use e.g. a, x1, w_2)")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise click.BadParameter(f"{item!r}: {raw!r} is not a number (e.g. --set {key}=-2.5)") from None
+        if not math.isfinite(value):
+            raise click.BadParameter(f"{item!r}: the value must be a finite number")
+        if key in values:
+            raise click.BadParameter(f"{key!r} is set twice ({values[key]:g} and {value:g}); keep one")
+        values[key] = value
+    return values
+
+
+def _parse_format(ctx: click.Context, param: click.Parameter, text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    from .gallery import parse_formats
+
+    try:
+        return parse_formats(text)
+    except OptionError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+def _unknown(target: str) -> UnknownExampleError:
+    from . import examples
+
+    close = difflib.get_close_matches(target, examples.names(), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return UnknownExampleError(
+        f"unknown example {target!r}{hint}; choose one of: {', '.join(examples.names())}; "
+        "or give a model file as path/to/model.py:build"
+    )
+
+
+def _graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
+    """(folder name, graph) for an example name, a ``model.py:func`` or a ``graph.json``."""
+    from . import examples
+    from ._load import is_model_spec, load_model, split_spec
+    from .graph import from_json, to_networkx
+
+    if is_model_spec(target):
+        root, also = load_model(target, **values)
+        path, func = split_spec(target)
+        stem = Path(path).stem
+        return (stem if func == "build" else f"{stem}-{func}"), to_networkx(root, also)
+    if target.endswith(".json"):
+        if values:
+            raise OptionError("--set cannot change a graph loaded from JSON; render the model instead")
+        try:
+            text = Path(target).read_text(encoding="utf-8")
+        except OSError as err:
+            raise ModelLoadError(f"cannot read {target}: {err.strerror or err}") from None
+        return Path(target).stem, from_json(text)
+    if target not in examples.names():
+        raise _unknown(target)
+    return target, examples.graph(target, **values)
+
+
+def _expr_graph(expr: str, values: dict[str, float]) -> Any:
+    from .expr import parse
+    from .graph import to_networkx
+
+    root = parse(expr, **values)
+    root.backward()
+    return to_networkx(root)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["--help"], "max_content_width": 100})
+@click.version_option(__version__, "-V", "--version", prog_name="vizgrad",
+                      message="%(prog)s %(version)s")
+def main() -> None:
+    """See backpropagation: render the chapter's graphs step by step, check gradients.
+
+    \b
+    Examples:
+      vizgrad render                        # the whole gallery into gallery/
+      vizgrad render fork --format svg,gif  # one example, two formats
+      vizgrad render --expr "(a*b)*(a+b)" --set a=-2 --set b=3 -o q.svg
+      vizgrad render path/to/model.py:build --out out/
+      vizgrad check fork --h 1e-6
+    """
+
+
+@main.command()
+@click.argument("targets", nargs=-1, metavar="[EXAMPLE | MODEL.py[:FUNC] | GRAPH.json]...")
+@click.option("--expr", "-e", metavar="EXPRESSION",
+              help='An expression to render, e.g. "(a*b)*(a+b)"; variables come from --set.')
+@click.option("--set", "values", multiple=True, callback=_parse_sets, metavar="NAME=NUMBER",
+              help="A variable or example input value (repeatable), e.g. --set a=-2.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write one file; its suffix names the format (.svg .dot .json .html .gif .mp4 .png).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("gallery"),
+              show_default=True, help="The folder a batch export writes into.")
+@click.option("--format", "formats", callback=_parse_format, metavar="LIST",
+              help="Comma-separated formats of a batch: svg,gif,png,mp4,json,dot,html "
+                   "[default: svg,gif,json,dot,html].")
+@click.option("--frames", is_flag=True, help="Also write one PNG frame per step.")
+@click.option("--step", type=int, metavar="K",
+              help="The step the single pictures show (default: the last).")
+@click.option("--rankdir", type=click.Choice(["LR", "TB"], case_sensitive=False), default="LR",
+              show_default=True, help="Layout direction: left to right or top to bottom.")
+@click.option("--theme", type=click.Choice(["light", "dark"], case_sensitive=False),
+              default="light", show_default=True)
+@click.option("--decimals", type=click.IntRange(0, 12), default=4, show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Worker processes for a batch.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
+           output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
+           step: int | None, rankdir: str, theme: str, decimals: int, jobs: int,
+           quiet: bool) -> None:
+    """Render examples (default: all), an expression or a model file.
+
+    A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
+    OUT/NAME/steps/, the GIF, the node-link JSON, the DOT and a self-contained
+    HTML step player. With no targets it also writes OUT/README.md.
+    """
+    from .gallery import Job, Options, example_jobs, export, plan, write_one
+
+    if expr is not None and targets:
+        raise click.UsageError("give either --expr or targets, not both")
+    if output is not None and formats is not None:
+        raise click.UsageError("-o names its format by its suffix; drop --format (or use --out)")
+    if output is not None and frames:
+        raise click.UsageError("--frames writes a folder of PNGs; use --out DIR instead of -o")
+    opts = Options(step=step, rankdir=rankdir.upper(), theme=theme.lower(), decimals=decimals,
+                   frames=frames, **({"formats": formats} if formats else {}))
+    everything = expr is None and not targets
+    with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
+                  UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
+                  GraphFormatError: "'TARGETS'", OptionError: None}):
+        if expr is not None:
+            job_list = [Job("expr", _expr_graph(expr, values))]
+        elif everything:
+            job_list = example_jobs(**values) if values else example_jobs()
+        else:
+            job_list = [Job(*_graph_of(t, values)) for t in dict.fromkeys(targets)]
+        if output is not None:
+            if len(job_list) != 1:
+                raise click.UsageError("-o writes one file: give one target (or use --out DIR)")
+            write_one(job_list[0].graph, output, opts)
+            if not quiet:
+                click.echo(f"wrote {output}", err=True)
+            return
+        tasks = plan(job_list, opts)
+        if quiet:
+            report = export(job_list, out, opts, workers=jobs, readme=everything)
+        else:
+            with click.progressbar(length=len(tasks), label="rendering", file=sys.stderr,
+                                   show_eta=False) as bar:
+                report = export(job_list, out, opts, workers=jobs, readme=everything,
+                                on_done=lambda name: bar.update(1))
+    if not quiet:
+        click.echo(
+            f"rendered {len(report.names)} graph{'s' if len(report.names) != 1 else ''} into "
+            f"{out}/: {len(report.files)} files, {len(report.changed)} changed, "
+            f"in {report.seconds:.1f} s ({jobs} process{'es' if jobs != 1 else ''})", err=True)
+
+
+@main.command("list")
+def list_() -> None:
+    """List the chapter's examples with one-line descriptions."""
+    from . import examples
+
+    names = examples.names()
+    width = max(map(len, names))
+    for n in names:
+        click.echo(f"{n:<{width}}  {examples.describe(n)}")
+
+
+@main.command()
+@click.argument("target", required=False, metavar="[EXAMPLE | MODEL.py[:FUNC]]")
+@click.option("--expr", "-e", metavar="EXPRESSION", help="An expression to check instead.")
+@click.option("--set", "values", multiple=True, callback=_parse_sets, metavar="NAME=NUMBER",
+              help="A variable or example input value (repeatable).")
+@click.option("--h", "h", type=float, default=1e-6, show_default=True,
+              help="The central-difference step: (f(x+h) - f(x-h)) / 2h.")
+@click.option("--tol", type=float, default=None,
+              help="Exit with status 1 if an absolute error exceeds this.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def check(target: str | None, expr: str | None, values: dict[str, float], h: float,
+          tol: float | None, as_json: bool) -> None:
+    """Compare backprop with central differences for every input.
+
+    Prints input, backprop, numeric and absolute error, e.g. for the fork
+    graph at h = 1e-6 the error of a is 4.1933e-10.
+    """
+    from .checks import gradcheck
+    from .render.text import formula, name
+
+    if (expr is None) == (target is None):
+        raise click.UsageError("give an example name (see 'vizgrad list'), a model file or --expr")
+    if not (math.isfinite(h) and h > 0):
+        raise click.BadParameter(f"{h!r} must be a finite number > 0, e.g. 1e-6", param_hint="'--h'")
+    with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
+                  UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
+        G = _expr_graph(expr, values) if expr is not None else _graph_of(target or "", values)[1]
+        rows = gradcheck(G, h=h)
+    if as_json:
+        click.echo(json.dumps({"h": h, "rows": rows}, indent=1))
+    else:
+        root = G.graph["root"]
+        click.echo(f"{formula(G, root)} = {G.nodes[root]['data']:.10g}; central differences, h = {h:g}")
+        table = [("input", "backprop", "numeric", "abs error")]
+        table += [(r["input"], f"{r['backprop']:.10f}", f"{r['numeric']:.10f}", f"{r['error']:.4e}")
+                  for r in rows]
+        widths = [max(len(row[i]) for row in table) for i in range(4)]
+        for row in table:
+            click.echo("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
+        if not rows:
+            click.echo(f"({name(G, root)} has no input leaves to check)")
+    if tol is not None:
+        bad = [r for r in rows if not r["error"] <= tol]
+        if bad:
+            raise click.ClickException(
+                f"{len(bad)} input{'s' if len(bad) != 1 else ''} differ by more than --tol {tol:g}: "
+                + ", ".join(f"{r['input']} ({r['error']:.4e})" for r in bad))

@@ -1,0 +1,348 @@
+"""Batch export behind ``vizgrad render``: SVGs per step, GIF, JSON, DOT, HTML player.
+
+:func:`export` writes one folder per graph and spreads the work over
+processes; :func:`write_one` writes a single file whose suffix names the
+format. Every file is written atomically (a temporary file, then
+``os.replace``) and left untouched when its bytes have not changed, so an
+interrupted export leaves no half-written file and a re-run on an unchanged
+tree changes nothing::
+
+    >>> parse_formats("svg, json")
+    ('svg', 'json')
+    >>> parse_formats("svg,jpg")
+    Traceback (most recent call last):
+    ...
+    vizgrad.exceptions.OptionError: unknown format 'jpg' (must be one of svg, gif, png, mp4, json, dot, html)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import tempfile
+import time
+from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .exceptions import OptionError, RenderError
+
+__all__ = [
+    "FORMATS",
+    "DEFAULT_FORMATS",
+    "SINGLE_FILE_FORMATS",
+    "Options",
+    "Job",
+    "Report",
+    "parse_formats",
+    "example_jobs",
+    "plan",
+    "export",
+    "write_one",
+    "write_atomic",
+]
+
+#: every format ``vizgrad render --format`` accepts
+FORMATS = ("svg", "gif", "png", "mp4", "json", "dot", "html")
+#: what a plain ``vizgrad render`` writes (png needs the system ``dot``, mp4 ffmpeg)
+DEFAULT_FORMATS = ("svg", "gif", "json", "dot", "html")
+#: suffixes ``-o FILE`` accepts
+SINGLE_FILE_FORMATS = ("svg", "dot", "json", "html", "gif", "mp4", "webp", "png", "pdf")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to render: formats, PNG frames, the step of the single pictures, look."""
+
+    formats: tuple[str, ...] = DEFAULT_FORMATS
+    frames: bool = False
+    step: int | None = None
+    rankdir: str = "LR"
+    theme: str = "light"
+    decimals: int = 4
+
+
+@dataclass(frozen=True)
+class Job:
+    """One graph to export into ``out/<name>/``."""
+
+    name: str
+    graph: Any
+
+
+@dataclass
+class Report:
+    """What :func:`export` did: files written (relative to ``out``), changed ones, seconds."""
+
+    out: Path
+    names: list[str]
+    files: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
+    """``"svg,gif"`` → ``("svg", "gif")``; an unknown name raises OptionError."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    out: list[str] = []
+    for item in (i.strip().lower() for i in items):
+        if not item:
+            continue
+        if item not in FORMATS:
+            raise OptionError(f"unknown format {item!r} (must be one of {', '.join(FORMATS)})")
+        if item not in out:
+            out.append(item)
+    if not out:
+        raise OptionError(f"no format given (choose from {', '.join(FORMATS)})")
+    return tuple(out)
+
+
+def example_jobs(names: Sequence[str] | None = None, **values: float) -> list[Job]:
+    """Jobs for the named chapter examples (all of them by default), in the chapter's order."""
+    from . import examples
+
+    chosen = examples.names() if not names else list(dict.fromkeys(names))
+    return [Job(n, examples.graph(n, **values)) for n in chosen]
+
+
+def _file_mode() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+#: the mode a plain open() would give a new file (mkstemp makes them 0600)
+_MODE = _file_mode()
+
+
+def write_atomic(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` through a temporary file; False if it already held them."""
+    if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, _MODE)
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    return True
+
+
+def _via_temp(path: Path, produce: Callable[[Path], Any]) -> bool:
+    """Let ``produce`` write a temporary file with the same suffix, then move it in place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
+    os.close(fd)
+    try:
+        produce(Path(tmp))
+        return write_atomic(path, Path(tmp).read_bytes())
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _pad(G: Any) -> int:
+    return max(2, len(str(len(G.graph["steps"]) - 1)))
+
+
+def step_file(G: Any, k: int) -> str:
+    """The per-step SVG's path inside an example folder: ``steps/step-07.svg``."""
+    return f"steps/step-{k:0{_pad(G)}d}.svg"
+
+
+def _draw_opts(opts: Options) -> dict[str, Any]:
+    return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals}
+
+
+def _frame_opts(opts: Options) -> dict[str, Any]:
+    return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals}
+
+
+def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
+    """The SVGs, DOT, JSON, HTML and PNG of one graph (one layout per step, shared)."""
+    from .graph import to_json
+    from .render.html import player_html
+    from .render.svg import draw
+
+    G, n = job.graph, job.name
+    written: dict[str, bool] = {}
+
+    def put(rel: str, text: str) -> None:
+        written[rel] = write_atomic(folder / rel, text.encode("utf-8"))
+
+    steps = range(len(G.graph["steps"]))
+    main = draw(G, opts.step, **_draw_opts(opts))
+    if "svg" in opts.formats:
+        put(f"{n}.svg", main.svg())
+        for k in steps:
+            put(step_file(G, k), draw(G, k, **_draw_opts(opts)).svg())
+        _prune(folder / "steps", {Path(step_file(G, k)).name for k in steps}, "step-", ".svg")
+    if "dot" in opts.formats:
+        put(f"{n}.dot", main.dot())
+    if "json" in opts.formats:
+        put(f"{n}.json", to_json(G, indent=1) + "\n")
+    if "html" in opts.formats:
+        start = 0 if opts.step is None else opts.step
+        put(f"{n}.html", player_html(G, start=start, **_draw_opts(opts)))
+    if "png" in opts.formats:
+        written[f"{n}.png"] = _via_temp(folder / f"{n}.png", main.save)
+    return written
+
+
+def _prune(folder: Path, keep: set[str], prefix: str, suffix: str) -> None:
+    """Remove files an earlier, longer export left behind."""
+    if folder.is_dir():
+        for old in folder.iterdir():
+            if old.name.startswith(prefix) and old.name.endswith(suffix) and old.name not in keep:
+                old.unlink()
+
+
+def _animation(job: Job, folder: Path, opts: Options, suffix: str) -> dict[str, bool]:
+    from .render.frames import animate
+
+    rel = f"{job.name}.{suffix}"
+    return {rel: _via_temp(folder / rel, lambda p: animate(job.graph, p, **_frame_opts(opts)))}
+
+
+def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
+    from .render.frames import frames
+
+    before = {p.name: p.read_bytes() for p in (folder / "frames").glob("frame-*.png")}
+    paths = frames(job.graph, folder / "frames", "png", **_frame_opts(opts))
+    return {f"frames/{p.name}": before.get(p.name) != p.read_bytes() for p in paths}
+
+
+_TASKS = {
+    "pictures": _pictures,
+    "gif": lambda job, folder, opts: _animation(job, folder, opts, "gif"),
+    "mp4": lambda job, folder, opts: _animation(job, folder, opts, "mp4"),
+    "frames": _frames,
+}
+
+
+def _run_task(kind: str, job: Job, out: str, opts: Options) -> dict[str, bool]:
+    """One unit of work, run in a worker process; returns {relative path: changed}."""
+    folder = Path(out) / job.name
+    written = _TASKS[kind](job, folder, opts)
+    return {f"{job.name}/{rel}": changed for rel, changed in written.items()}
+
+
+def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
+    """The tasks of an export, biggest graphs first so two workers finish together."""
+    kinds = []
+    if set(opts.formats) & {"svg", "dot", "json", "html", "png"}:
+        kinds.append("pictures")
+    kinds += [k for k in ("gif", "mp4") if k in opts.formats]
+    if opts.frames:
+        kinds.append("frames")
+    tasks = [(k, j) for j in jobs for k in kinds]
+    return sorted(tasks, key=lambda t: -t[1].graph.number_of_nodes() * (2 if t[0] != "pictures" else 1))
+
+
+def _check(jobs: Sequence[Job], opts: Options) -> None:
+    if opts.rankdir not in ("LR", "TB"):
+        raise OptionError(f"unknown rankdir {opts.rankdir!r} (must be one of LR, TB)")
+    if opts.theme not in ("light", "dark"):
+        raise OptionError(f"unknown theme {opts.theme!r} (must be one of light, dark)")
+    names = [j.name for j in jobs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise OptionError(f"two graphs would be written to the same folder: {', '.join(dupes)}")
+    if opts.step is not None:
+        for j in jobs:
+            last = len(j.graph.graph["steps"]) - 1
+            if not 0 <= opts.step <= last:
+                raise OptionError(f"--step {opts.step} is out of range for {j.name}: "
+                                  f"its steps are 0..{last}")
+
+
+def export(
+    jobs: Sequence[Job],
+    out: str | os.PathLike[str],
+    opts: Options = Options(),
+    *,
+    workers: int = 2,
+    readme: bool = False,
+    on_done: Callable[[str], None] | None = None,
+) -> Report:
+    """Export every job into ``out/<name>/`` with ``workers`` processes.
+
+    The files do not depend on how the work was scheduled. With ``readme``
+    the gallery page ``out/README.md`` is written too (see :mod:`vizgrad._gallery_page`).
+    ``on_done(name)`` is called in this process after each finished task.
+    """
+    _check(jobs, opts)
+    start = time.perf_counter()
+    root = Path(out)
+    root.mkdir(parents=True, exist_ok=True)
+    tasks = plan(jobs, opts)
+    results: dict[str, bool] = {}
+    if workers <= 1 or len(tasks) <= 1:
+        for kind, job in tasks:
+            results.update(_run_task(kind, job, str(root), opts))
+            if on_done:
+                on_done(job.name)
+    else:
+        ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx) as pool:
+            futures = {pool.submit(_run_task, kind, job, str(root), opts): job.name
+                       for kind, job in tasks}
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+                for f in done:
+                    if f.exception() is not None:
+                        for p in pending:
+                            p.cancel()
+                        raise f.exception()  # type: ignore[misc]
+                    results.update(f.result())
+                    if on_done:
+                        on_done(futures[f])
+    if readme:
+        from ._gallery_page import gallery_readme
+
+        text = gallery_readme(jobs, opts, set(results))
+        results["README.md"] = write_atomic(root / "README.md", text.encode("utf-8"))
+    report = Report(root, [j.name for j in jobs], sorted(results),
+                    sorted(k for k, v in results.items() if v))
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options()) -> Path:
+    """Write one file; its suffix names the format (see :data:`SINGLE_FILE_FORMATS`)."""
+    target = Path(path)
+    fmt = target.suffix.lower().lstrip(".")
+    if fmt not in SINGLE_FILE_FORMATS:
+        raise OptionError(f"cannot tell the format of {target.name!r} from its suffix "
+                          f"(must be one of {', '.join('.' + f for f in SINGLE_FILE_FORMATS)})")
+    _check([Job(target.stem, G)], opts)
+    if not target.parent.is_dir():
+        raise RenderError(f"the folder {target.parent} does not exist; create it first")
+    job = Job(target.stem, G)
+    if fmt in ("gif", "mp4", "webp"):
+        from .render.frames import animate
+
+        _via_temp(target, lambda p: animate(G, p, **_frame_opts(opts)))
+        return target
+    from .graph import to_json
+    from .render.html import player_html
+    from .render.svg import draw
+
+    drawing = draw(job.graph, opts.step, **_draw_opts(opts))
+    if fmt == "svg":
+        write_atomic(target, drawing.svg().encode("utf-8"))
+    elif fmt == "dot":
+        write_atomic(target, drawing.dot().encode("utf-8"))
+    elif fmt == "json":
+        write_atomic(target, (to_json(G, indent=1) + "\n").encode("utf-8"))
+    elif fmt == "html":
+        start = 0 if opts.step is None else opts.step
+        write_atomic(target, player_html(G, start=start, **_draw_opts(opts)).encode("utf-8"))
+    else:
+        _via_temp(target, drawing.save)
+    return target
+
