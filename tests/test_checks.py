@@ -1,0 +1,158 @@
+"""gradcheck: central differences computed independently of backpropagation."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import vizgrad
+from vizgrad import Value, VizgradError
+from vizgrad.checks import gradcheck
+from vizgrad.engine import add_with_overwrite_bug
+from vizgrad.exceptions import DomainError
+from vizgrad.graph import from_json, to_json, to_networkx
+from vizgrad.tracing import trace
+
+
+def fork_f(a, b):
+    return (a * b) * (a + b)
+
+
+def central(f, xs, i, h):
+    plus, minus = list(xs), list(xs)
+    plus[i] += h
+    minus[i] -= h
+    return (f(*plus) - f(*minus)) / (2 * h)
+
+
+def test_fork_error_for_a_is_the_chapters_number(fork):
+    rows = gradcheck(fork[0], h=1e-6)
+    assert [r["input"] for r in rows] == ["a", "b"]
+    assert f"{rows[0]['error']:.4e}" == "4.1933e-10"  # the lab's "误差 4.1933e-10"
+    assert rows[0]["backprop"] == -3.0 and rows[1]["backprop"] == -8.0
+    for i, r in enumerate(rows):
+        numeric = central(fork_f, (-2.0, 3.0), i, 1e-6)
+        assert r["numeric"] == pytest.approx(numeric, rel=1e-12)
+        assert r["error"] == pytest.approx(abs(numeric - r["backprop"]), rel=1e-6, abs=1e-15)
+        assert set(r) >= {"input", "backprop", "numeric", "error"}
+
+
+@pytest.mark.parametrize("h", [1e-2, 1e-4, 1e-6, 1e-8], ids=lambda h: f"h={h:g}")
+def test_fork_at_the_labs_four_step_sizes(fork, h):
+    """Quadratic in each input: no truncation error, only rounding (2.3's explanation)."""
+    rows = gradcheck(fork[0], h=h)
+    for i, r in enumerate(rows):
+        numeric = central(fork_f, (-2.0, 3.0), i, h)
+        assert r["numeric"] == pytest.approx(numeric, rel=1e-12)
+        assert r["error"] < 1e-6
+
+
+def neuron_f(x1, x2, w1, w2, b):
+    return math.tanh(x1 * w1 + x2 * w2 + b)
+
+
+NEURON = (2.0, 0.0, -3.0, 1.0, 6.8813735870195432)
+
+
+@pytest.mark.parametrize("h", [1e-2, 1e-3, 1e-4], ids=lambda h: f"h={h:g}")
+def test_a_non_polynomial_has_truncation_error_of_order_h_squared(h):
+    x1, x2, w1, w2, b = (Value(v, label=n) for v, n in zip(NEURON, ["x1", "x2", "w1", "w2", "b"]))
+    o = (x1 * w1 + x2 * w2 + b).tanh()
+    rows = gradcheck(o, h=h)
+    assert [r["input"] for r in rows] == ["x1", "w1", "x2", "w2", "b"]
+    order = [0, 2, 1, 3, 4]  # topological order of the inputs
+    for r, i in zip(rows, order):
+        numeric = central(neuron_f, NEURON, i, h)
+        assert r["numeric"] == pytest.approx(numeric, rel=1e-9, abs=1e-12)
+    err = rows[0]["error"]  # x1: the largest third derivative here
+    assert 1e-3 * h * h < err < 10 * h * h
+
+
+def test_smaller_h_is_closer_for_a_smooth_function():
+    x = Value(0.3, label="x")
+    y = (x * 2).exp().log() + x.tanh() * x
+    errors = [gradcheck(y, h=h)[0]["error"] for h in (1e-1, 1e-2, 1e-3)]
+    assert errors[0] > errors[1] > errors[2]
+
+
+@pytest.mark.parametrize("k", [1 / 3, 0.123456789, 2.5, -1.7], ids=repr)
+def test_gradcheck_re_evaluates_the_exact_exponent(k):
+    x = Value(2.0, label="x")
+    (row,) = gradcheck(x**k, h=1e-6)
+    numeric = central(lambda v: v**k, (2.0,), 0, 1e-6)
+    assert row["numeric"] == pytest.approx(numeric, rel=1e-12)
+    assert row["backprop"] == pytest.approx(k * 2.0 ** (k - 1), rel=1e-15)
+    assert row["error"] < 1e-8
+
+
+def test_works_on_a_trace_a_graph_and_a_graph_from_json(fork):
+    q = fork[0]
+    expected = gradcheck(q)
+    t = trace(q)
+    G = to_networkx(t)
+    loaded = from_json(to_json(G))
+    assert gradcheck(t) == expected
+    assert gradcheck(G) == expected
+    assert gradcheck(loaded) == expected
+    assert vizgrad.gradcheck is gradcheck
+
+
+def test_works_on_micrograd_values():
+    from micrograd.engine import Value as MV
+
+    a, b = MV(-2.0), MV(3.0)
+    q = (a * b) * (a + b) + (a**2).relu() - b * -1
+    rows = gradcheck(q, h=1e-6)
+    va, vb = Value(-2.0, label="a"), Value(3.0, label="b")
+    mine = gradcheck((va * vb) * (va + vb) + (va**2).relu() - vb * -1, h=1e-6)
+    # micrograd values have no labels: inputs are named by id; the -1 is an input there
+    assert [r["input"] for r in rows][:2] == ["v0", "v1"]
+    assert [r["backprop"] for r in rows][:2] == [r["backprop"] for r in mine]
+    assert [r["numeric"] for r in rows][:2] == pytest.approx([r["numeric"] for r in mine], rel=1e-12)
+    assert all(r["error"] < 1e-6 for r in rows)
+
+
+def test_constants_are_not_inputs():
+    a = Value(1.5, label="a")
+    rows = gradcheck(a * 2 + 3 - a.exp())
+    assert [r["input"] for r in rows] == ["a"]
+
+
+def test_unlabelled_inputs_are_named_by_id():
+    rows = gradcheck(Value(1.0) * Value(2.0, label="w"))
+    assert [(r["input"], r["id"]) for r in rows] == [("v0", "v0"), ("w", "v1")]
+
+
+def test_the_overwrite_bug_is_caught_by_the_numeric_check():
+    """The chapter's point in 2.5: an independent check catches 1 where 2 is right."""
+    a = Value(3.0, label="a")
+    (bad,) = gradcheck(add_with_overwrite_bug(a, a))
+    assert bad["backprop"] == 1.0
+    assert bad["numeric"] == pytest.approx(2.0, rel=1e-9)
+    assert bad["error"] == pytest.approx(1.0, rel=1e-9)
+    (good,) = gradcheck(a + a)
+    assert good["error"] < 1e-9
+
+
+def test_gradcheck_has_no_side_effects(fork):
+    q, a, b = fork
+    a.grad, b.grad = 5.0, 6.0
+    gradcheck(q)
+    assert (a.data, b.data, a.grad, b.grad) == (-2.0, 3.0, 5.0, 6.0)
+
+
+@pytest.mark.parametrize("h", [0, 0.0, -1e-6, float("nan"), float("inf"), "1e-6", None, True],
+                         ids=repr)
+def test_bad_h_is_an_error(fork, h):
+    with pytest.raises(DomainError) as info:
+        gradcheck(fork[0], h=h)
+    assert isinstance(info.value, VizgradError) and isinstance(info.value, ValueError)
+    assert "h must be" in str(info.value)
+
+
+def test_h_past_the_domain_edge_is_an_error_that_suggests_a_smaller_h():
+    x = Value(1e-7, label="x")
+    with pytest.raises(DomainError, match="smaller h"):
+        gradcheck(x.log(), h=1e-6)
+    assert gradcheck(x.log(), h=1e-9)[0]["error"] < 1e-3 * 1e7
