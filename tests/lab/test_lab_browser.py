@@ -14,6 +14,7 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 expect = sync_api.expect
+expect.set_options(timeout=15_000)  # the machine may be busy; nothing here measures speed
 
 CHROMIUM = os.environ.get("VIZGRAD_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -53,6 +54,11 @@ def set_value(pg, name: str, value: str) -> None:
     pg.get_by_label(f"Input {name} (−20 to 20)").fill(value)
 
 
+def settled(pg) -> None:
+    """Wait until no recomputation is on its way (the step controls wait for it too)."""
+    expect(pg.locator("#process")).to_have_attribute("aria-busy", "false")
+
+
 def test_the_chapter_lab(page):
     pg = page
     # 1. set a and b (away from the defaults and back), each change restarts at step 0
@@ -66,6 +72,7 @@ def test_the_chapter_lab(page):
     expect(pg.locator("#in-a-range")).to_have_value("-2")
     set_value(pg, "b", "3")
     expect(pg.locator("#in-b-range")).to_have_value("3")
+    settled(pg)
     expect(pg.locator("#step-label")).to_have_text("step 0 / 7")
     for metric in ("#metric-output", "#metric-grad-a", "#metric-grad-b"):
         expect(pg.locator(metric)).to_have_text("pending")
@@ -121,6 +128,7 @@ def test_inputs_reject_text_and_accept_exact_numbers(page):
     expect(pg.locator("#in-b-error")).to_have_text("")
     pg.click("#last")
     expect(pg.locator("#metric-grad-b")).to_have_text("-7")  # a² + 2ab at (-2, 2.75)
+    settled(pg)
     pg.locator("#in-a-range").focus()
     pg.keyboard.press("ArrowRight")  # the slider moves a by 0.1 and the field follows
     expect(pg.locator("#in-a-number")).to_have_value("-1.9")
@@ -129,6 +137,7 @@ def test_inputs_reject_text_and_accept_exact_numbers(page):
 
 def test_home_end_and_buttons(page):
     pg = page
+    settled(pg)
     pg.locator("body").press("End")
     expect(pg.locator("#step-label")).to_have_text("step 7 / 7")
     expect(pg.locator("#next")).to_be_disabled()
