@@ -113,7 +113,7 @@ def load_model(spec: str, **values: float) -> tuple[Any, list[Any]]:
         hint = f"; its functions are: {', '.join(found)}" if found else ""
         raise ModelLoadError(f"{path.name} has no function {func!r}{hint}")
     if not callable(fn):
-        raise ModelLoadError(f"{path.name}:{func} is a {type(fn).__name__}, not a function")
+        raise ModelLoadError(f"{path.name}:{func} is not a function but {type(fn).__name__} {fn!r:.40}")
     try:
         result = fn(**values)
     except VizgradError:

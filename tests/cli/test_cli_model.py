@@ -1,0 +1,135 @@
+"""``vizgrad render path/to/model.py:build``: a user's own graph, and every way it can go wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from vizgrad import from_json
+from vizgrad._load import load_model, split_spec
+from vizgrad.exceptions import ModelLoadError
+
+VALUE = """
+    from vizgrad import Value
+
+    def build():
+        a, b = Value(-2.0, label="a"), Value(3.0, label="b")
+        q = (a * b) * (a + b)
+        q.label = "q"
+        q.backward()
+        return q
+"""
+
+
+def _graph(run, tmp_path, spec, *extra):
+    out = tmp_path / "out.json"
+    run("render", spec, *extra, "-o", str(out))
+    return from_json(out.read_text(encoding="utf-8"))
+
+
+def test_build_returning_a_value(run, model, tmp_path):
+    G = _graph(run, tmp_path, f"{model(VALUE)}:build")
+    assert G.nodes[G.graph["root"]]["label"] == "q"
+    assert (G.nodes["v0"]["grad"], G.nodes["v1"]["grad"]) == (-3.0, -8.0)
+
+
+def test_the_function_defaults_to_build(run, model, tmp_path):
+    G = _graph(run, tmp_path, str(model(VALUE)))
+    assert G.nodes[G.graph["root"]]["data"] == -6.0
+
+
+def test_a_list_of_values_draws_the_rest_beside_the_root(run, model, tmp_path):
+    path = model("""
+        from vizgrad import Value
+
+        def build():
+            x = Value(2.0, label="x")
+            loss = x * x
+            loss.label = "loss"
+            other = x + 1
+            other.label = "other"
+            loss.backward()
+            return [loss, other]
+    """)
+    G = _graph(run, tmp_path, f"{path}:build")
+    (also,) = G.graph["also"]
+    assert G.nodes[also]["label"] == "other" and not G.nodes[also]["on_path"]
+    assert G.nodes[also]["grad"] is None
+
+
+def test_a_micrograd_value(run, model, tmp_path):
+    pytest.importorskip("micrograd", reason="micrograd is a test dependency")
+    path = model("""
+        from micrograd.engine import Value
+
+        def make():
+            a, b = Value(-2.0), Value(3.0)
+            q = (a * b) * (a + b)
+            q.backward()
+            return q
+    """)
+    G = _graph(run, tmp_path, f"{path}:make")
+    grads = sorted(attrs["grad"] for _, attrs in G.nodes(data=True) if attrs["kind"] == "input")
+    assert grads == [-8.0, -3.0]
+
+
+def test_set_passes_keyword_arguments_to_build(run, model, tmp_path):
+    path = model("""
+        from vizgrad import Value
+
+        def build(x=1.0):
+            v = Value(x, label="x")
+            y = v * v
+            y.backward()
+            return y
+    """)
+    G = _graph(run, tmp_path, f"{path}:build", "--set", "x=4")
+    assert G.nodes["v0"]["grad"] == 8.0
+
+
+def test_a_model_batch_export_uses_the_file_name(run, model, tmp_path):
+    path = model(VALUE, name="my_net.py")
+    run("render", f"{path}:build", "--format", "svg", "--out", str(tmp_path / "out"), "-q")
+    assert (tmp_path / "out" / "my_net" / "my_net.svg").is_file()
+    assert len(list((tmp_path / "out" / "my_net" / "steps").iterdir())) == 8
+
+
+def test_sibling_imports_work(run, model, tmp_path):
+    model("from vizgrad import Value\nSTART = 5.0\n", name="helpers.py")
+    path = model("""
+        from helpers import START, Value
+
+        def build():
+            v = Value(START, label="v")
+            return v * 2
+    """)
+    G = _graph(run, tmp_path, f"{path}:build")
+    assert G.nodes["v0"]["data"] == 5.0
+
+
+@pytest.mark.parametrize("source, spec_suffix, message", [
+    (VALUE, ":make", "has no function 'make'; its functions are: build"),
+    ("def build(:\n    pass\n", ":build", "line 1: syntax error"),
+    ("import no_such_module_xyz\n", ":build", "importing model.py raised ModuleNotFoundError"),
+    ("def build():\n    return 1 / 0\n", ":build", "build() raised ZeroDivisionError: division by zero (at model.py, line 2)"),
+    ("def build():\n    return 3.0\n", ":build", "must return a Value or a list of Values, got float"),
+    ("def build():\n    return []\n", ":build", "got an empty list"),
+    ("build = 3\n", ":build", "model.py:build is not a function but int 3"),
+    (VALUE, ":9x", "is not a function name"),
+], ids=["no-function", "syntax", "import", "raises", "float", "empty", "not-callable", "bad-name"])
+def test_model_errors_are_clear(run, model, source, spec_suffix, message):
+    path = model(source)
+    out = run("render", f"{path}{spec_suffix}", "-o", "x.svg", code=2).output
+    assert message in out
+
+
+def test_a_missing_file(run, tmp_path):
+    out = run("render", f"{tmp_path}/nope.py:build", code=2).output
+    assert "model file not found" in out and "nope.py" in out
+
+
+def test_load_model_directly(model):
+    root, also = load_model(str(model(VALUE)))
+    assert root.data == -6.0 and also == []
+    with pytest.raises(ModelLoadError):
+        load_model("missing.py")
+    assert split_spec("C:/models/net.py:build") == ("C:/models/net.py", "build")

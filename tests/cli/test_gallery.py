@@ -1,0 +1,90 @@
+"""The batch export behind ``vizgrad render``: formats, atomic writes, pruning, planning."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from vizgrad import examples, gallery
+from vizgrad.exceptions import OptionError
+from vizgrad.gallery import Job, Options, example_jobs, export, parse_formats, plan, write_atomic
+
+
+def test_parse_formats():
+    assert parse_formats("svg,GIF, html") == ("svg", "gif", "html")
+    assert parse_formats("svg,svg") == ("svg",)
+    assert parse_formats(["json"]) == ("json",)
+    for bad in ("jpg", "", ","):
+        with pytest.raises(OptionError, match="svg, gif, png, mp4, json, dot, html"):
+            parse_formats(bad)
+
+
+def test_write_atomic_replaces_whole_files_and_skips_equal_ones(tmp_path):
+    path = tmp_path / "sub" / "a.txt"
+    assert write_atomic(path, b"one") is True
+    assert write_atomic(path, b"one") is False
+    assert write_atomic(path, b"two") is True
+    assert path.read_bytes() == b"two"
+    assert [p.name for p in path.parent.iterdir()] == ["a.txt"]
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask  # not mkstemp's 0600
+
+
+def test_an_interrupted_write_keeps_the_old_file(tmp_path, monkeypatch):
+    path = tmp_path / "a.txt"
+    write_atomic(path, b"old")
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(path, b"new")
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_steps_left_by_a_longer_graph_are_removed(tmp_path):
+    (tmp_path / "fork" / "steps").mkdir(parents=True)
+    stale = tmp_path / "fork" / "steps" / "step-42.svg"
+    stale.write_text("<svg/>", encoding="utf-8")
+    keep = tmp_path / "fork" / "steps" / "notes.txt"
+    keep.write_text("mine", encoding="utf-8")
+    report = export(example_jobs(["fork"]), tmp_path, Options(formats=("svg",)), workers=1)
+    assert not stale.exists() and keep.exists()
+    assert report.files == ["fork/fork.svg"] + [f"fork/steps/step-0{k}.svg" for k in range(8)]
+
+
+def test_plan_puts_big_graphs_and_animations_first():
+    jobs = example_jobs(["shared-node", "softmax-nll"])
+    tasks = [(kind, job.name) for kind, job in plan(jobs, Options(frames=True))]
+    assert tasks[0] == ("gif", "softmax-nll")
+    assert sorted(tasks) == sorted((k, n) for n in ("shared-node", "softmax-nll")
+                                   for k in ("pictures", "gif", "frames"))
+    assert [k for k, _ in plan(jobs, Options(formats=("json",)))] == ["pictures", "pictures"]
+
+
+def test_options_are_checked_before_any_work(tmp_path):
+    G = examples.graph("fork")
+    with pytest.raises(OptionError, match="same folder"):
+        export([Job("x", G), Job("x", G)], tmp_path)
+    with pytest.raises(OptionError, match="rankdir"):
+        export([Job("x", G)], tmp_path, Options(rankdir="RL"))
+    with pytest.raises(OptionError, match="0..7"):
+        export([Job("x", G)], tmp_path, Options(step=8))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_is_reported_per_task(tmp_path):
+    seen: list[str] = []
+    export(example_jobs(["fork", "sum-square"]), tmp_path, Options(formats=("json",)), workers=1,
+           on_done=seen.append)
+    assert sorted(seen) == ["fork", "sum-square"]
+
+
+def test_write_one_checks_the_suffix(tmp_path):
+    with pytest.raises(OptionError, match=r"\.svg"):
+        gallery.write_one(examples.graph("fork"), tmp_path / "q.bmp")
