@@ -189,8 +189,9 @@ def trace_payload(G: nx.MultiDiGraph) -> dict[str, Any]:
                       "caption": text.caption(G, s["index"]),
                       "chain_rule": text.chain_rule(G, s["index"]), "changes": _changes(s)}
                      for s in steps]
+    node_link = to_json(G)
     return {
-        "graph_key": graph_key(G),
+        "graph_key": hashlib.sha256(node_link.encode("utf-8")).hexdigest(),
         "root": root,
         "output": rname,
         "last_step": last,
@@ -199,7 +200,7 @@ def trace_payload(G: nx.MultiDiGraph) -> dict[str, Any]:
         "inputs": inputs,
         "metrics": metrics,
         "steps": payload_steps,
-        "graph": json.loads(to_json(G)),
+        "graph": json.loads(node_link),
     }
 
 

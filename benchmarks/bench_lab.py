@@ -1,0 +1,187 @@
+"""Load benchmark of the lab's HTTP API on loopback.
+
+Run: ``python benchmarks/bench_lab.py [--quick] [--workers 1,2] [--concurrency 8]``.
+
+For each worker count it starts ``uvicorn --factory vizgrad.lab.app:create_app``
+on 127.0.0.1 (a free port), then runs a bounded number of concurrent clients
+(at most ``--requests`` requests and ``--time-limit`` seconds per scenario)
+against: trace, gradcheck, render with a warm cache (the same step every
+time) and render with a cold cache (new input values every request, so every
+render runs Graphviz). It prints requests/s, p50/p95 latency and errors as
+a Markdown table, and exits 1 if any request failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import httpx
+
+HOST = "127.0.0.1"  # loopback only: this benchmark never talks to another machine
+
+
+@dataclass
+class Result:
+    name: str
+    workers: int
+    concurrency: int
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    misses: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def rps(self) -> float:
+        return len(self.latencies) / self.elapsed if self.elapsed else 0.0
+
+    def pct(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        xs = sorted(self.latencies)
+        return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] * 1000
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def start_server(workers: int) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    cmd = [sys.executable, "-m", "uvicorn", "--factory", "vizgrad.lab.app:create_app",
+           "--host", HOST, "--port", str(port), "--workers", str(workers),
+           "--log-level", "warning", "--no-access-log"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    base = f"http://{HOST}:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(base + "/api/health", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.TransportError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_server(proc)
+            sys.exit(f"the lab server did not start: {proc.stderr.read() if proc.stderr else ''}")
+        time.sleep(0.2)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+async def run(base: str, name: str, path: str, body: Callable[[int], dict[str, Any]],
+              workers: int, concurrency: int, requests: int, time_limit: float) -> Result:
+    result = Result(name, workers, concurrency)
+    counter = iter(range(requests))
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+        deadline = time.perf_counter() + time_limit
+
+        async def one_client() -> None:
+            for i in counter:
+                if time.perf_counter() > deadline:
+                    return
+                t0 = time.perf_counter()
+                try:
+                    r = await client.post(path, json=body(i))
+                except httpx.HTTPError as err:
+                    result.errors.append(f"{type(err).__name__}: {err}")
+                    continue
+                dt = time.perf_counter() - t0
+                if r.status_code != 200:
+                    result.errors.append(f"HTTP {r.status_code}: {r.text[:200]}")
+                    continue
+                result.latencies.append(dt)
+                result.misses += r.headers.get("x-vizgrad-cache") == "miss"
+
+        start = time.perf_counter()
+        await asyncio.gather(*(one_client() for _ in range(concurrency)))
+        result.elapsed = time.perf_counter() - start
+    return result
+
+
+def scenarios(requests: int) -> list[tuple[str, str, Callable[[int], dict[str, Any]]]]:
+    fork = {"example": "fork", "values": {"a": -2, "b": 3}}
+
+    def cold(i: int) -> dict[str, Any]:
+        # a new input value per request: a new graph, so a render cache miss every time
+        return {"example": "fork", "values": {"a": -19.9 + 39.8 * i / max(requests, 1) + 1e-7, "b": 3},
+                "step": 7}
+
+    return [
+        ("trace (fork)", "/api/trace", lambda i: fork),
+        ("gradcheck (fork)", "/api/gradcheck", lambda i: {**fork, "h": 1e-6}),
+        ("render, cached", "/api/render", lambda i: {**fork, "step": 7}),
+        ("render, uncached", "/api/render", cold),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", default="1,2", help="comma-separated uvicorn worker counts")
+    parser.add_argument("--concurrency", type=int, default=8, help="concurrent clients (1-64)")
+    parser.add_argument("--requests", type=int, default=400, help="requests per scenario")
+    parser.add_argument("--time-limit", type=float, default=20.0, help="seconds per scenario")
+    parser.add_argument("--quick", action="store_true", help="60 requests, 4 clients, 1 worker")
+    args = parser.parse_args()
+    if args.quick:
+        args.workers, args.concurrency, args.requests = "1", 4, 60
+    workers = [int(w) for w in args.workers.split(",")]
+    if not 1 <= args.concurrency <= 64 or not all(1 <= w <= 8 for w in workers):
+        parser.error("--concurrency must be 1-64 and each worker count 1-8")
+
+    results: list[Result] = []
+    for w in workers:
+        proc, base = start_server(w)
+        try:
+            # warm up: load Graphviz in every worker and fill the cached render
+            warm = [httpx.post(base + "/api/render", json={"example": "fork", "step": 7},
+                               timeout=60) for _ in range(2 * w)]
+            if any(r.status_code != 200 for r in warm):
+                sys.exit(f"warm-up failed: {warm[0].text}")
+            for name, path, body in scenarios(args.requests):
+                results.append(asyncio.run(run(base, name, path, body, w, args.concurrency,
+                                               args.requests, args.time_limit)))
+        finally:
+            stop_server(proc)
+
+    print(f"Lab API on {HOST}, {args.concurrency} concurrent clients, up to {args.requests} "
+          f"requests or {args.time_limit:g} s per scenario, {os.cpu_count()} CPUs, "
+          f"Python {sys.version.split()[0]}\n")
+    print("| scenario | workers | requests | req/s | p50 ms | p95 ms | cache misses | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        print(f"| {r.name} | {r.workers} | {len(r.latencies)} | {r.rps:.0f} | {r.pct(0.5):.1f} | "
+              f"{r.pct(0.95):.1f} | {r.misses} | {len(r.errors)} |")
+    for w in workers:
+        rs = {r.name: r for r in results if r.workers == w}
+        hot, cold = rs["render, cached"], rs["render, uncached"]
+        if cold.rps:
+            print(f"\n{w} worker(s): cached renders serve {hot.rps / cold.rps:.1f}x the requests/s "
+                  f"of uncached ones (p50 {hot.pct(0.5):.1f} ms vs {cold.pct(0.5):.1f} ms).")
+    errors = [e for r in results for e in r.errors]
+    if errors:
+        print(f"\n{len(errors)} errors, first: {errors[0]}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
