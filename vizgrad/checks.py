@@ -58,9 +58,9 @@ def _as_trace(x: Any) -> Trace:
     if isinstance(x, Trace):
         return x
     if hasattr(x, "graph") and hasattr(x, "nodes"):
-        from .graph import graph_to_trace
+        from .graph import as_graph, graph_to_trace
 
-        return graph_to_trace(x)
+        return graph_to_trace(as_graph(x))  # a graph not made by vizgrad is refused clearly
     return trace(x)
 
 
