@@ -10,7 +10,7 @@ import vizgrad
 from vizgrad import Value, VizgradError
 from vizgrad.checks import gradcheck
 from vizgrad.engine import add_with_overwrite_bug
-from vizgrad.exceptions import DomainError
+from vizgrad.exceptions import DomainError, GraphFormatError
 from vizgrad.graph import from_json, to_json, to_networkx
 from vizgrad.tracing import trace
 
@@ -156,3 +156,21 @@ def test_h_past_the_domain_edge_is_an_error_that_suggests_a_smaller_h():
     with pytest.raises(DomainError, match="smaller h"):
         gradcheck(x.log(), h=1e-6)
     assert gradcheck(x.log(), h=1e-9)[0]["error"] < 1e-3 * 1e7
+
+
+def test_a_graph_not_made_by_vizgrad_is_refused_clearly():
+    import networkx as nx
+
+    H = nx.MultiDiGraph()
+    H.add_edge("x", "y")
+    with pytest.raises(GraphFormatError, match="to_networkx"):
+        gradcheck(H)
+    with pytest.raises(TypeError, match="DiGraph"):
+        gradcheck(nx.DiGraph())
+
+
+@pytest.mark.parametrize("bad", ["x", None, 3.0], ids=repr)
+def test_gradcheck_of_a_non_value_is_a_type_error(bad):
+    with pytest.raises(TypeError) as info:
+        gradcheck(bad)
+    assert isinstance(info.value, VizgradError)
