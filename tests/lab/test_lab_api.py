@@ -437,3 +437,20 @@ def test_random_bodies_never_cause_a_server_error(client):
             assert r.status_code < 500, (path, body, r.text)
             if r.status_code >= 400:
                 assert set(r.json()) >= {"error", "detail"}
+
+
+def test_limits_from_the_environment(monkeypatch):
+    monkeypatch.setenv("VIZGRAD_LAB_MAX_NODES", "12")
+    monkeypatch.setenv("VIZGRAD_LAB_VALUE_LIMIT", "50.5")
+    limits = create_app().state.limits
+    assert limits.max_nodes == 12 and limits.value_limit == 50.5
+    assert create_app(max_nodes=7).state.limits.max_nodes == 7  # an argument wins
+
+
+@pytest.mark.parametrize("name, raw", [("MAX_NODES", "many"), ("MAX_NODES", "2.5"),
+                                       ("LAYOUT_TIMEOUT", "0"), ("CACHE_SIZE", "-1"),
+                                       ("VALUE_LIMIT", "inf")])
+def test_bad_limits_in_the_environment(monkeypatch, name, raw):
+    monkeypatch.setenv(f"VIZGRAD_LAB_{name}", raw)
+    with pytest.raises(DomainError, match=f"VIZGRAD_LAB_{name}"):
+        create_app()

@@ -88,3 +88,17 @@ def test_serve_runs_two_workers(tmp_path, free_port):
             proc.kill()
             proc.wait()
         proc.stdout.close()
+
+
+def test_serve_passes_limits_to_every_worker(captured, monkeypatch):
+    for name in ("MAX_NODES", "LAYOUT_TIMEOUT", "CACHE_SIZE"):
+        monkeypatch.setenv(f"VIZGRAD_LAB_{name}", "1")  # recorded, so restored afterwards
+        monkeypatch.delenv(f"VIZGRAD_LAB_{name}")
+    result = CliRunner().invoke(serve, ["--max-nodes", "40", "--layout-timeout", "2.5",
+                                        "--cache-size", "0"])
+    assert result.exit_code == 0
+    assert os.environ["VIZGRAD_LAB_MAX_NODES"] == "40"
+    from vizgrad.lab import create_app
+
+    limits = create_app().state.limits
+    assert (limits.max_nodes, limits.layout_timeout, limits.cache_size) == (40, 2.5, 0)

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
-from typing import Any
+import os
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping
+
+from ..exceptions import DomainError
 
 __all__ = [
     "ApiError",
@@ -31,8 +34,10 @@ __all__ = [
     "FORMATS",
     "RANKDIRS",
     "H_RANGE",
+    "ENV_PREFIX",
 ]
 
+ENV_PREFIX = "VIZGRAD_LAB_"
 THEMES = ("light", "dark")
 FORMATS = ("svg", "dot")
 RANKDIRS = ("LR", "TB")
@@ -67,6 +72,39 @@ class Limits:
     layout_timeout: float = 10.0
     value_limit: float = 20.0
     cache_size: int = 512
+
+    @classmethod
+    def build(cls, environ: Mapping[str, str] | None = None, **given: float | None) -> Limits:
+        """Limits from the arguments given, else ``VIZGRAD_LAB_<NAME>`` variables, else defaults.
+
+        Environment variables reach every uvicorn worker, which ``--factory`` cannot give
+        arguments to; a bad value or a limit that is not positive raises ``DomainError``.
+
+        >>> Limits.build({"VIZGRAD_LAB_MAX_NODES": "50"}, cache_size=None).max_nodes
+        50
+        """
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            kind = int if f.type in ("int", int) else float
+            value = given.get(f.name)
+            where = f"create_app({f.name}={value!r})"
+            raw = environ.get(ENV_PREFIX + f.name.upper())
+            if value is None and raw is not None:
+                where = f"{ENV_PREFIX}{f.name.upper()}={raw!r}"
+                try:
+                    value = kind(raw)
+                except ValueError:
+                    raise DomainError(f"{where}: not a {'whole ' if kind is int else ''}number") from None
+            if value is None:
+                value = f.default
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                    kind is int and not float(value).is_integer()):
+                raise DomainError(f"{where}: must be a {'whole ' if kind is int else ''}number")
+            if not (value >= 0 if f.name == "cache_size" else value > 0) or not math.isfinite(value):
+                raise DomainError(f"{where}: must be {'>= 0 (0 disables it)' if f.name == 'cache_size' else '> 0'}")
+            values[f.name] = kind(value)
+        return cls(**values)
 
     def public(self) -> dict[str, Any]:
         """The limits as JSON for clients."""

@@ -223,25 +223,25 @@ class _SecurityHeaders:
 
 def create_app(
     *,
-    max_body_bytes: int = Limits.max_body_bytes,
-    max_expression_length: int = Limits.max_expression_length,
-    max_nodes: int = Limits.max_nodes,
-    layout_timeout: float = Limits.layout_timeout,
-    value_limit: float = Limits.value_limit,
-    cache_size: int = Limits.cache_size,
+    max_body_bytes: int | None = None,
+    max_expression_length: int | None = None,
+    max_nodes: int | None = None,
+    layout_timeout: float | None = None,
+    value_limit: float | None = None,
+    cache_size: int | None = None,
 ) -> Starlette:
     """Build the lab app; every argument is a limit on what one request may ask for.
 
-    Use it with ``uvicorn --factory vizgrad.lab.app:create_app`` or ``vizgrad serve``.
+    A limit not given comes from the environment variable ``VIZGRAD_LAB_<NAME>``
+    (``VIZGRAD_LAB_MAX_NODES=500``), else its default: 16384 body bytes,
+    500 expression characters, 300 nodes, 10 s of layout, values in [-20, 20],
+    512 cached renders. Use it with ``uvicorn --factory vizgrad.lab.app:create_app``
+    or ``vizgrad serve``.
     """
-    limits = Limits(max_body_bytes, max_expression_length, max_nodes, layout_timeout,
-                    value_limit, cache_size)
-    for name in ("max_body_bytes", "max_expression_length", "max_nodes", "layout_timeout",
-                 "value_limit"):
-        if not getattr(limits, name) > 0:
-            raise DomainError(f"create_app({name}={getattr(limits, name)!r}): must be > 0")
-    if cache_size < 0:
-        raise DomainError(f"create_app(cache_size={cache_size!r}): must be >= 0 (0 disables it)")
+    limits = Limits.build(max_body_bytes=max_body_bytes,
+                          max_expression_length=max_expression_length, max_nodes=max_nodes,
+                          layout_timeout=layout_timeout, value_limit=value_limit,
+                          cache_size=cache_size)
     routes = [
         Route("/", _index, methods=["GET", "HEAD"]),
         Route("/api/health", _health, methods=["GET"]),
@@ -254,6 +254,6 @@ def create_app(
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error,
                                                        Exception: _server_error})
     app.state.limits = limits
-    app.state.cache = service.RenderCache(cache_size)
+    app.state.cache = service.RenderCache(limits.cache_size)
     app.add_middleware(_SecurityHeaders)
     return app

@@ -8,7 +8,11 @@
 
 from __future__ import annotations
 
+import os
+
 import click
+
+from ._requests import ENV_PREFIX
 
 __all__ = ["serve", "url_for"]
 
@@ -34,12 +38,25 @@ def url_for(host: str, port: int) -> str:
               help="TCP port to listen on.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes; the app is stateless, so any worker answers any request.")
+@click.option("--max-nodes", type=click.IntRange(1, 100_000), default=None,
+              help="Largest graph a request may build (default 300).")
+@click.option("--layout-timeout", type=click.FloatRange(0, 600, min_open=True), default=None,
+              help="Seconds one Graphviz layout may run (default 10).")
+@click.option("--cache-size", type=click.IntRange(0, 1_000_000), default=None,
+              help="Renders kept per worker; 0 disables the cache (default 512).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="uvicorn's log level.")
-def serve(host: str, port: int, workers: int, log_level: str) -> None:
+def serve(host: str, port: int, workers: int, max_nodes: int | None,
+          layout_timeout: float | None, cache_size: int | None, log_level: str) -> None:
     """Serve the interactive backprop lab and its JSON API (Ctrl+C stops it)."""
     import uvicorn
+
+    # limits travel as environment variables, so every worker process gets them
+    for name, value in (("max_nodes", max_nodes), ("layout_timeout", layout_timeout),
+                        ("cache_size", cache_size)):
+        if value is not None:
+            os.environ[ENV_PREFIX + name.upper()] = str(value)
 
     click.echo(f"vizgrad lab: {url_for(host, port)}  (API under /api, Ctrl+C to stop)")
     if host not in _LOOPBACK:
