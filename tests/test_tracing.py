@@ -486,3 +486,47 @@ def test_from_dict_rejects_garbage():
 
 def test_vizgrad_trace_is_the_tracing_function():
     assert vizgrad.trace is trace and vizgrad.Trace is Trace
+
+
+def _custom_square(x: Value, local: float) -> Value:
+    """A user-defined op on vizgrad Values whose recorded local derivative may be wrong."""
+    out = Value(x.data**2, (x,), "square")
+    out._local = (local,)
+    d = 2 * x.data
+
+    def back():
+        x.grad += d * out.grad
+
+    out._backward = back
+    return out
+
+
+def test_a_custom_op_with_the_right_local_derivative_is_exact():
+    x = Value(3.0, label="x")
+    t = trace(_custom_square(x, 6.0) * 2)
+    assert t.derivatives == "exact"
+    assert t.node("v0")["grad"] == 12.0
+
+
+def test_a_custom_op_whose_closure_disagrees_is_reported_as_observed():
+    x = Value(3.0, label="x")
+    t = trace(_custom_square(x, 5.0) * 2)  # the closure really adds 6 * upstream
+    assert t.derivatives == "observed"
+    (c,) = [c for s in t.steps for c in s["contributions"] if c["target"] == "v0"]
+    assert c["observed"] is True and c["amount"] == 12.0 and c["local"] == 6.0
+    assert t.node("v0")["grad"] == 12.0  # what backward() really computes
+
+
+def test_grads_are_restored_even_when_a_backward_closure_fails():
+    a, b = Dual(2.0), Dual(5.0)
+    y = a * b
+    z = y + a
+
+    def broken():
+        raise RuntimeError("boom")
+
+    y._backward = broken
+    a.grad, b.grad, y.grad, z.grad = 1.0, 2.0, 3.0, 4.0
+    with pytest.raises(RuntimeError, match="boom"):
+        trace(z)
+    assert (a.grad, b.grad, y.grad, z.grad) == (1.0, 2.0, 3.0, 4.0)
