@@ -121,8 +121,7 @@ def _side_by_side(page: _Page, left: str, right: str, title: str, text: str,
                   rows: list[tuple[str, str, str]]) -> None:
     L, R = page.graphs[left], page.graphs[right]
     page.add(f'<a id="{left}"></a><a id="{right}"></a>', "", f"## {title}", "", text, "")
-    page.add(f"| [{left}](#{left}): `{formula(L, L.graph['root'])}` | "
-             f"[{right}](#{right}): `{formula(R, R.graph['root'])}` |", "|---|---|")
+    page.add(f"| [{left}](#{left}) | [{right}](#{right}) |", "|---|---|")
     page.add(f"| {page.image(left, left)} | {page.image(right, right)} |")
     for label, lv, rv in rows:
         page.add(f"| {label}: {lv} | {label}: {rv} |")
@@ -165,11 +164,11 @@ def _softmax(page: _Page, G: Any) -> None:
     root = G.graph["root"]
     page.add('<a id="softmax-nll"></a>', "", "## softmax-nll: the off-path probabilities are greyed",
              "")
-    zs = [z for z in _nodes(G, "input")]
+    zs = sorted(_nodes(G, "input"), key=lambda z: name(G, z))
     page.add(
         f"z = ({', '.join(_num(G.nodes[z]['data'], 0) for z in zs)}), p = softmax(z), "
-        f"L = −log p3 = {fmt(G.nodes[root]['data'], 12)}. "
-        f"∂L/∂z = ({', '.join(fmt(G.nodes[z]['grad'], 9) for z in zs)}): the correct class gets a "
+        f"L = −log p3 = {_num(G.nodes[root]['data'], 12)}. "
+        f"∂L/∂z = ({', '.join(_num(G.nodes[z]['grad'], 9) for z in zs)}): the correct class gets a "
         "negative gradient, the others positive, and they sum to zero. "
         + ", ".join(name(G, p) for p in G.graph.get("also", []))
         + " are computed but lie off the loss's backward path: they are drawn greyed and their "
@@ -189,7 +188,7 @@ def _generic(page: _Page, ex: str, G: Any) -> None:
 
     root = G.graph["root"]
     desc = examples.describe(ex) if ex in examples.names() else ""
-    page.add(f'<a id="{ex}"></a>', "", f"## {ex}: `{formula(G, root)}`", "")
+    page.add(f'<a id="{ex}"></a>', "", f"## {ex}", "")
     if desc:
         page.add(desc, "")
     page.add(page.image(ex, f"{ex} after the backward pass"), "")
@@ -210,6 +209,13 @@ def gallery_readme(jobs: Sequence[Any], opts: Any, files: set[str]) -> str:
         "Regenerate with `vizgrad render` (or `python -m vizgrad render`).", "",
     )
     _summary(page)
+    page.add(
+        "How to read a picture: each Value is a box with its label, data and grad, fed by a small "
+        "node for its op. The node acting in a step is outlined; in a backward step each edge that "
+        "carries a contribution is labelled local × upstream = amount and its target shows the "
+        "running total. Grads are coloured with a colour-blind-safe diverging palette (orange < 0 < "
+        "purple). A value not yet computed is pending; outputs off the backward path are greyed.",
+        "")
     done: set[str] = set()
     g = page.graphs
     if "fork" in g:
