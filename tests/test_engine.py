@@ -243,6 +243,8 @@ ERRORS = [
     ("new-from-none", lambda: Value(None), TypeError, ["Value", "None"]),
     ("new-from-bool", lambda: Value(True), TypeError, ["Value", "True"]),
     ("new-from-huge-int", lambda: Value(10**400), OverflowError, ["Value", "float"]),
+    ("add-huge-int", lambda: Value(1.0) + 10**400, OverflowError, ["+", "float"]),
+    ("huge-int-exponent", lambda: Value(2.0) ** 10**400, OverflowError, ["**", "float"]),
 ]
 
 
@@ -379,3 +381,8 @@ def test_micrograd_program_runs_unchanged_and_agrees_with_micrograd():
     for mine, ref in zip(grads, ref_grads):
         assert mine == pytest.approx(ref, rel=1e-12, abs=1e-12)
     assert any(g != 0 for g in grads[0])
+
+
+def test_backward_documents_the_difference_from_micrograd_and_pytorch():
+    doc = Value.backward.__doc__
+    assert "micrograd" in doc and "PyTorch" in doc and "twice" in doc
