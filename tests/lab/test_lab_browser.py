@@ -183,3 +183,25 @@ def test_expression_box(page):
     set_value(pg, "x", "-1")  # in range, but outside log's domain
     expect(pg.locator("#in-x-error")).to_contain_text("log")
     expect(pg.locator("#in-x-number")).to_have_value("-1")
+
+
+def test_the_address_keeps_the_state(browser, live_server):
+    context = browser.new_context()
+    pg = context.new_page()
+    try:
+        pg.goto(live_server + "/#example=fork&v.a=1&v.b=2&v.zz=3&step=7&h=1e-4")
+        expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+        expect(pg.locator("#step-label")).to_have_text("step 7 / 7")
+        expect(pg.locator("#metric-grad-a")).to_have_text("8")
+        expect(pg.locator("#check-caption")).to_contain_text("h = 1e-4")
+        pg.click("#first")
+        expect(pg.locator("#step-label")).to_have_text("step 0 / 7")
+        assert "step=0" in pg.evaluate("location.hash")
+        pg.goto(live_server + "/#expression=x*x&v.x=25&step=2")
+        pg.reload()
+        expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+        expect(pg.locator("#status")).to_contain_text("x = 25")  # out of range: ignored, said aloud
+        expect(pg.locator("#in-x-number")).to_have_value("1")
+        expect(pg.locator("#step-label")).to_have_text("step 2 / 3")
+    finally:
+        context.close()

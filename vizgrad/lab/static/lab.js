@@ -316,6 +316,7 @@
     }));
     renderCheck();
     drawStep(k);
+    saveHash();
   }
 
   function names(metric) {
@@ -498,7 +499,7 @@
     $("back").addEventListener("click", () => goTo(state.step - 1));
     $("next").addEventListener("click", () => goTo(state.step + 1));
     $("last").addEventListener("click", () => goTo(state.trace ? state.trace.last_step : 0));
-    $("h").addEventListener("change", () => refreshCheck());
+    $("h").addEventListener("change", () => { refreshCheck(); saveHash(); });
     $("theme").addEventListener("change", () => {
       document.documentElement.dataset.theme = $("theme").value;
       if (state.trace) drawStep(state.step);
@@ -507,7 +508,8 @@
     $("expression-form").addEventListener("submit", (e) => { e.preventDefault(); applyExpression(); });
     document.addEventListener("keydown", (e) => {
       if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-      if (e.target.closest && e.target.closest("input, select, textarea, [contenteditable]")) return;
+      // fields and sliders keep their own keys; so do the metrics, which scroll sideways
+      if (e.target.closest && e.target.closest("input, select, textarea, [contenteditable], #metrics")) return;
       const moves = { ArrowLeft: -1, ArrowRight: 1 };
       if (e.key in moves) goTo(state.step + moves[e.key]);
       else if (e.key === "Home") goTo(0);
@@ -517,12 +519,63 @@
     });
   }
 
+  // -- the address keeps the state, so a reload or a shared link shows the same step --
+  function saveHash() {
+    const p = new URLSearchParams();
+    if (state.source.expression !== undefined) p.set("expression", state.source.expression);
+    else p.set("example", state.source.example);
+    for (const [name, value] of Object.entries(state.values)) p.set(`v.${name}`, String(value));
+    p.set("step", String(state.step));
+    p.set("h", $("h").value);
+    history.replaceState(null, "", `#${p}`);
+  }
+
+  function restoreFromHash() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    if (![...p.keys()].length) return { step: 0, note: "" };
+    const ignored = [];
+    const h = p.get("h");
+    if (h && [...$("h").options].some((o) => o.value === h)) $("h").value = h;
+    const values = {};
+    for (const [key, raw] of p) {
+      if (!key.startsWith("v.")) continue;
+      const value = NUMBER.test(raw) ? Number(raw) : NaN;
+      if (Number.isFinite(value) && value >= lo() && value <= hi()) values[key.slice(2)] = value;
+      else ignored.push(`${key.slice(2)} = ${raw}`);
+    }
+    if (p.has("expression")) {
+      $("source").value = "expression";
+      $("expression-form").hidden = false;
+      $("expression").value = p.get("expression");
+      state.source = { expression: p.get("expression") };
+      state.values = values;
+    } else if (p.has("example")) {
+      const ex = state.examples.find((e) => e.name === p.get("example"));
+      if (ex) {
+        $("source").value = `example:${ex.name}`;
+        $("source-description").textContent = ex.description;
+        state.source = { example: ex.name };
+        state.inputs = ex.inputs.map((i) => ({ name: i.name, value: i.name in values ? values[i.name] : i.value }));
+        state.values = Object.fromEntries(state.inputs.map((i) => [i.name, i.value]));
+      } else {
+        ignored.push(`example ${p.get("example")}`);
+      }
+    }
+    const note = ignored.length ? `Ignored from the address: ${ignored.join(", ")} ` +
+      `(values must be numbers in [${show(lo())}, ${show(hi())}]).` : "";
+    const step = Number(p.get("step"));
+    return { step: Number.isInteger(step) && step > 0 ? step : 0, note };
+  }
+
   async function start() {
     wire();
+    await loadExamples();
+    const restored = restoreFromHash();
     buildInputs();
-    const ready = loadExamples();
-    await recompute(null);
-    await ready;
+    if (state.source.expression !== undefined) await applyExpression();
+    else await recompute(null);
+    if (restored.step) goTo(restored.step);
+    if (restored.note) say(restored.note);
     document.body.dataset.ready = "true";
   }
 
