@@ -547,6 +547,7 @@
       $("source").value = "expression";
       $("expression-form").hidden = false;
       $("expression").value = p.get("expression");
+      $("source-description").textContent = "Type an expression with variables and build its graph.";
       state.source = { expression: p.get("expression") };
       state.values = values;
     } else if (p.has("example")) {
