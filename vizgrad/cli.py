@@ -246,9 +246,9 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
             report = export(job_list, out, opts, workers=jobs, readme=everything)
         else:
             with click.progressbar(length=len(tasks), label="rendering", file=sys.stderr,
-                                   show_eta=False) as bar:
+                                   show_eta=False, item_show_func=lambda item: item) as bar:
                 report = export(job_list, out, opts, workers=jobs, readme=everything,
-                                on_done=lambda name: bar.update(1))
+                                on_done=lambda label: bar.update(1, label))
     if not quiet:
         click.echo(
             f"rendered {len(report.names)} graph{'s' if len(report.names) != 1 else ''} into "

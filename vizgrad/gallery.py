@@ -272,7 +272,8 @@ def export(
 
     The files do not depend on how the work was scheduled. With ``readme``
     the gallery page ``out/README.md`` is written too (see :mod:`vizgrad._gallery_page`).
-    ``on_done(name)`` is called in this process after each finished task.
+    ``on_done(label)`` is called in this process after each finished task
+    (label: ``"fork gif"``).
     """
     _check(jobs, opts)
     start = time.perf_counter()
@@ -284,11 +285,11 @@ def export(
         for kind, job in tasks:
             results.update(_run_task(kind, job, str(root), opts))
             if on_done:
-                on_done(job.name)
+                on_done(f"{job.name} {kind}")
     else:
         ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
         with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx) as pool:
-            futures = {pool.submit(_run_task, kind, job, str(root), opts): job.name
+            futures = {pool.submit(_run_task, kind, job, str(root), opts): f"{job.name} {kind}"
                        for kind, job in tasks}
             pending = set(futures)
             while pending:

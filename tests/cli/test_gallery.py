@@ -82,7 +82,7 @@ def test_progress_is_reported_per_task(tmp_path):
     seen: list[str] = []
     export(example_jobs(["fork", "sum-square"]), tmp_path, Options(formats=("json",)), workers=1,
            on_done=seen.append)
-    assert sorted(seen) == ["fork", "sum-square"]
+    assert sorted(seen) == ["fork pictures", "sum-square pictures"]
 
 
 def test_write_one_checks_the_suffix(tmp_path):

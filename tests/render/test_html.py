@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from vizgrad import Value, examples, to_networkx
-from vizgrad.exceptions import OptionError
+from vizgrad.exceptions import GraphTooLargeError, OptionError
 from vizgrad.render.html import node_rows, player_html
 
 
@@ -161,3 +161,10 @@ def test_a_value_before_backward_shows_no_grads():
     G = to_networkx((a * b) * (a + b))  # backward() not called: still has all steps
     page = player_html(G)
     assert len(_sections(page)) == 8
+
+
+def test_a_page_too_big_is_refused_with_advice():
+    G = examples.graph("softmax-nll")  # 24 values x 32 steps = 768 node states
+    with pytest.raises(GraphTooLargeError, match="max_cells=768"):
+        player_html(G, max_cells=767)
+    assert player_html(G, max_cells=768).startswith("<!DOCTYPE html>")

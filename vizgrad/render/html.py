@@ -22,12 +22,15 @@ import xml.etree.ElementTree as ET
 from importlib import resources
 from typing import Any
 
-from ..exceptions import OptionError, RenderError
+from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph, graph_state
 from .theme import get as get_theme
 from .text import NOT_REACHED, caption, chain_rule, fmt, formula, name
 
-__all__ = ["player_html", "node_rows"]
+__all__ = ["player_html", "node_rows", "MAX_CELLS"]
+
+#: default limit of values × steps in one player page
+MAX_CELLS = 10_000
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -137,6 +140,7 @@ def player_html(
     title: str | None = None,
     start: int = 0,
     interval_ms: int = 1200,
+    max_cells: int = MAX_CELLS,
 ) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
@@ -146,6 +150,9 @@ def player_html(
         title: the page heading (default: the root's formula).
         start: the step shown first (``#step=K`` in the URL overrides it).
         interval_ms: the delay between steps of the Play button.
+        max_cells: refuse when values × steps exceeds this (the page holds a
+            picture and a table row of every value at every step); the
+            default allows about 20 MB of HTML.
 
     Returns:
         The page as text; the same graph and options give the same bytes.
@@ -158,6 +165,14 @@ def player_html(
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= last:
         raise OptionError(f"start step {start!r} is out of range: this trace has steps 0..{last}")
     look = get_theme(theme)
+    cells = G.number_of_nodes() * len(steps)
+    if cells > max_cells:
+        raise GraphTooLargeError(
+            f"a step player of this graph would hold {len(steps)} pictures of "
+            f"{G.number_of_nodes()} values ({cells:,} node states, more than max_cells="
+            f"{max_cells:,}): too big a page. Leave html out of the formats, step through it in "
+            f"the lab (vizgrad serve), or pass max_cells={cells} to build it anyway"
+        )
     e = html.escape
     heading = title if title is not None else formula(G, G.graph["root"])
     sections = []
