@@ -19,6 +19,7 @@ from vizgrad.tracing import replay
 
 FORK = {"example": "fork", "values": {"a": -2, "b": 3}}
 SVG_NS = "{http://www.w3.org/2000/svg}"
+from lab_fixtures import client, make_client  # noqa: F401  (fixtures)
 
 
 def error_of(response, status: int, code: str) -> dict:

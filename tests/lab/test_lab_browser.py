@@ -18,6 +18,7 @@ expect.set_options(timeout=15_000)  # the machine may be busy; nothing here meas
 
 CHROMIUM = os.environ.get("VIZGRAD_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+from lab_fixtures import live_server  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from vizgrad.cli import main
 from vizgrad.lab.cli import serve
+from lab_fixtures import free_port  # noqa: F401  (fixtures)
 
 
 @pytest.fixture

@@ -1,4 +1,8 @@
-"""Fixtures for the lab: an ASGI test client and a real server on a free loopback port."""
+"""Fixtures for the lab: an ASGI test client and a real server on a free loopback port.
+
+Imported by the lab's test modules (not a ``conftest.py``: with ``--doctest-modules``
+two ``conftest`` modules in one run clash).
+"""
 
 from __future__ import annotations
 
