@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import pytest
+from lab_fixtures import client, make_client  # noqa: F401  (fixtures)
 
 from vizgrad import examples
 from vizgrad.exceptions import BackendError, DomainError, LayoutTimeoutError
@@ -19,7 +20,6 @@ from vizgrad.tracing import replay
 
 FORK = {"example": "fork", "values": {"a": -2, "b": 3}}
 SVG_NS = "{http://www.w3.org/2000/svg}"
-from lab_fixtures import client, make_client  # noqa: F401  (fixtures)
 
 
 def error_of(response, status: int, code: str) -> dict:

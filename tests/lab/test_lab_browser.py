@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from lab_fixtures import live_server  # noqa: F401  (fixtures)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 expect = sync_api.expect
@@ -18,7 +19,6 @@ expect.set_options(timeout=15_000)  # the machine may be busy; nothing here meas
 
 CHROMIUM = os.environ.get("VIZGRAD_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-from lab_fixtures import live_server  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(scope="module")
