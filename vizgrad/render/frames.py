@@ -33,7 +33,7 @@ import subprocess
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..exceptions import GraphTooLargeError, RenderError
+from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
 from ..tracing import states
 from ._scene import Options, Scene
@@ -64,7 +64,7 @@ def _steps(G: Any, steps: Iterable[int] | None) -> list[int]:
     chosen = list(steps)
     bad = [k for k in chosen if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < n]
     if bad or not chosen:
-        raise RenderError(
+        raise OptionError(
             f"steps must be a non-empty list of step numbers 0..{n - 1}, got {chosen!r}"
         )
     return chosen
@@ -72,6 +72,8 @@ def _steps(G: Any, steps: Iterable[int] | None) -> list[int]:
 
 def _scene(x: Any, opts: dict[str, Any]) -> tuple[Any, Scene, list[int]]:
     max_nodes = opts.pop("max_nodes", 2000)
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise OptionError(f"max_nodes must be a whole number ≥ 1, got {max_nodes!r}")
     steps = opts.pop("steps", None)
     G = _check_graph(x, max_nodes)
     return G, Scene(G, Options.make(**opts)), _steps(G, steps)
@@ -168,32 +170,72 @@ def find_ffmpeg() -> str | None:
 
 def _durations(n: int, duration: float, hold: float | Sequence[float]) -> list[int]:
     """Milliseconds per frame, rounded to GIF's 10 ms; first and last held longer."""
-    first, last = (hold, hold) if isinstance(hold, (int, float)) else tuple(hold)
+    if isinstance(hold, (list, tuple)) and len(hold) == 2:
+        first, last = hold
+    else:
+        first = last = hold
     for what, v in (("duration", duration), ("hold", first), ("hold", last)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < math.inf:
-            raise RenderError(f"{what} must be a positive number of seconds, got {v!r}")
+            raise OptionError(f"{what} must be a positive number of seconds, got {v!r}")
     ms = [max(10, round(duration * 100) * 10)] * n
     ms[0] = max(ms[0], round(first * 100) * 10)
     ms[-1] = max(ms[-1], round(last * 100) * 10)
     return ms
 
 
-def _gif(images: list[Any], ms: list[int], loop: bool) -> bytes:
+def _palette(images: list[Any]) -> list[tuple[int, int, int]]:
+    """One palette for every frame: the 256 most frequent colours of a sample.
+
+    Theme colours, fills and text are the frequent ones, so they stay exact;
+    rarer antialiasing shades map to their nearest neighbour.
+    """
     from PIL import Image
 
-    # one palette for all frames, from a strip of every frame
+    picks = images[:: max(1, len(images) // 16)]
     w, h = images[0].size
-    thumbs = [im.resize((max(1, w // 4), max(1, h // 4)), Image.Resampling.NEAREST)
-              for im in images]
-    strip = Image.new("RGB", (thumbs[0].width, thumbs[0].height * len(thumbs)))
-    for i, t in enumerate(thumbs):
-        strip.paste(t, (0, i * t.height))
-    palette = strip.quantize(255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    frames_p = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in images]
+    small = [im.resize((max(1, w // 2), max(1, h // 2)), Image.Resampling.NEAREST)
+             for im in picks]
+    strip = Image.new("RGB", (small[0].width, small[0].height * len(small)))
+    for i, im in enumerate(small):
+        strip.paste(im, (0, i * im.height))
+    counts = strip.getcolors(strip.width * strip.height) or []
+    return [rgb for _, rgb in sorted(counts, key=lambda c: (-c[0], c[1]))[:256]]
+
+
+def _quantize(images: list[Any], palette: list[tuple[int, int, int]]) -> list[Any]:
+    """Map every pixel to its nearest palette colour (exact colours stay exact)."""
+    import numpy as np
+    from PIL import Image
+
+    keys = [np.asarray(im, np.uint32) for im in images]
+    keys = [(k[..., 0] << 16) | (k[..., 1] << 8) | k[..., 2] for k in keys]
+    present = np.zeros(1 << 24, bool)
+    for k in keys:
+        present[k] = True
+    colours = np.nonzero(present)[0]
+    rgb = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], 1).astype(int)
+    pal = np.asarray(palette, int)
+    lut = np.zeros(1 << 24, np.uint8)
+    for i in range(0, len(rgb), 4096):
+        d = ((rgb[i:i + 4096, None, :] - pal[None, :, :]) ** 2).sum(2)
+        lut[colours[i:i + 4096]] = d.argmin(1)
+    flat = [v for c in palette for v in c]
+    out = []
+    for k in keys:
+        im = Image.frombytes("P", (k.shape[1], k.shape[0]), lut[k].tobytes())
+        im.putpalette(flat)
+        out.append(im)
+    return out
+
+
+def _gif(images: list[Any], ms: list[int], loop: bool) -> bytes:
+    palette = _palette(images)
+    frames_p = _quantize(images, palette)
     buf = io.BytesIO()
     extra = {"loop": 0} if loop else {}
     frames_p[0].save(buf, format="GIF", save_all=True, append_images=frames_p[1:],
-                     duration=ms, optimize=False, disposal=1, **extra)
+                     duration=ms, optimize=False, disposal=1,
+                     palette=bytes(v for c in palette for v in c), **extra)
     return buf.getvalue()
 
 
@@ -204,7 +246,7 @@ def _webp(images: list[Any], ms: list[int], loop: bool) -> bytes:
     return buf.getvalue()
 
 
-def _mp4(images: list[Any], ms: list[int], path: Path) -> None:
+def _mp4(images: list[Any], ms: list[int], path: Path, background: str = "white") -> None:
     exe = find_ffmpeg()
     if exe is None:
         raise RenderError(
@@ -212,26 +254,32 @@ def _mp4(images: list[Any], ms: list[int], path: Path) -> None:
             "(e.g. apt install ffmpeg, brew install ffmpeg), or `pip install imageio-ffmpeg`, "
             "which ships a binary; or write a .gif instead"
         )
-    step = math.gcd(*ms)  # one video frame per `step` ms; a held frame repeats
+    # constant frame rate: one video frame per `step` ms (at most 50 fps); a held
+    # frame is repeated, which H.264 stores almost for free
+    ticks = [max(1, int(d / 20 + 0.5)) for d in ms]
+    step = 20 * math.gcd(*ticks)
     w, h = images[0].size
     tmp = _temp_path(path)
     cmd = [exe, "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24",
            "-s", f"{w}x{h}", "-framerate", f"1000/{step}", "-i", "-",
-           "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2:color=white", "-c:v", "libx264",
+           "-vf", f"pad=ceil(iw/2)*2:ceil(ih/2)*2:color={background}", "-c:v", "libx264",
            "-pix_fmt", "yuv420p", "-tune", "stillimage", "-map_metadata", "-1",
-           "-fflags", "+bitexact", "-flags:v", "+bitexact", "-movflags", "+faststart", "-f", "mp4", str(tmp)]
+           "-fflags", "+bitexact", "-flags:v", "+bitexact", "-movflags", "+faststart",
+           "-f", "mp4", str(tmp)]
     try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            for im, d in zip(images, ms):
-                raw = im.tobytes()
-                for _ in range(d // step):
-                    proc.stdin.write(raw)  # type: ignore[union-attr]
-            proc.stdin.close()  # type: ignore[union-attr]
-        except BrokenPipeError:
-            pass
-        err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-        if proc.wait() != 0:
+        with subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+            stdin, stderr = proc.stdin, proc.stderr
+            try:
+                for im, t in zip(images, ticks):
+                    raw = im.tobytes()
+                    for _ in range(t * 20 // step):
+                        stdin.write(raw)  # type: ignore[union-attr]
+                stdin.close()  # type: ignore[union-attr]
+            except BrokenPipeError:
+                pass
+            err = stderr.read().decode(errors="replace")  # type: ignore[union-attr]
+            code = proc.wait()
+        if code != 0:
             raise RenderError(f"ffmpeg ({exe}) failed writing {path.name}: {err.strip()[-500:]}")
         os.replace(tmp, path)
     finally:
@@ -263,7 +311,9 @@ def animate(x: Any, path: str | os.PathLike[str], **opts: Any) -> Path:
     opts = dict(opts)
     duration = opts.pop("duration", 1.0)
     hold = opts.pop("hold", 2.5)
-    loop = bool(opts.pop("loop", True))
+    loop = opts.pop("loop", True)
+    if not isinstance(loop, bool):
+        raise OptionError(f"loop must be True or False, got {loop!r}")
     G, scene, steps = _scene(x, opts)
     ms = _durations(len(steps), duration, hold)
     if suffix == ".mp4" and find_ffmpeg() is None:
@@ -274,5 +324,5 @@ def animate(x: Any, path: str | os.PathLike[str], **opts: Any) -> Path:
     elif suffix == ".webp":
         _write_atomic(out, _webp(images, ms, loop))
     else:
-        _mp4(images, ms, out)
+        _mp4(images, ms, out, scene.theme.background)
     return out
