@@ -28,6 +28,7 @@ from .theme import Theme, edge_color, get, grad_color
 __all__ = ["to_dot", "quote", "record_field", "check_options", "grad_scale", "RANKDIRS"]
 
 RANKDIRS = ("LR", "TB")
+_BIG = 300  # values past which the layout trades some neatness for speed
 _RECORD_SPECIAL = set("{}|<>")
 _OP_SYMBOLS = {"+": "+", "*": "×", "-": "−", "/": "÷"}
 
@@ -182,6 +183,9 @@ def to_dot(x: Any, step: int | None = None, *, rankdir: str = "LR", theme: str |
         "bgcolor": th.background, "fontcolor": th.text, "fontname": th.font, "fontsize": "12",
         "nodesep": "0.25", "pad": "0.2", "rankdir": rankdir, "ranksep": "0.35",
     }
+    if G.number_of_nodes() > _BIG:
+        # bound the x-placement passes: a deep graph with long edges otherwise takes minutes
+        graph_attrs["nslimit"] = "2"
     if caption:
         cap = [text.caption(G, k), *rule]
         if step is None and not G.graph.get("backward_ran", True):

