@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
+import signal
 import tempfile
 import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
@@ -225,8 +227,17 @@ _TASKS = {
 
 def _run_task(kind: str, job: Job, out: str, opts: Options) -> dict[str, bool]:
     """One unit of work, run in a worker process; returns {relative path: changed}."""
+    global _IN_TASK
     folder = Path(out) / job.name
-    written = _TASKS[kind](job, folder, opts)
+    _IN_TASK = True
+    try:
+        written = _TASKS[kind](job, folder, opts)
+    except KeyboardInterrupt:
+        if multiprocessing.parent_process() is not None:
+            os._exit(130)  # stopped by the parent: leave now, do not take the next task
+        raise
+    finally:
+        _IN_TASK = False
     return {f"{job.name}/{rel}": changed for rel, changed in written.items()}
 
 
@@ -259,6 +270,62 @@ def _check(jobs: Sequence[Job], opts: Options) -> None:
                                   f"its steps are 0..{last}")
 
 
+def _worker_init() -> None:
+    """In a worker: leave Ctrl+C to the parent; on SIGTERM unwind, so temporary files go."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _interrupt)
+
+
+_IN_TASK = False
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    if not _IN_TASK:
+        os._exit(128 + signum)
+    raise KeyboardInterrupt  # unwinds the task (temporary files are removed), see _run_task
+
+
+def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, workers: int,
+                  results: dict[str, bool], on_done: Callable[[str], None] | None) -> None:
+    """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once."""
+    ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
+                               initializer=_worker_init)
+    try:
+        futures = {pool.submit(_run_task, kind, job, str(root), opts): f"{job.name} {kind}"
+                   for kind, job in tasks}
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for f in sorted(done, key=lambda f: futures[f]):
+                error = f.exception()
+                if error is not None:
+                    raise error
+                results.update(f.result())
+                if on_done:
+                    on_done(futures[f])
+    except BaseException:
+        # the remaining work is abandoned: running workers are stopped (each
+        # removes its temporary file), not waited for
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _sweep(folder: Path) -> None:
+    """Remove temporary files a killed export left (``.name.XXXXXXXX.ext``)."""
+    for sub in (folder, folder / "steps"):
+        if sub.is_dir():
+            for p in sub.iterdir():
+                if _TEMP.fullmatch(p.name) and p.is_file():
+                    p.unlink()
+
+
+_TEMP = re.compile(r"\.[^/]+\.[a-z0-9_]{8}(\.tmp|\.[a-z0-9]+)")
+
+
 def export(
     jobs: Sequence[Job],
     out: str | os.PathLike[str],
@@ -280,6 +347,8 @@ def export(
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
     tasks = plan(jobs, opts)
+    for job in jobs:
+        _sweep(root / job.name)
     results: dict[str, bool] = {}
     if workers <= 1 or len(tasks) <= 1:
         for kind, job in tasks:
@@ -287,21 +356,7 @@ def export(
             if on_done:
                 on_done(f"{job.name} {kind}")
     else:
-        ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx) as pool:
-            futures = {pool.submit(_run_task, kind, job, str(root), opts): f"{job.name} {kind}"
-                       for kind, job in tasks}
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_EXCEPTION)
-                for f in done:
-                    if f.exception() is not None:
-                        for p in pending:
-                            p.cancel()
-                        raise f.exception()  # type: ignore[misc]
-                    results.update(f.result())
-                    if on_done:
-                        on_done(futures[f])
+        _run_parallel(tasks, root, opts, workers, results, on_done)
     if readme:
         from ._gallery_page import gallery_readme
 

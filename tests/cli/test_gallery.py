@@ -88,3 +88,29 @@ def test_progress_is_reported_per_task(tmp_path):
 def test_write_one_checks_the_suffix(tmp_path):
     with pytest.raises(OptionError, match=r"\.svg"):
         gallery.write_one(examples.graph("fork"), tmp_path / "q.bmp")
+
+
+def test_a_failing_worker_stops_the_batch_and_leaves_no_temporary_file(tmp_path):
+    from vizgrad import Value, to_networkx
+    from vizgrad.exceptions import GraphTooLargeError
+
+    x = Value(1.0, label="x")
+    for _ in range(2100):
+        x = x + 1.0
+    jobs = [Job("big", to_networkx(x)), *example_jobs(["fork", "sum-square"])]
+    with pytest.raises(GraphTooLargeError, match="max_nodes"):
+        export(jobs, tmp_path, Options(formats=("svg",)), workers=2)
+    assert not [p for p in tmp_path.rglob(".*")]
+
+
+def test_temporary_files_of_a_killed_run_are_swept(tmp_path):
+    folder = tmp_path / "fork"
+    (folder / "steps").mkdir(parents=True)
+    left = [folder / ".fork.k2j_9xq1.gif", folder / ".fork.svg.abcd1234.tmp",
+            folder / "steps" / ".step-03.svg.zz99yy88.tmp"]
+    for p in left:
+        p.write_bytes(b"")
+    mine = folder / ".notes"
+    mine.write_text("keep", encoding="utf-8")
+    export(example_jobs(["fork"]), tmp_path, Options(formats=("json",)), workers=1)
+    assert not any(p.exists() for p in left) and mine.exists()
