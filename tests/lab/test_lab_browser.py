@@ -184,6 +184,9 @@ def test_expression_box(page):
     set_value(pg, "x", "-1")  # in range, but outside log's domain
     expect(pg.locator("#in-x-error")).to_contain_text("log")
     expect(pg.locator("#in-x-number")).to_have_value("-1")
+    expect(pg.locator("#in-x-range")).to_have_value("1")  # the last value that computed
+    pg.click("#last")
+    expect(pg.locator("#metric-grad-x")).to_have_text("1")  # d/dx log x at x = 1
 
 
 def test_the_address_keeps_the_state(browser, live_server):

@@ -19,6 +19,7 @@
     check: null,
     step: 0,
     gen: 0,
+    good: null,
     checkGen: 0,
     renderGen: 0,
     timer: 0,
@@ -83,6 +84,7 @@
       Object.assign(number, { type: "text", id: ids.number, inputMode: "decimal", autocomplete: "off",
         spellcheck: false });
       number.value = String(input.value);
+      number.dataset.handled = number.value;
       number.setAttribute("aria-describedby", `${ids.error} ${ids.hint}`);
       number.setAttribute("aria-invalid", "false");
       const error = document.createElement("p");
@@ -122,16 +124,22 @@
   }
 
   function onNumber(name, field, committed) {
+    // leaving the field (change, Enter) must not submit again what typing already handled,
+    // such as a value the server rejected a moment ago
+    if (committed && field.dataset.handled === field.value) return;
     const result = validate(name, field.value);
     if (result.error) {
       if (result.incomplete && !committed) {
         field.setAttribute("aria-invalid", "true");
         $(inputIds(name).error).textContent = "";
+        delete field.dataset.handled;
       } else {
         setFieldError(name, result.error);
+        field.dataset.handled = field.value;
       }
       return;
     }
+    field.dataset.handled = field.value;
     setFieldError(name, "");
     $(inputIds(name).range).value = String(result.value);
     changeValue(name, result.value);
@@ -140,17 +148,17 @@
   function onSlider(name, range, number) {
     const value = Number(range.value);
     number.value = String(value);
+    number.dataset.handled = number.value;
     setFieldError(name, "");
     changeValue(name, value);
   }
 
   function changeValue(name, value) {
     if (state.values[name] === value) return;
-    const previous = state.values[name];
     state.values[name] = value;
     setBusy(true);
     clearTimeout(state.timer);
-    state.timer = setTimeout(() => recompute({ name, previous }), 120);
+    state.timer = setTimeout(() => recompute({ name }), 120);
   }
 
   // -- recomputing ---------------------------------------------------------------
@@ -182,10 +190,17 @@
       adopt(data);
     } catch (err) {
       if (gen !== state.gen) return;
-      if (changed && err instanceof ApiFailure && err.status === 422) {
-        // a value the function cannot take (log of a negative number, ...): keep the last valid one
-        state.values[changed.name] = changed.previous;
-        setFieldError(changed.name, `${err.message} ${changed.name} keeps ${show(changed.previous)}.`);
+      if (changed && err instanceof ApiFailure && err.status === 422 && state.good) {
+        // a value the function cannot take (log of a negative number, ...): keep the last
+        // values that computed; the field keeps what was typed, next to the reason
+        state.values = Object.assign({}, state.good);
+        for (const [name, value] of Object.entries(state.good)) {
+          const range = $(inputIds(name).range);
+          if (range) range.value = String(value);
+        }
+        const kept = state.good[changed.name];
+        const why = err.body.reason || err.message;
+        setFieldError(changed.name, `${why} ${changed.name} keeps ${show(kept)}; nothing was recomputed.`);
       } else {
         say(`Could not recompute: ${err.message}`);
       }
@@ -195,6 +210,7 @@
   }
 
   function adopt(data) {
+    state.good = Object.assign({}, state.values);
     state.trace = data;
     state.check = null;
     state.step = 0;
