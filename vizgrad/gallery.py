@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import re
 import signal
-import tempfile
 import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ._files import prune, sweep, via_temp, write_atomic
 from .exceptions import OptionError, RenderError
 
 __all__ = [
@@ -108,44 +107,6 @@ def example_jobs(names: Sequence[str] | None = None, **values: float) -> list[Jo
     return [Job(n, examples.graph(n, **values)) for n in chosen]
 
 
-def _file_mode() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-#: the mode a plain open() would give a new file (mkstemp makes them 0600)
-_MODE = _file_mode()
-
-
-def write_atomic(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` through a temporary file; False if it already held them."""
-    if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, _MODE)
-        os.replace(tmp, path)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-    return True
-
-
-def _via_temp(path: Path, produce: Callable[[Path], Any]) -> bool:
-    """Let ``produce`` write a temporary file with the same suffix, then move it in place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        produce(Path(tmp))
-        return write_atomic(path, Path(tmp).read_bytes())
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-
-
 def _pad(G: Any) -> int:
     return max(2, len(str(len(G.graph["steps"]) - 1)))
 
@@ -181,7 +142,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         put(f"{n}.svg", main.svg())
         for k in steps:
             put(step_file(G, k), draw(G, k, **_draw_opts(opts)).svg())
-        _prune(folder / "steps", {Path(step_file(G, k)).name for k in steps}, "step-", ".svg")
+        prune(folder / "steps", {Path(step_file(G, k)).name for k in steps}, "step-", ".svg")
     if "dot" in opts.formats:
         put(f"{n}.dot", main.dot())
     if "json" in opts.formats:
@@ -190,23 +151,15 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         start = 0 if opts.step is None else opts.step
         put(f"{n}.html", player_html(G, start=start, **_draw_opts(opts)))
     if "png" in opts.formats:
-        written[f"{n}.png"] = _via_temp(folder / f"{n}.png", main.save)
+        written[f"{n}.png"] = via_temp(folder / f"{n}.png", main.save)
     return written
-
-
-def _prune(folder: Path, keep: set[str], prefix: str, suffix: str) -> None:
-    """Remove files an earlier, longer export left behind."""
-    if folder.is_dir():
-        for old in folder.iterdir():
-            if old.name.startswith(prefix) and old.name.endswith(suffix) and old.name not in keep:
-                old.unlink()
 
 
 def _animation(job: Job, folder: Path, opts: Options, suffix: str) -> dict[str, bool]:
     from .render.frames import animate
 
     rel = f"{job.name}.{suffix}"
-    return {rel: _via_temp(folder / rel, lambda p: animate(job.graph, p, **_frame_opts(opts)))}
+    return {rel: via_temp(folder / rel, lambda p: animate(job.graph, p, **_frame_opts(opts)))}
 
 
 def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
@@ -314,18 +267,6 @@ def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, worke
     pool.shutdown(wait=True)
 
 
-def _sweep(folder: Path) -> None:
-    """Remove temporary files a killed export left (``.name.XXXXXXXX.ext``)."""
-    for sub in (folder, folder / "steps"):
-        if sub.is_dir():
-            for p in sub.iterdir():
-                if _TEMP.fullmatch(p.name) and p.is_file():
-                    p.unlink()
-
-
-_TEMP = re.compile(r"\.[^/]+\.[a-z0-9_]{8}(\.tmp|\.[a-z0-9]+)")
-
-
 def export(
     jobs: Sequence[Job],
     out: str | os.PathLike[str],
@@ -348,7 +289,7 @@ def export(
     root.mkdir(parents=True, exist_ok=True)
     tasks = plan(jobs, opts)
     for job in jobs:
-        _sweep(root / job.name)
+        sweep(root / job.name)
     results: dict[str, bool] = {}
     if workers <= 1 or len(tasks) <= 1:
         for kind, job in tasks:
@@ -382,7 +323,7 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options()) -
     if fmt in ("gif", "mp4", "webp"):
         from .render.frames import animate
 
-        _via_temp(target, lambda p: animate(G, p, **_frame_opts(opts)))
+        via_temp(target, lambda p: animate(G, p, **_frame_opts(opts)))
         return target
     from .graph import to_json
     from .render.html import player_html
@@ -399,6 +340,6 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options()) -
         start = 0 if opts.step is None else opts.step
         write_atomic(target, player_html(G, start=start, **_draw_opts(opts)).encode("utf-8"))
     else:
-        _via_temp(target, drawing.save)
+        via_temp(target, drawing.save)
     return target
 
