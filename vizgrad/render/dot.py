@@ -138,6 +138,16 @@ def grad_scale(G: Any) -> float:
     return best or 1.0
 
 
+def _reached_before(G: Any, k: int) -> set[str]:
+    """Nodes whose grad some step before ``k`` set (the seed or a contribution)."""
+    seen: set[str] = set()
+    for s in G.graph["steps"][:k]:
+        if s["kind"] == "seed":
+            seen.add(s["node"])
+        seen.update(c["target"] for c in s.get("contributions", ()))
+    return seen
+
+
 def _op_text(op: str) -> str:
     return _OP_SYMBOLS.get(op, op)
 
@@ -170,10 +180,13 @@ def to_dot(x: Any, step: int | None = None, *, rankdir: str = "LR", theme: str |
     cur = G.graph["steps"][k]
     contribs = list(st.contributions) if cur["kind"] == "backward" else []
     rule = text.chain_rule(G, k, decimals)
+    reached = _reached_before(G, k)
     totals: dict[str, tuple[float | None, float]] = {}
     for c in contribs:
-        before = totals[c["target"]][0] if c["target"] in totals else c["before"]
-        totals[c["target"]] = (before, c["after"])
+        t = c["target"]
+        if t not in totals:  # a grad no earlier step reached shows "—", not its zero start
+            totals[t] = (c["before"] if t in reached else None, c["after"])
+        totals[t] = (totals[t][0], c["after"])
     if cur["kind"] == "seed":
         totals[cur["node"]] = (None, cur["grad"])
     by_edge = {(c["target"], c["source"], c["slot"]): (c, rule[i]) for i, c in enumerate(contribs)}
