@@ -8,7 +8,6 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import pytest
-from .lab_fixtures import client, make_client  # noqa: F401  (fixtures)
 
 from vizgrad import examples
 from vizgrad.exceptions import BackendError, DomainError, LayoutTimeoutError

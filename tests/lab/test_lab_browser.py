@@ -11,7 +11,6 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from lab_fixtures import live_server  # noqa: F401  (fixtures)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 expect = sync_api.expect

@@ -10,7 +10,6 @@ import time
 import httpx
 import pytest
 from click.testing import CliRunner
-from .lab_fixtures import free_port  # noqa: F401  (fixtures)
 
 from vizgrad.cli import main
 from vizgrad.lab.cli import serve

@@ -1,8 +1,4 @@
-"""Fixtures for the lab: an ASGI test client and a real server on a free loopback port.
-
-Imported by the lab's test modules (not a ``conftest.py``: with ``--doctest-modules``
-two ``conftest`` modules in one run clash).
-"""
+"""Fixtures for the lab: an ASGI test client and a real server on a free loopback port."""
 
 from __future__ import annotations
 
