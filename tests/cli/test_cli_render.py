@@ -236,3 +236,48 @@ def test_a_rendering_failure_exits_1_and_leaves_no_partial_file(run, tmp_path, m
 def test_out_must_be_a_folder(run, tmp_path):
     (tmp_path / "file").write_text("x", encoding="utf-8")
     run("render", "fork", "--out", str(tmp_path / "file"), code=2)
+
+
+# -- formats that need a system tool -------------------------------------------
+
+def _needs_dot():
+    import shutil
+
+    if shutil.which("dot") is None:
+        pytest.skip("the system Graphviz `dot` is not installed (apt-get install graphviz)")
+
+
+def _needs_ffmpeg():
+    from vizgrad.render.frames import find_ffmpeg
+
+    if find_ffmpeg() is None:
+        pytest.skip("no ffmpeg on PATH and imageio-ffmpeg is not installed")
+
+
+@pytest.mark.parametrize("suffix, magic, needs", [
+    ("png", b"\x89PNG", _needs_dot),
+    ("pdf", b"%PDF", _needs_dot),
+    ("mp4", b"ftyp", _needs_ffmpeg),
+    ("webp", b"WEBP", None),
+])
+def test_formats_with_tools(run, tmp_path, suffix, magic, needs):
+    if needs:
+        needs()
+    out = tmp_path / f"sn.{suffix}"
+    run("render", "shared-node", "-o", str(out))
+    assert magic in out.read_bytes()[:16]
+
+
+def test_a_batch_with_png_and_mp4(run, tmp_path):
+    _needs_dot()
+    _needs_ffmpeg()
+    run("render", "shared-node", "--format", "png,mp4", "--out", str(tmp_path), "-q")
+    assert sorted(p.name for p in (tmp_path / "shared-node").iterdir()) == [
+        "shared-node.mp4", "shared-node.png"]
+
+
+def test_png_without_the_system_dot_says_what_to_install(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no dot to be found
+    out = run("render", "fork", "-o", str(tmp_path / "fork.png"), code=1).output
+    assert "Graphviz" in out and "install" in out
+    assert list(tmp_path.iterdir()) == []
