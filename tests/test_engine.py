@@ -386,3 +386,11 @@ def test_micrograd_program_runs_unchanged_and_agrees_with_micrograd():
 def test_backward_documents_the_difference_from_micrograd_and_pytorch():
     doc = Value.backward.__doc__
     assert "micrograd" in doc and "PyTorch" in doc and "twice" in doc
+
+
+def test_division_by_a_zero_value_names_the_division():
+    from vizgrad import Value
+    from vizgrad.exceptions import DomainError
+
+    with pytest.raises(DomainError, match=r"/ 0.0: division by zero"):
+        Value(1.0) / Value(0.0)

@@ -228,11 +228,11 @@ class Value:
         return self + -_as_float(other, "operand of '-'")
 
     def __truediv__(self, other: Value | float) -> Value:
+        x = other.data if isinstance(other, Value) else _as_float(other, "operand of '/'")
+        if x == 0:
+            raise DomainError(f"({self.data!r}) / {x!r}: division by zero; the divisor must not be 0")
         if isinstance(other, Value):
             return self * other**-1
-        x = _as_float(other, "operand of '/'")
-        if x == 0:
-            raise DomainError(f"({self.data!r}) / 0: division by zero")
         return self * (1.0 / x)
 
     def __radd__(self, other: float) -> Value:
