@@ -82,6 +82,23 @@ class PathText(PathPatch):
         super().__init__(text_path(s, *self._anchor[:2], size, ha, va, linespacing, bold),
                          facecolor=color, edgecolor="none", linewidth=0, **kwargs)
 
+    def get_window_extent(self, renderer: Any = None) -> Any:
+        """The text's box in display pixels, without walking the glyph curves."""
+        from matplotlib.transforms import Bbox
+
+        x, y, size, ha, va, ls = self._anchor[:6]
+        lines = self._text.count("\n") + 1
+        left = self.left
+        if va == "top":
+            top = y
+        elif va == "bottom":
+            top = y + (lines - 1) * ls * size + 1.2 * size
+        else:
+            top = y + ((lines - 1) * ls * size + 1.2 * size) / 2
+        bottom = top - (lines - 1) * ls * size - 1.2 * size
+        corners = self.get_transform().transform([(left, bottom), (left + self.width, top)])
+        return Bbox(corners)
+
     @property
     def width(self) -> float:
         """Width of the longest line, in path units."""

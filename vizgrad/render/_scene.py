@@ -222,18 +222,18 @@ class Scene:
             if e is None or len(e.points) < 2:
                 continue
             codes = [MPath.MOVETO] + [MPath.CURVE4] * (len(e.points) - 1)
-            line = ax.add_patch(PathPatch(MPath(e.points, codes), fill=False, lw=1.0 * s,
+            line = ax.add_artist(PathPatch(MPath(e.points, codes), fill=False, lw=1.0 * s,
                                           ec=t.edge, capstyle="butt", zorder=1))
             head = None
             if e.tip is not None:
                 (x0, y0), (x1, y1) = e.points[-1], e.tip
                 nx_, ny_ = (y0 - y1) * 0.35, (x1 - x0) * 0.35
-                head = ax.add_patch(Polygon([(x1, y1), (x0 + nx_, y0 + ny_), (x0 - nx_, y0 - ny_)],
+                head = ax.add_artist(Polygon([(x1, y1), (x0 + nx_, y0 + ny_), (x0 - nx_, y0 - ny_)],
                                             closed=True, fc=t.edge, ec="none", zorder=1))
             lx, ly = e.label or e.points[len(e.points) // 2]
-            bg = ax.add_patch(Rectangle((lx, ly - LINE_EM * _EDGE_FONT), 0, 2.4 * _EDGE_FONT,
+            bg = ax.add_artist(Rectangle((lx, ly - LINE_EM * _EDGE_FONT), 0, 2.4 * _EDGE_FONT,
                                         fc=t.background, ec="none", visible=False, zorder=1.5))
-            lab = ax.add_patch(PathText(lx, ly, "", size=_EDGE_FONT, linespacing=LINE_EM,
+            lab = ax.add_artist(PathText(lx, ly, "", size=_EDGE_FONT, linespacing=LINE_EM,
                                         color=t.text, visible=False, zorder=1.6))
             self.edges[eid] = (line, head, lab, bg)
         self.in_edges = {n: [eid for (u, v, _), eid in edge_ids(self.G).items() if v == n]
@@ -243,18 +243,18 @@ class Scene:
         lh = LINE_EM * _NODE_FONT
         for n in self.order:
             x, y, w, h = self.geo.nodes[n]
-            self.boxes[n] = ax.add_patch(FancyBboxPatch(
+            self.boxes[n] = ax.add_artist(FancyBboxPatch(
                 (x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0,rounding_size=4",
                 lw=1.0 * s, ec=t.border, fc=t.node_fill, zorder=2))
             kw = dict(size=_NODE_FONT, color=t.text, visible=self.show_text, zorder=2.5)
-            self.texts[n] = (ax.add_patch(PathText(x, y + lh, self.titles[n], bold=True, **kw)),
-                             ax.add_patch(PathText(x, y, "", **kw)),
-                             ax.add_patch(PathText(x, y - lh, "", **kw)))
+            self.texts[n] = (ax.add_artist(PathText(x, y + lh, self.titles[n], bold=True, **kw)),
+                             ax.add_artist(PathText(x, y, "", **kw)),
+                             ax.add_artist(PathText(x, y - lh, "", **kw)))
         # caption, chain rule, table (figure artists placed in inches)
         W, H, m = self.W, self.H, self.m
         inches = fig.dpi_scale_trans
-        self.caption = fig.text(m / W, 1 - m / H, "", ha="left", va="top", family=_SANS,
-                                fontsize=13, color=t.text)
+        self.caption = fig.add_artist(PathText(m, H - m, "", size=13 / 72, ha="left", va="top",
+                                               color=t.text, transform=inches, zorder=2))
         self.chain_text = fig.add_artist(PathText(
             m, m + self.chain - 0.05, "", size=10 / 72, ha="left", va="top", linespacing=1.5,
             color=t.text, transform=inches, zorder=2))
