@@ -201,13 +201,16 @@ def main() -> None:
 @click.option("--theme", type=click.Choice(["light", "dark"], case_sensitive=False),
               default="light", show_default=True)
 @click.option("--decimals", type=click.IntRange(0, 12), default=4, show_default=True)
+@click.option("--backend", type=click.Choice(["embedded", "system"]), default=None,
+              help="The Graphviz layout [default: $VIZGRAD_LAYOUT, else embedded; the full "
+                   "gallery always embedded, so it is the same on every machine].")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=2, show_default=True,
               help="Worker processes for a batch.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
-           step: int | None, rankdir: str, theme: str, decimals: int, jobs: int,
-           quiet: bool) -> None:
+           step: int | None, rankdir: str, theme: str, decimals: int, backend: str | None,
+           jobs: int, quiet: bool) -> None:
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
@@ -222,9 +225,11 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
         raise click.UsageError("-o names its format by its suffix; drop --format (or use --out)")
     if output is not None and frames:
         raise click.UsageError("--frames writes a folder of PNGs; use --out DIR instead of -o")
-    opts = Options(step=step, rankdir=rankdir.upper(), theme=theme.lower(), decimals=decimals,
-                   frames=frames, **({"formats": formats} if formats else {}))
     everything = expr is None and not targets
+    if everything and backend is None:
+        backend = "embedded"  # the committed gallery must not depend on the machine
+    opts = Options(step=step, rankdir=rankdir.upper(), theme=theme.lower(), decimals=decimals,
+                   frames=frames, backend=backend, **({"formats": formats} if formats else {}))
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
                   GraphFormatError: "'TARGETS'", OptionError: None}):

@@ -22,7 +22,7 @@ import os
 import signal
 import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -54,7 +54,11 @@ SINGLE_FILE_FORMATS = ("svg", "dot", "json", "html", "gif", "mp4", "webp", "png"
 
 @dataclass(frozen=True)
 class Options:
-    """How to render: formats, PNG frames, the step of the single pictures, look."""
+    """How to render: formats, PNG frames, the step of the single pictures, look, layout.
+
+    ``backend`` is the Graphviz layout (``"embedded"``, ``"system"``, or None
+    for ``VIZGRAD_LAYOUT`` else embedded); png and pdf always need the system one.
+    """
 
     formats: tuple[str, ...] = DEFAULT_FORMATS
     frames: bool = False
@@ -62,6 +66,7 @@ class Options:
     rankdir: str = "LR"
     theme: str = "light"
     decimals: int = 4
+    backend: str | None = None
 
 
 @dataclass(frozen=True)
@@ -117,11 +122,16 @@ def step_file(G: Any, k: int) -> str:
 
 
 def _draw_opts(opts: Options) -> dict[str, Any]:
-    return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals}
+    return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals,
+            "backend": opts.backend}
 
 
-def _frame_opts(opts: Options) -> dict[str, Any]:
-    return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals}
+def _print_opts(opts: Options) -> dict[str, Any]:
+    """For png and pdf, which only the system Graphviz writes."""
+    return {**_draw_opts(opts), "backend": None if opts.backend == "embedded" else opts.backend}
+
+
+_frame_opts = _draw_opts
 
 
 def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
@@ -151,7 +161,8 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         start = 0 if opts.step is None else opts.step
         put(f"{n}.html", player_html(G, start=start, **_draw_opts(opts)))
     if "png" in opts.formats:
-        written[f"{n}.png"] = via_temp(folder / f"{n}.png", main.save)
+        written[f"{n}.png"] = via_temp(folder / f"{n}.png",
+                                       draw(G, opts.step, **_print_opts(opts)).save)
     return written
 
 
@@ -209,6 +220,8 @@ def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
 def _check(jobs: Sequence[Job], opts: Options) -> None:
     if opts.rankdir not in ("LR", "TB"):
         raise OptionError(f"unknown rankdir {opts.rankdir!r} (must be one of LR, TB)")
+    if opts.backend not in (None, "embedded", "system"):
+        raise OptionError(f"unknown backend {opts.backend!r} (must be one of embedded, system)")
     if opts.theme not in ("light", "dark"):
         raise OptionError(f"unknown theme {opts.theme!r} (must be one of light, dark)")
     names = [j.name for j in jobs]
@@ -283,6 +296,8 @@ def export(
     ``on_done(label)`` is called in this process after each finished task
     (label: ``"fork gif"``).
     """
+    if opts.backend is None:  # workers may outlive a change of the environment: decide here
+        opts = replace(opts, backend=os.environ.get("VIZGRAD_LAYOUT", "").strip().lower() or None)
     _check(jobs, opts)
     start = time.perf_counter()
     root = Path(out)
@@ -329,7 +344,8 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options()) -
     from .render.html import player_html
     from .render.svg import draw
 
-    drawing = draw(job.graph, opts.step, **_draw_opts(opts))
+    drawing = draw(job.graph, opts.step, **(_print_opts(opts) if fmt in ("png", "pdf")
+                                            else _draw_opts(opts)))
     if fmt == "svg":
         write_atomic(target, drawing.svg().encode("utf-8"))
     elif fmt == "dot":

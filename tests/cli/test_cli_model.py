@@ -88,7 +88,7 @@ def test_set_passes_keyword_arguments_to_build(run, model, tmp_path):
 
 def test_a_model_batch_export_uses_the_file_name(run, model, tmp_path):
     path = model(VALUE, name="my_net.py")
-    run("render", f"{path}:build", "--format", "svg", "--out", str(tmp_path / "out"), "-q")
+    run("render", f"{path}:build", "--format", "svg", "--out", str(tmp_path / "out"), "-q", "-j1")
     assert (tmp_path / "out" / "my_net" / "my_net.svg").is_file()
     assert len(list((tmp_path / "out" / "my_net" / "steps").iterdir())) == 8
 

@@ -38,7 +38,7 @@ def test_render_one_example_writes_every_default_format(run, tmp_path):
 
 
 def test_render_selected_examples_and_formats(run, tmp_path):
-    run("render", "fork", "softmax-nll", "--format", "svg,json", "--out", str(tmp_path), "-q")
+    run("render", "fork", "softmax-nll", "--format", "svg,json", "--out", str(tmp_path), "-q", "-j1")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fork", "softmax-nll"]
     fork = tmp_path / "fork"
     assert sorted(p.name for p in fork.iterdir()) == ["fork.json", "fork.svg", "steps"]
@@ -70,6 +70,13 @@ def test_step_out_of_range_is_a_usage_error(run, tmp_path):
     run("render", "fork", "--step", "-1", "--out", str(tmp_path), code=2)
 
 
+def test_backend_choice(run, tmp_path):
+    fork = examples.graph("fork")
+    run("render", "fork", "--backend", "embedded", "-o", str(tmp_path / "e.svg"))
+    assert (tmp_path / "e.svg").read_text(encoding="utf-8") == draw(fork, backend="embedded").svg()
+    run("render", "fork", "--backend", "wasm", code=2)
+
+
 def test_rankdir_and_theme(run, tmp_path):
     run("render", "fork", "--format", "dot,svg,html", "--rankdir", "TB", "--theme", "dark",
         "--out", str(tmp_path), "-q")
@@ -82,14 +89,17 @@ def test_rankdir_and_theme(run, tmp_path):
 
 
 def test_frames_adds_one_png_per_step(run, tmp_path):
-    run("render", "shared-node", "--format", "json", "--frames", "--out", str(tmp_path), "-q")
+    run("render", "shared-node", "--format", "json", "--frames", "--out", str(tmp_path), "-q", "-j1")
     frames = sorted((tmp_path / "shared-node" / "frames").iterdir())
     assert [p.name for p in frames] == [f"frame-00{k}.png" for k in range(4)]
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in frames)
 
 
-def test_the_full_gallery_page_and_a_byte_identical_rerun(run, tmp_path):
-    run("render", "--format", QUICK, "--out", str(tmp_path), "-q")
+def test_the_full_gallery_page_and_a_byte_identical_rerun(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("VIZGRAD_LAYOUT", "system")  # the gallery uses the embedded one anyway
+    run("render", "--format", "svg,json", "--out", str(tmp_path), "-q", "-j1")
+    fork = examples.graph("fork")
+    assert (tmp_path / "fork" / "fork.svg").read_text(encoding="utf-8") == draw(fork, backend="embedded").svg()
     readme = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(examples.names())
     for k in range(8):  # the fork graph's steps 0..7
@@ -99,13 +109,13 @@ def test_the_full_gallery_page_and_a_byte_identical_rerun(run, tmp_path):
     assert "| nodes: 10 | nodes: 18 |" in readme  # tanh-native beside tanh-decomposed
     assert "2.175515362617" in readme and "greyed" in readme
     before = _tree(tmp_path)
-    res = run("render", "--format", QUICK, "--out", str(tmp_path))
+    res = run("render", "--format", "svg,json", "--out", str(tmp_path), "-j1")
     assert "0 changed" in res.stderr
     assert _tree(tmp_path) == before
 
 
 def test_two_processes_write_the_same_bytes_as_one(run, tmp_path):
-    args = ["render", "fork", "sum-square", "tanh-native", "--format", QUICK, "-q"]
+    args = ["render", "fork", "sum-square", "tanh-native", "--format", "svg,json,html", "-q"]
     run(*args, "--out", str(tmp_path / "one"), "--jobs", "1")
     run(*args, "--out", str(tmp_path / "two"), "--jobs", "2")
     assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
@@ -271,7 +281,7 @@ def test_formats_with_tools(run, tmp_path, suffix, magic, needs):
 def test_a_batch_with_png_and_mp4(run, tmp_path):
     _needs_dot()
     _needs_ffmpeg()
-    run("render", "shared-node", "--format", "png,mp4", "--out", str(tmp_path), "-q")
+    run("render", "shared-node", "--format", "png,mp4", "--out", str(tmp_path), "-q", "-j1")
     assert sorted(p.name for p in (tmp_path / "shared-node").iterdir()) == [
         "shared-node.mp4", "shared-node.png"]
 
