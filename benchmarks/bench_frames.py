@@ -125,7 +125,7 @@ def bench_graph(name: str, G, repeat: int, window: int) -> list[str]:
     lo = max(0, min(seed - window // 2, len(all_states) - window))
     chosen = all_states[lo: lo + window]
     sc = Scene(G, Options.make())
-    fig = Figure(figsize=(sc.W, sc.H), dpi=sc.opts.dpi, facecolor=sc.theme.background)
+    fig = Figure(figsize=(sc.W, sc.H), dpi=sc.dpi, facecolor=sc.theme.background)
     canvas = FigureCanvasAgg(fig)
 
     def fast():

@@ -80,7 +80,7 @@ def layout_dot(G: Any, *, box: tuple[float, float], label: tuple[int, int], font
     >>> from vizgrad import Value, to_networkx
     >>> print(layout_dot(to_networkx(Value(1.0) * 2), box=(72, 36), label=(3, 1), font=9))
     digraph vizgrad {
-      graph [rankdir=LR, margin=0, nodesep=0.3, ranksep=0.35, outputorder=edgesfirst];
+      graph [rankdir=LR, margin=0, nodesep=0.3, ranksep=0.15, outputorder=edgesfirst];
       node [shape=box, fixedsize=true, width=1.0000, height=0.5000, label=""];
       edge [fontname="Courier", fontsize=9.00, arrowsize=0.7];
       "v0";
@@ -95,7 +95,7 @@ def layout_dot(G: Any, *, box: tuple[float, float], label: tuple[int, int], font
     order = sorted(G.nodes, key=lambda n: G.nodes[n].get("order", 0))
     out = [
         "digraph vizgrad {",
-        f"  graph [rankdir={rankdir}, margin=0, nodesep=0.3, ranksep=0.35, "
+        f"  graph [rankdir={rankdir}, margin=0, nodesep=0.3, ranksep=0.15, "
         "outputorder=edgesfirst];",
         f"  node [shape=box, fixedsize=true, width={box[0] / 72:.4f}, "
         f'height={box[1] / 72:.4f}, label=""];',

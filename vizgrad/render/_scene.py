@@ -37,7 +37,7 @@ __all__ = ["Options", "Scene"]
 _NODE_FONT = 10.0  # layout points
 _EDGE_FONT = 9.0
 _PAD = 6.0
-_MIN_FONT = 4.5  # smaller node text is hidden; the table still has the numbers
+_MIN_PX = 6.2  # box text less tall in pixels is hidden; the table still has the numbers
 _TABLE_FONT = 10.0
 _SANS = "DejaVu Sans"
 _OPS = {"+": "+", "*": "×"}
@@ -154,7 +154,7 @@ class Scene:
         label = (chars, 2) if chars else (1, 1)
         dot = layout_dot(G, box=box, label=label, font=_EDGE_FONT, rankdir=opts.rankdir)
         self.geo = parse_layout(run_layout(dot, fmt="json", backend=opts.backend))
-        self.fig = Figure(dpi=opts.dpi, facecolor=self.theme.background)
+        self.fig = Figure(dpi=100, facecolor=self.theme.background)
         self.canvas = FigureCanvasAgg(self.fig)
         self._chain_lines = max([len(tx.chain_rule(G, k, d)) for k in range(len(self.labels))]
                                 + [1])
@@ -185,7 +185,7 @@ class Scene:
         gap = 0.3 if rows else 0.0
         gw, gh = geo.width / 72, geo.height / 72
         if o.size is None:
-            s = min(1.5, 10 / max(gw, 1e-9), 6.5 / max(gh, 1e-9))
+            s = min(1.25, 15 / max(gw, 1e-9), 7.5 / max(gh, 1e-9))
             W = 2 * m + gw * s + gap + self.table_w
             H = 2 * m + cap + chain + max(gh * s, table_h)
         else:
@@ -200,10 +200,12 @@ class Scene:
             s = min(aw / max(gw, 1e-9), ah / max(gh, 1e-9))
         self.s, self.W, self.H, self.m, self.cap, self.chain = s, W, H, m, cap, chain
         self.fig.set_size_inches(W, H)
+        self.dpi = o.dpi
+        self.fig.set_dpi(o.dpi)
         avail_h = H - 2 * m - cap - chain
         self.graph_rect = (m / W, (m + chain + (avail_h - gh * s) / 2) / H, gw * s / W, gh * s / H)
         self.table_top = H - m - cap
-        self.show_text = _NODE_FONT * s >= _MIN_FONT
+        self.show_text = _NODE_FONT * s * o.dpi / 72 >= _MIN_PX
 
     # -- artists --------------------------------------------------------------
     def build(self) -> None:
@@ -259,7 +261,7 @@ class Scene:
             m, m + self.chain - 0.05, "", size=10 / 72, ha="left", va="top", linespacing=1.5,
             color=t.text, transform=inches, zorder=2))
         if not self.show_text:
-            fig.text(1 - m / W, m / H, "graph too large for labels: see the table, or pass size=",
+            fig.text(1 - m / W, m / H, "too small for labels: see the table, or pass a larger size= or decimals=2",
                      ha="right", va="bottom", family=_SANS, fontsize=8, color=t.muted)
         self.table: list[tuple[Any, Any, Any]] = []
         self.row_bg = None
