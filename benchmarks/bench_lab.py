@@ -2,8 +2,7 @@
 
 Run: ``python benchmarks/bench_lab.py [--quick] [--workers 1,2] [--concurrency 8]``.
 
-For each worker count it starts ``uvicorn --factory vizgrad.lab.app:create_app``
-on 127.0.0.1 (a free port), then runs a bounded number of concurrent clients
+For each worker count it starts ``vizgrad serve --workers N`` on 127.0.0.1 (a free port), then runs a bounded number of concurrent clients
 (at most ``--requests`` requests and ``--time-limit`` seconds per scenario)
 against: trace, gradcheck, render with a warm cache (the same step every
 time) and render with a cold cache (new input values every request, so every
@@ -58,9 +57,8 @@ def free_port() -> int:
 
 def start_server(workers: int) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    cmd = [sys.executable, "-m", "uvicorn", "--factory", "vizgrad.lab.app:create_app",
-           "--host", HOST, "--port", str(port), "--workers", str(workers),
-           "--log-level", "warning", "--no-access-log"]
+    cmd = [sys.executable, "-m", "vizgrad", "serve", "--host", HOST, "--port", str(port),
+           "--workers", str(workers), "--log-level", "warning"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONWARNINGS": "ignore"})
     base = f"http://{HOST}:{port}"

@@ -41,13 +41,57 @@ def test_serve_defaults_to_loopback_and_prints_the_url(captured):
     assert kwargs["workers"] == 1
 
 
-def test_serve_passes_host_port_and_workers(captured):
-    result = CliRunner().invoke(serve, ["--host", "0.0.0.0", "--port", "9001", "--workers", "3"])
+def test_serve_passes_host_port_and_workers(monkeypatch, free_port):
+    from vizgrad.lab import cli
+
+    configs = []
+    monkeypatch.setattr(cli, "_run_workers", configs.append)
+    result = CliRunner().invoke(serve, ["--host", "0.0.0.0", "--port", str(free_port),
+                                        "--workers", "3"])
     assert result.exit_code == 0
-    assert "http://127.0.0.1:9001/" in result.output
+    assert f"http://127.0.0.1:{free_port}/" in result.output
     assert "other machines" in result.output  # binding beyond loopback is said aloud
-    kwargs = captured[0][1]
-    assert (kwargs["host"], kwargs["port"], kwargs["workers"]) == ("0.0.0.0", 9001, 3)
+    (config,) = configs
+    assert (config.host, config.port, config.workers) == ("0.0.0.0", free_port, 3)
+    assert config.factory and config.app == "vizgrad.lab.app:create_app"
+
+
+def test_worker_listener_keeps_tcp_nodelay(free_port):
+    """Connections accepted on the multi-worker listener get TCP_NODELAY (uvicorn #3149)."""
+    import asyncio
+    import socket
+
+    import uvicorn
+
+    from vizgrad.lab.cli import tcp_listener
+
+    config = uvicorn.Config("vizgrad.lab.app:create_app", host="127.0.0.1", port=free_port,
+                            log_level="warning")
+    sock = tcp_listener(config.bind_socket())
+    seen = []
+
+    class Probe(asyncio.Protocol):
+        def connection_made(self, transport):
+            conn = transport.get_extra_info("socket")
+            seen.append(conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            transport.close()
+
+    async def main():
+        server = await asyncio.get_running_loop().create_server(Probe, sock=sock)
+        _, writer = await asyncio.open_connection("127.0.0.1", free_port)
+        for _ in range(100):
+            if seen:
+                break
+            await asyncio.sleep(0.01)
+        writer.close()
+        server.close()
+        await server.wait_closed()
+
+    try:
+        asyncio.run(main())
+    finally:
+        sock.close()
+    assert seen and seen[0] != 0
 
 
 @pytest.mark.parametrize("argv", [["--port", "0"], ["--port", "x"], ["--workers", "0"],

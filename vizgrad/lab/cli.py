@@ -9,12 +9,17 @@
 from __future__ import annotations
 
 import os
+import socket
+from typing import Any
 
 import click
 
 from ._requests import ENV_PREFIX
 
-__all__ = ["serve", "url_for"]
+__all__ = ["serve", "url_for", "tcp_listener", "APP"]
+
+#: the import string uvicorn loads in every worker
+APP = "vizgrad.lab.app:create_app"
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -62,9 +67,43 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
     if host not in _LOOPBACK:
         click.echo(f"note: bound to {host}, so other machines on the network can reach the lab",
                    err=True)
+    options = dict(factory=True, host=host, port=port, workers=workers, log_level=log_level,
+                   lifespan="off", ws="none", server_header=False)
     try:
-        uvicorn.run("vizgrad.lab.app:create_app", factory=True, host=host, port=port,
-                    workers=workers, log_level=log_level, lifespan="off", ws="none",
-                    server_header=False)
+        if workers == 1:
+            uvicorn.run(APP, **options)
+        else:
+            _run_workers(uvicorn.Config(APP, **options))
     except OSError as err:  # pragma: no cover - depends on the machine
         raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
+def tcp_listener(sock: socket.socket) -> socket.socket:
+    """The same listening socket, marked as TCP so accepted connections get TCP_NODELAY.
+
+    uvicorn's ``--workers`` path binds with ``proto=0``; asyncio then leaves Nagle's
+    algorithm on for every connection and each keep-alive request waits ~40 ms for a
+    delayed ACK (uvicorn issue #3149). The descriptor is kept; only the label changes.
+
+    >>> s = tcp_listener(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+    >>> s.proto == socket.IPPROTO_TCP and s.get_inheritable()
+    True
+    >>> s.close()
+    """
+    if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.proto == 0:
+        sock = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
+    sock.set_inheritable(True)
+    return sock
+
+
+def _run_workers(config: Any) -> None:
+    """uvicorn.run's multi-worker path, with a listener that keeps TCP_NODELAY."""
+    from uvicorn.supervisors import Multiprocess
+
+    sock = tcp_listener(config.bind_socket())
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        pass
+    finally:
+        sock.close()
