@@ -53,6 +53,7 @@ class Options:
     decimals: int = 4
     rankdir: str = "LR"
     backend: str | None = None
+    timeout: float | None = None
     table_rows: int = 30
 
     @classmethod
@@ -73,6 +74,8 @@ class Options:
             raise OptionError(f"dpi must be a number in (0, 1000], got {o.dpi!r}")
         if not isinstance(o.decimals, int) or isinstance(o.decimals, bool) or not 0 <= o.decimals <= 12:
             raise OptionError(f"decimals must be an integer 0..12, got {o.decimals!r}")
+        if o.timeout is not None and not _positive(o.timeout):
+            raise OptionError(f"timeout must be a positive number of seconds, got {o.timeout!r}")
         if o.rankdir not in ("LR", "TB", "RL", "BT"):
             raise OptionError(f"rankdir must be one of LR, TB, RL, BT, got {o.rankdir!r}")
         if not isinstance(o.table_rows, int) or isinstance(o.table_rows, bool) or o.table_rows < 0:
@@ -153,7 +156,8 @@ class Scene:
         chars = max([max(len(a), len(b)) for s in self.labels for _, a, b, _ in s], default=0)
         label = (chars, 2) if chars else (1, 1)
         dot = layout_dot(G, box=box, label=label, font=_EDGE_FONT, rankdir=opts.rankdir)
-        self.geo = parse_layout(run_layout(dot, fmt="json", backend=opts.backend))
+        limit = {} if opts.timeout is None else {"timeout": opts.timeout}
+        self.geo = parse_layout(run_layout(dot, fmt="json", backend=opts.backend, **limit))
         self.fig = Figure(dpi=100, facecolor=self.theme.background)
         self.canvas = FigureCanvasAgg(self.fig)
         self._chain_lines = max([len(tx.chain_rule(G, k, d)) for k in range(len(self.labels))]
@@ -451,6 +455,8 @@ class Scene:
         with matplotlib.rc_context({"svg.hashsalt": "vizgrad", "svg.fonttype": "path"}):
             self.fig.savefig(buf, format="svg", metadata={"Date": None},
                              facecolor=self.theme.background)
+        self._dirty.clear()
+        self._full = True  # the Agg buffer no longer matches the artists
         return buf.getvalue()
 
     # -- inspection (tests and doctests) -------------------------------------

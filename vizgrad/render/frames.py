@@ -37,6 +37,7 @@ from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
 from ..tracing import states
 from ._scene import Options, Scene
+from .svg import DEFAULT_MAX_NODES
 
 __all__ = ["frames", "animate", "FRAME_FORMATS", "ANIMATION_FORMATS", "find_ffmpeg"]
 
@@ -71,7 +72,7 @@ def _steps(G: Any, steps: Iterable[int] | None) -> list[int]:
 
 
 def _scene(x: Any, opts: dict[str, Any]) -> tuple[Any, Scene, list[int]]:
-    max_nodes = opts.pop("max_nodes", 2000)
+    max_nodes = opts.pop("max_nodes", DEFAULT_MAX_NODES)
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise OptionError(f"max_nodes must be a whole number ≥ 1, got {max_nodes!r}")
     steps = opts.pop("steps", None)
@@ -129,8 +130,10 @@ def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", **opts: An
             left there by an earlier, longer run are removed.
         fmt: ``"png"`` or ``"svg"``.
         **opts: ``size`` (inches, ``(w, h)``), ``dpi``, ``theme`` (``"light"``,
-            ``"dark"``), ``decimals``, ``rankdir``, ``backend``, ``table_rows``,
-            ``steps`` (which steps, default all), ``max_nodes``.
+            ``"dark"``), ``decimals``, ``rankdir``, ``backend`` and ``timeout``
+            (of the layout), ``table_rows`` (rows of the node table; 0 hides it),
+            ``steps`` (which steps, default all), ``max_nodes`` (default 2000,
+            as :func:`vizgrad.draw`).
     """
     if fmt not in FRAME_FORMATS:
         raise RenderError(f"unknown frame format {fmt!r} (must be one of {list(FRAME_FORMATS)})")
