@@ -57,6 +57,8 @@ class _Group(click.Group):
                 return None  # the module is not part of this install
             return _unavailable(name, f"'vizgrad {name}' needs the {err.name!r} package: "
                                       f"pip install {err.name}", f"pip install {err.name}")
+        except ImportError as err:  # a broken install: say so, keep the other commands working
+            return _unavailable(name, f"'vizgrad {name}' cannot be loaded: {err}", "broken install")
         cmd = getattr(module, attr, None)
         return cmd if isinstance(cmd, click.Command) else None
 
@@ -155,6 +157,14 @@ def _graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
     return target, examples.graph(target, **values)
 
 
+def _title(target: str) -> str:
+    from . import examples
+
+    if target in examples.names():
+        return f"{target}: {examples.describe(target)}"
+    return target
+
+
 def _expr_graph(expr: str, values: dict[str, float]) -> Any:
     from .expr import parse
     from .graph import to_networkx
@@ -234,15 +244,15 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
                   GraphFormatError: "'TARGETS'", OptionError: None}):
         if expr is not None:
-            job_list = [Job("expr", _expr_graph(expr, values))]
+            job_list = [Job("expr", _expr_graph(expr, values), expr.strip())]
         elif everything:
             job_list = example_jobs(**values) if values else example_jobs()
         else:
-            job_list = [Job(*_graph_of(t, values)) for t in dict.fromkeys(targets)]
+            job_list = [Job(*_graph_of(t, values), _title(t)) for t in dict.fromkeys(targets)]
         if output is not None:
             if len(job_list) != 1:
                 raise click.UsageError("-o writes one file: give one target (or use --out DIR)")
-            write_one(job_list[0].graph, output, opts)
+            write_one(job_list[0].graph, output, opts, title=job_list[0].title)
             if not quiet:
                 click.echo(f"wrote {output}", err=True)
             return

@@ -71,10 +71,11 @@ class Options:
 
 @dataclass(frozen=True)
 class Job:
-    """One graph to export into ``out/<name>/``."""
+    """One graph to export into ``out/<name>/``; ``title`` heads its step player."""
 
     name: str
     graph: Any
+    title: str | None = None
 
 
 @dataclass
@@ -109,7 +110,7 @@ def example_jobs(names: Sequence[str] | None = None, **values: float) -> list[Jo
     from . import examples
 
     chosen = examples.names() if not names else list(dict.fromkeys(names))
-    return [Job(n, examples.graph(n, **values)) for n in chosen]
+    return [Job(n, examples.graph(n, **values), f"{n}: {examples.describe(n)}") for n in chosen]
 
 
 def _pad(G: Any) -> int:
@@ -159,7 +160,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         put(f"{n}.json", to_json(G, indent=1) + "\n")
     if "html" in opts.formats:
         start = 0 if opts.step is None else opts.step
-        put(f"{n}.html", player_html(G, start=start, **_draw_opts(opts)))
+        put(f"{n}.html", player_html(G, start=start, title=job.title, **_draw_opts(opts)))
     if "png" in opts.formats:
         written[f"{n}.png"] = via_temp(folder / f"{n}.png",
                                        draw(G, opts.step, **_print_opts(opts)).save)
@@ -324,7 +325,8 @@ def export(
     return report
 
 
-def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options()) -> Path:
+def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
+              title: str | None = None) -> Path:
     """Write one file; its suffix names the format (see :data:`SINGLE_FILE_FORMATS`)."""
     target = Path(path)
     fmt = target.suffix.lower().lstrip(".")
@@ -354,7 +356,8 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options()) -
         write_atomic(target, (to_json(G, indent=1) + "\n").encode("utf-8"))
     elif fmt == "html":
         start = 0 if opts.step is None else opts.step
-        write_atomic(target, player_html(G, start=start, **_draw_opts(opts)).encode("utf-8"))
+        page = player_html(G, start=start, title=title, **_draw_opts(opts))
+        write_atomic(target, page.encode("utf-8"))
     else:
         via_temp(target, drawing.save)
     return target

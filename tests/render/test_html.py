@@ -89,7 +89,7 @@ def test_no_external_resources_and_a_strict_csp(fork_page):
 def test_labelled_controls_and_a_live_counter(fork_page):
     page = Page(fork_page)
     gos = [a["data-go"] for a in page.find("button") if "data-go" in a]
-    assert gos == ["first", "prev", "next", "last", "play"]
+    assert gos == ["first", "prev", "next", "last", "play", "fit"]
     assert all(a.get("type") == "button" for a in page.find("button"))
     assert re.search(r'<button[^>]*data-go="next"[^>]*>Next\b', fork_page)
     assert re.search(r'data-go="prev"[^>]*><span aria-hidden="true">[^<]*</span> Back', fork_page)
@@ -149,7 +149,8 @@ def test_deterministic_and_options():
     dark = player_html(G, theme="dark", rankdir="TB", start=3, title="my graph")
     assert '<html lang="en" class="dark">' in dark
     assert 'data-start="3"' in dark and "step 3 / 7" in dark
-    assert "<code>my graph</code>" in dark
+    assert "<h1>my graph</h1>" in dark
+    assert '<main id="player" class="fit"' in player_html(G, fit=True)
     with pytest.raises(OptionError, match="0..7"):
         player_html(G, start=8)
     with pytest.raises(OptionError):

@@ -90,6 +90,10 @@ def test_keys_and_the_other_buttons(page):
     page.get_by_role("button", name="Back").click()
     page.get_by_role("button", name="First").click()
     assert page.locator("#counter").inner_text() == "step 0 / 7"
+    fit = page.get_by_role("button", name="Fit width")
+    fit.click()
+    assert fit.get_attribute("aria-pressed") == "true"
+    assert "fit" in page.locator("#player").get_attribute("class")
     page.get_by_label("step", exact=True).fill("5")
     assert page.locator("#counter").inner_text() == "step 5 / 7"
     assert page.evaluate("location.hash") == "#step=5"

@@ -141,6 +141,7 @@ def player_html(
     start: int = 0,
     interval_ms: int = 1200,
     max_cells: int = MAX_CELLS,
+    fit: bool = False,
 ) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
@@ -150,6 +151,8 @@ def player_html(
         title: the page heading (default: the root's formula).
         start: the step shown first (``#step=K`` in the URL overrides it).
         interval_ms: the delay between steps of the Play button.
+        fit: start with wide pictures shrunk to the page width (a button
+            toggles it); otherwise they keep their size and scroll.
         max_cells: refuse when values × steps exceeds this (the page holds a
             picture and a table row of every value at every step); the
             default allows about 20 MB of HTML.
@@ -203,8 +206,8 @@ def player_html(
 </style>
 </head>
 <body>
-<main id="player" data-start="{start}" data-interval="{int(interval_ms)}">
-<h1><code>{e(heading)}</code></h1>
+<main id="player"{' class="fit"' if fit else ''} data-start="{start}" data-interval="{int(interval_ms)}">
+<h1>{e(heading)}</h1>
 <nav class="controls" aria-label="step controls">
 <button type="button" data-go="first" title="first step (Home)"><span aria-hidden="true">|◀</span> First</button>
 <button type="button" data-go="prev" title="previous step (←)"><span aria-hidden="true">◀</span> Back</button>
@@ -212,6 +215,7 @@ def player_html(
 <button type="button" data-go="next" title="next step (→)">Next <span aria-hidden="true">▶</span></button>
 <button type="button" data-go="last" title="last step (End)">Last <span aria-hidden="true">▶|</span></button>
 <button type="button" data-go="play" aria-pressed="false">Play</button>
+<button type="button" data-go="fit" aria-pressed="{'true' if fit else 'false'}" title="shrink wide pictures to the page width">Fit width</button>
 <label for="slider">step</label>
 <input type="range" id="slider" min="0" max="{last}" step="1" value="{start}">
 </nav>

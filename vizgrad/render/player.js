@@ -50,17 +50,24 @@
     }, Number(root.getAttribute("data-interval")) || 1200);
   }
 
+  function fit() {
+    var on = !root.classList.contains("fit");
+    root.classList.toggle("fit", on);
+    buttons.fit.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
   var actions = {
     first: function () { show(0); },
     prev: function () { show(current - 1); },
     next: function () { show(current + 1); },
     last: function () { show(last); },
-    play: play
+    play: play,
+    fit: fit
   };
 
   Object.keys(buttons).forEach(function (name) {
     buttons[name].addEventListener("click", function () {
-      if (name !== "play") { stop(); }
+      if (name !== "play" && name !== "fit") { stop(); }
       actions[name]();
     });
   });
