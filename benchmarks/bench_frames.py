@@ -129,7 +129,7 @@ def bench_graph(name: str, G, repeat: int, window: int) -> list[str]:
     canvas = FigureCanvasAgg(fig)
 
     def fast():
-        sc._full = True  # each run starts with one full draw
+        sc.redraw.invalidate()  # each run starts with one full draw
         for st in chosen:
             sc.show(st)
             sc.image()

@@ -169,7 +169,7 @@ def test_incremental_redraw_matches_a_full_draw(G):
     for state in states(G.graph["steps"]):
         scene.show(state)
         fast = np.asarray(scene.image(), dtype=int)
-        scene._full = True
+        scene.redraw.invalidate()
         full = np.asarray(scene.image(), dtype=int)
         diff = np.abs(fast - full)
         assert diff.max() <= 3 and (diff.sum(axis=2) > 0).mean() < 1e-4, state.step

@@ -30,6 +30,7 @@ from ..tracing import State
 from . import text as tx
 from . import theme as th
 from ._glyphs import PathText
+from ._redraw import Redrawer
 from ._positions import CHAR_EM, LINE_EM, edge_ids, layout_dot, parse_layout
 
 __all__ = ["Options", "Scene"]
@@ -288,21 +289,10 @@ class Scene:
         for a in [*self.ax.texts, *fig.texts]:
             a.set_clip_path(None)  # text is never clipped to the axes, as in a full draw
         # draw order of a full draw: axes patches, axes texts, figure artists, figure texts
-        self._zlist = sorted([*self.ax.patches, *self.ax.texts], key=lambda a: a.get_zorder())
-        self._zlist += sorted([*fig.artists, *fig.texts], key=lambda a: a.get_zorder())
-        self._props: dict[Any, dict[str, Any]] = {}
-        self._dirty: set[Any] = set()
-        self._ext: dict[Any, tuple[int, int, int, int] | None] = {}
-        self._full = True
-
-    def _set(self, artist: Any, **props: Any) -> None:
-        """Set only the properties that differ from last time; mark the artist dirty."""
-        last = self._props.setdefault(artist, {})
-        new = {k: v for k, v in props.items() if k not in last or last[k] != v}
-        if new:
-            artist.set(**new)
-            last.update(new)
-            self._dirty.add(artist)
+        order = sorted([*self.ax.patches, *self.ax.texts], key=lambda a: a.get_zorder())
+        order += sorted([*fig.artists, *fig.texts], key=lambda a: a.get_zorder())
+        self.redraw = Redrawer(self.canvas, order)
+        self._set = self.redraw.set
 
     def clear(self) -> None:
         """Remove every artist (for the naive redraw-everything baseline)."""
@@ -380,66 +370,13 @@ class Scene:
 
     # -- output ---------------------------------------------------------------
     def image(self) -> Any:
-        """The current frame as a Pillow RGB image.
-
-        The first frame is drawn in full; later ones redraw only the pixels
-        under artists that changed (every artist there, clipped, in z-order),
-        which gives the same pixels as a full draw at a fraction of the cost.
-        """
+        """The current frame as a Pillow RGB image (only changed pixels are redrawn)."""
         from PIL import Image
 
-        if self._full:
-            self.canvas.draw()
-            r = self.canvas.get_renderer()
-            self._ext = {a: self._extent(a, r) for a in self._zlist}
-            self._full = False
-        else:
-            self._redraw(self.canvas.get_renderer())
-        self._dirty.clear()
+        self.redraw.draw()
         w, h = self.canvas.get_width_height()
         return Image.frombuffer("RGBA", (w, h), self.canvas.buffer_rgba(), "raw", "RGBA", 0,
                                 1).convert("RGB")
-
-    def _extent(self, a: Any, r: Any) -> tuple[int, int, int, int] | None:
-        """Integer pixel box an artist may touch (with antialiasing), or None."""
-        if not a.get_visible() or (hasattr(a, "get_text") and not a.get_text()):
-            return None
-        from matplotlib.text import Text
-
-        px = r.points_to_pixels(1.0)
-        pad = 3 + (0.15 * a.get_fontsize() * px if isinstance(a, Text) else a.get_linewidth() * px)
-        b = a.get_window_extent(r)
-        W, H = self.canvas.get_width_height()
-        x0, y0 = max(int(math.floor(b.x0 - pad)), 0), max(int(math.floor(b.y0 - pad)), 0)
-        x1, y1 = min(int(math.ceil(b.x1 + pad)), W), min(int(math.ceil(b.y1 + pad)), H)
-        return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
-
-    def _redraw(self, r: Any) -> None:
-        from matplotlib.transforms import Bbox
-
-        rects = []
-        for a in self._dirty:
-            rects += [self._ext.get(a), self._extent(a, r)]
-            self._ext[a] = rects[-1]
-        merged: list[list[int]] = []
-        for e in sorted(e for e in rects if e is not None):
-            for m in merged:  # join overlapping boxes so no artist is drawn twice
-                if e[0] < m[2] and m[0] < e[2] and e[1] < m[3] and m[1] < e[3]:
-                    m[:] = [min(m[0], e[0]), min(m[1], e[1]), max(m[2], e[2]), max(m[3], e[3])]
-                    break
-            else:
-                merged.append(list(e))
-        for x0, y0, x1, y1 in merged:
-            clip = Bbox.from_extents(x0, y0, x1, y1)
-            for a in [self.fig.patch] + [a for a in self._zlist if (e := self._ext[a]) is not None
-                                         and e[0] < x1 and x0 < e[2] and e[1] < y1 and y0 < e[3]]:
-                box, on = a.get_clip_box(), a.get_clip_on()
-                a.set_clip_box(Bbox.intersection(box, clip) if on and box is not None else clip)
-                a.set_clip_on(True)
-                if a.get_clip_box() is not None:
-                    a.draw(r)
-                a.set_clip_box(box)
-                a.set_clip_on(on)
 
     def png(self) -> bytes:
         """The current frame as PNG bytes (no metadata, so no timestamps)."""
@@ -455,8 +392,7 @@ class Scene:
         with matplotlib.rc_context({"svg.hashsalt": "vizgrad", "svg.fonttype": "path"}):
             self.fig.savefig(buf, format="svg", metadata={"Date": None},
                              facecolor=self.theme.background)
-        self._dirty.clear()
-        self._full = True  # the Agg buffer no longer matches the artists
+        self.redraw.invalidate()  # the Agg buffer no longer matches the artists
         return buf.getvalue()
 
     # -- inspection (tests and doctests) -------------------------------------
