@@ -31,6 +31,7 @@ HOST = "127.0.0.1"  # loopback only: this benchmark never talks to another machi
 @dataclass
 class Result:
     name: str
+    server: str
     workers: int
     concurrency: int
     latencies: list[float] = field(default_factory=list)
@@ -55,10 +56,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(workers: int) -> tuple[subprocess.Popen, str]:
+LAUNCHERS = {
+    # the documented way: vizgrad serve keeps TCP_NODELAY with several workers
+    "serve": lambda port, w: [sys.executable, "-m", "vizgrad", "serve", "--host", HOST,
+                              "--port", str(port), "--workers", str(w), "--log-level", "warning"],
+    # plain uvicorn, for comparison (its --workers path loses TCP_NODELAY, uvicorn #3149)
+    "uvicorn": lambda port, w: [sys.executable, "-m", "uvicorn", "--factory",
+                                "vizgrad.lab.app:create_app", "--host", HOST, "--port", str(port),
+                                "--workers", str(w), "--log-level", "warning", "--no-access-log"],
+}
+
+
+def start_server(workers: int, launcher: str = "serve") -> tuple[subprocess.Popen, str]:
     port = free_port()
-    cmd = [sys.executable, "-m", "vizgrad", "serve", "--host", HOST, "--port", str(port),
-           "--workers", str(workers), "--log-level", "warning"]
+    cmd = LAUNCHERS[launcher](port, workers)
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONWARNINGS": "ignore"})
     base = f"http://{HOST}:{port}"
@@ -85,8 +96,9 @@ def stop_server(proc: subprocess.Popen) -> None:
 
 
 async def run(base: str, name: str, path: str, body: Callable[[int], dict[str, Any]],
-              workers: int, concurrency: int, requests: int, time_limit: float) -> Result:
-    result = Result(name, workers, concurrency)
+              server: str, workers: int, concurrency: int, requests: int,
+              time_limit: float) -> Result:
+    result = Result(name, server, workers, concurrency)
     counter = iter(range(requests))
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
@@ -137,17 +149,22 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=8, help="concurrent clients (1-64)")
     parser.add_argument("--requests", type=int, default=400, help="requests per scenario")
     parser.add_argument("--time-limit", type=float, default=20.0, help="seconds per scenario")
+    parser.add_argument("--servers", default="serve",
+                        help="comma-separated launchers: serve (vizgrad serve), uvicorn (plain)")
     parser.add_argument("--quick", action="store_true", help="60 requests, 4 clients, 1 worker")
     args = parser.parse_args()
     if args.quick:
         args.workers, args.concurrency, args.requests = "1", 4, 60
     workers = [int(w) for w in args.workers.split(",")]
+    servers = args.servers.split(",")
     if not 1 <= args.concurrency <= 64 or not all(1 <= w <= 8 for w in workers):
         parser.error("--concurrency must be 1-64 and each worker count 1-8")
+    if any(s not in LAUNCHERS for s in servers):
+        parser.error(f"--servers takes {', '.join(LAUNCHERS)}")
 
     results: list[Result] = []
-    for w in workers:
-        proc, base = start_server(w)
+    for launcher, w in [(s, w) for s in servers for w in workers]:
+        proc, base = start_server(w, launcher)
         try:
             # warm up: load Graphviz in every worker and fill the cached render
             warm = [httpx.post(base + "/api/render", json={"example": "fork", "step": 7},
@@ -155,25 +172,29 @@ def main() -> int:
             if any(r.status_code != 200 for r in warm):
                 sys.exit(f"warm-up failed: {warm[0].text}")
             for name, path, body in scenarios(args.requests):
-                results.append(asyncio.run(run(base, name, path, body, w, args.concurrency,
-                                               args.requests, args.time_limit)))
+                results.append(asyncio.run(run(base, name, path, body, launcher, w,
+                                               args.concurrency, args.requests,
+                                               args.time_limit)))
         finally:
             stop_server(proc)
 
     print(f"Lab API on {HOST}, {args.concurrency} concurrent clients, up to {args.requests} "
           f"requests or {args.time_limit:g} s per scenario, {os.cpu_count()} CPUs, "
           f"Python {sys.version.split()[0]}\n")
-    print("| scenario | workers | requests | req/s | p50 ms | p95 ms | cache misses | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| server | workers | scenario | requests | req/s | p50 ms | p95 ms | cache misses "
+          "| errors |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for r in results:
-        print(f"| {r.name} | {r.workers} | {len(r.latencies)} | {r.rps:.0f} | {r.pct(0.5):.1f} | "
-              f"{r.pct(0.95):.1f} | {r.misses} | {len(r.errors)} |")
-    for w in workers:
-        rs = {r.name: r for r in results if r.workers == w}
+        print(f"| {r.server} | {r.workers} | {r.name} | {len(r.latencies)} | {r.rps:.0f} | "
+              f"{r.pct(0.5):.1f} | {r.pct(0.95):.1f} | {r.misses} | {len(r.errors)} |")
+    print()
+    for launcher, w in [(s, w) for s in servers for w in workers]:
+        rs = {r.name: r for r in results if r.workers == w and r.server == launcher}
         hot, cold = rs["render, cached"], rs["render, uncached"]
         if cold.rps:
-            print(f"\n{w} worker(s): cached renders serve {hot.rps / cold.rps:.1f}x the requests/s "
-                  f"of uncached ones (p50 {hot.pct(0.5):.1f} ms vs {cold.pct(0.5):.1f} ms).")
+            print(f"{launcher}, {w} worker(s): cached renders serve {hot.rps / cold.rps:.1f}x the "
+                  f"requests/s of uncached ones (p50 {hot.pct(0.5):.1f} ms vs "
+                  f"{cold.pct(0.5):.1f} ms).")
     errors = [e for r in results for e in r.errors]
     if errors:
         print(f"\n{len(errors)} errors, first: {errors[0]}", file=sys.stderr)

@@ -43,6 +43,9 @@ def page(browser, live_server):
     pg.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 500 else None)
     pg.api_calls = []
     pg.on("request", lambda req: pg.api_calls.append(req.url) if "/api/" in req.url else None)
+    # the page works offline: nothing but its own server (and data: URLs) is ever asked
+    pg.on("request", lambda req: None if req.url.startswith((live_server, "data:"))
+          else problems.append(f"external request {req.url}"))
     pg.goto(live_server + "/")
     expect(pg.locator("body")).to_have_attribute("data-ready", "true")
     yield pg
