@@ -134,6 +134,15 @@ def test_trace_of_an_expression_names_the_output(client):
     assert other["output"] == "out"
 
 
+def test_trace_of_a_bare_variable_or_a_constant(client):
+    bare = client.post("/api/trace", json={"expression": "a", "values": {"a": 2}}).json()
+    assert bare["inputs"] == [{"id": "v0", "name": "a", "value": 2.0}]
+    assert [m["text"] for m in bare["metrics"]] == ["2", "1"]
+    const = client.post("/api/trace", json={"expression": "2*3"}).json()
+    assert const["inputs"] == [] and const["metrics"][0]["text"] == "6"
+    assert client.post("/api/gradcheck", json={"expression": "2*3"}).json()["rows"] == []
+
+
 @pytest.mark.parametrize("name", examples.names())
 def test_trace_every_example(client, name):
     body = client.post("/api/trace", json={"example": name}).json()

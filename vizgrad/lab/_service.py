@@ -171,8 +171,9 @@ def trace_payload(G: nx.MultiDiGraph) -> dict[str, Any]:
     order = sorted(G.nodes, key=lambda n: G.nodes[n]["order"])
     nodes = [{"id": n, "name": text.name(G, n), "kind": G.nodes[n]["kind"], "op": G.nodes[n]["op"],
               "formula": text.formula(G, n), "on_path": G.nodes[n]["on_path"]} for n in order]
+    # the leaves a user can set: inputs, and the output itself when it is a bare variable
     inputs = [{"id": n["id"], "name": n["name"], "value": G.nodes[n["id"]]["data"]}
-              for n in nodes if n["kind"] == "input"]
+              for n in nodes if n["kind"] != "const" and G.in_degree(n["id"]) == 0]
     computed = {s["node"]: s["index"] for s in steps if s["kind"] == "forward"}
     reached: dict[str, int] = {}
     for s in steps:

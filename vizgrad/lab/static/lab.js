@@ -354,6 +354,12 @@
           "the backprop gradients are compared with central differences here.";
       return;
     }
+    if (!state.check.rows.length) {
+      table.hidden = true;
+      note.hidden = false;
+      note.textContent = "This graph has no inputs, so there is nothing to compare.";
+      return;
+    }
     note.hidden = true;
     table.hidden = false;
     $("check-caption").textContent = `Backprop against central differences, h = ${state.check.hLabel}`;
