@@ -31,7 +31,10 @@ def test_serve_is_a_vizgrad_command():
         assert option in result.output
 
 
-def test_serve_defaults_to_loopback_and_prints_the_url(captured):
+def test_serve_defaults_to_loopback_and_prints_the_url(captured, monkeypatch):
+    from vizgrad.lab import cli
+
+    monkeypatch.setattr(cli, "_check_can_listen", lambda host, port: None)  # 8000 may be taken
     result = CliRunner().invoke(serve, [])
     assert result.exit_code == 0, result.output
     assert "http://127.0.0.1:8000/" in result.output
@@ -92,6 +95,18 @@ def test_worker_listener_keeps_tcp_nodelay(free_port):
     finally:
         sock.close()
     assert seen and seen[0] != 0
+
+
+def test_serve_says_when_the_port_is_taken(captured, free_port):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", free_port))
+        busy.listen()
+        result = CliRunner().invoke(serve, ["--port", str(free_port)])
+    assert result.exit_code == 1 and not captured
+    assert f"cannot listen on 127.0.0.1:{free_port}" in result.output
+    assert "choose another --port" in result.output
 
 
 @pytest.mark.parametrize("argv", [["--port", "0"], ["--port", "x"], ["--workers", "0"],

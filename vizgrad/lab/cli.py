@@ -63,6 +63,7 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
         if value is not None:
             os.environ[ENV_PREFIX + name.upper()] = str(value)
 
+    _check_can_listen(host, port)
     click.echo(f"vizgrad lab: {url_for(host, port)}  (API under /api, Ctrl+C to stop)")
     if host not in _LOOPBACK:
         click.echo(f"note: bound to {host}, so other machines on the network can reach the lab",
@@ -76,6 +77,20 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
             _run_workers(uvicorn.Config(APP, **options))
     except OSError as err:  # pragma: no cover - depends on the machine
         raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
+def _check_can_listen(host: str, port: int) -> None:
+    """Fail with a clear message (exit 1) when the address is taken or cannot be bound."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            raise click.ClickException(
+                f"cannot listen on {host}:{port}: {err.strerror or err}; "
+                "choose another --port or stop the program that uses it"
+            ) from None
 
 
 def tcp_listener(sock: socket.socket) -> socket.socket:
