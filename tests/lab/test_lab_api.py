@@ -60,9 +60,12 @@ def test_index_page_uses_only_local_resources(client):
         assert url.startswith(("/static/", "#", "data:")), url
         if url.startswith("/static/"):
             assert client.get(url).status_code == 200
-    for name in ("lab.js", "lab.css"):
-        body = (STATIC / name).read_text(encoding="utf-8")
+    assets = sorted(p for p in STATIC.iterdir() if p.suffix in (".js", ".css"))
+    assert {p.name for p in assets} >= {"lab.js", "lab.css", "api.js"}
+    for path in assets:
+        body = path.read_text(encoding="utf-8")
         assert "http://" not in body and "https://" not in body and "//cdn" not in body
+        assert client.get(f"/static/{path.name}").status_code == 200
 
 
 def test_index_page_labels_its_controls(client):

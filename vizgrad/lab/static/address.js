@@ -1,0 +1,36 @@
+// The page's state in the address (#example=fork&v.a=-2&v.b=3&step=7&h=1e-6), so a reload
+// or a shared link shows the same graph, values, step and h.
+import { NUMBER } from "./numbers.js";
+
+export function encodeState({ source, values, step, h }) {
+  const p = new URLSearchParams();
+  if (source.expression !== undefined) p.set("expression", source.expression);
+  else p.set("example", source.example);
+  for (const [name, value] of Object.entries(values)) p.set(`v.${name}`, String(value));
+  p.set("step", String(step));
+  p.set("h", h);
+  return `#${p}`;
+}
+
+// What the address asks for; values that are not numbers in [lo, hi] are listed in `ignored`.
+export function decodeState(hash, { lo, hi }) {
+  const p = new URLSearchParams(hash.replace(/^#/, ""));
+  const values = {};
+  const ignored = [];
+  for (const [key, raw] of p) {
+    if (!key.startsWith("v.")) continue;
+    const value = NUMBER.test(raw) ? Number(raw) : NaN;
+    if (Number.isFinite(value) && value >= lo && value <= hi) values[key.slice(2)] = value;
+    else ignored.push(`${key.slice(2)} = ${raw}`);
+  }
+  const step = Number(p.get("step"));
+  return {
+    empty: ![...p.keys()].length,
+    expression: p.get("expression"),
+    example: p.get("example"),
+    h: p.get("h"),
+    values,
+    ignored,
+    step: Number.isInteger(step) && step > 0 ? step : 0,
+  };
+}
