@@ -164,6 +164,9 @@ def test_example_picker_and_drawing(page):
     svg = pg.locator("#graph svg").evaluate("el => new XMLSerializer().serializeToString(el)")
     ids = {g.get("id") for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g")}
     assert {"v0", "v1"} <= ids
+    wide = pg.locator("#graph svg").get_attribute("viewBox")
+    pg.get_by_label("Drawing direction").select_option("TB")
+    expect(pg.locator("#graph svg")).not_to_have_attribute("viewBox", wide)
 
 
 def test_expression_box(page):

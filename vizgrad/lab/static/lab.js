@@ -353,13 +353,14 @@ function theme() {
 
 async function drawStep(k) {
   const t = state.trace;
-  const key = `${t.graph_key}|${k}|${theme()}`;
+  const rankdir = $("rankdir").value;
+  const key = `${t.graph_key}|${k}|${theme()}|${rankdir}`;
   const gen = ++state.renderGen;
   let svg = state.svgs.get(key);
   if (svg === undefined) {
     $("graph").setAttribute("aria-busy", "true");
     try {
-      svg = await api("/api/render", sourceBody({ step: k, theme: theme(), caption: false }));
+      svg = await api("/api/render", sourceBody({ step: k, theme: theme(), rankdir, caption: false }));
     } catch (err) {
       if (gen === state.renderGen) {
         $("graph").setAttribute("aria-busy", "false");
@@ -485,6 +486,7 @@ function wire() {
   $("next").addEventListener("click", () => goTo(state.step + 1));
   $("last").addEventListener("click", () => goTo(state.trace ? state.trace.last_step : 0));
   $("h").addEventListener("change", () => { refreshCheck(); saveHash(); });
+  $("rankdir").addEventListener("change", () => { if (state.trace) drawStep(state.step); });
   $("theme").addEventListener("change", () => {
     document.documentElement.dataset.theme = $("theme").value;
     if (state.trace) drawStep(state.step);
