@@ -294,10 +294,15 @@ def test_body_size_is_limited(client):
              413, "body_too_large")
 
 
-def test_non_json_content_type_is_415(client):
-    error_of(client.post("/api/trace", content=b"a=1",
-                         headers={"content-type": "application/x-www-form-urlencoded"}),
-             415, "unsupported_media_type")
+@pytest.mark.parametrize("ctype", ["application/x-www-form-urlencoded", "text/plain",
+                                   "multipart/form-data; boundary=x", None])
+def test_only_json_is_accepted(client, ctype):
+    headers = {"content-type": ctype} if ctype else {}
+    r = client.post("/api/trace", content=json.dumps(FORK).encode(), headers=headers)
+    assert "Content-Type: application/json" in error_of(r, 415, "unsupported_media_type")["detail"]
+    ok = client.post("/api/trace", content=json.dumps(FORK).encode(),
+                     headers={"content-type": "application/json; charset=utf-8"})
+    assert ok.status_code == 200
 
 
 @pytest.mark.parametrize("body, code, field", [

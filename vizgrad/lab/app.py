@@ -91,10 +91,13 @@ def _error_for(err: VizgradError) -> ApiError:
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
-    ctype = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
-    if ctype not in ("application/json", "text/plain", "") and not ctype.endswith("+json"):
+    # JSON only: a cross-site page cannot send application/json without a CORS preflight,
+    # which this API never grants, so other sites cannot make it work for them
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json" and not ctype.endswith("+json"):
         raise ApiError(415, "unsupported_media_type",
-                       f"send JSON with Content-Type: application/json, not {ctype}")
+                       "send JSON with the header Content-Type: application/json "
+                       f"(got {ctype or 'no Content-Type'}); with curl use --json")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ApiError(413, "body_too_large",
