@@ -80,13 +80,15 @@ class Job:
 
 @dataclass
 class Report:
-    """What :func:`export` did: files written (relative to ``out``), changed ones, seconds."""
+    """What :func:`export` did: files written (relative to ``out``), changed ones, wall-clock
+    seconds and the CPU seconds its tasks took in every process."""
 
     out: Path
     names: list[str]
     files: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
 
 def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
@@ -190,10 +192,11 @@ _TASKS = {
 }
 
 
-def _run_task(kind: str, job: Job, out: str, opts: Options) -> dict[str, bool]:
-    """One unit of work, run in a worker process; returns {relative path: changed}."""
+def _run_task(kind: str, job: Job, out: str, opts: Options) -> tuple[dict[str, bool], float]:
+    """One unit of work, run in a worker process: ({relative path: changed}, CPU seconds)."""
     global _IN_TASK
     folder = Path(out) / job.name
+    cpu = time.process_time()
     _IN_TASK = True
     try:
         written = _TASKS[kind](job, folder, opts)
@@ -203,7 +206,8 @@ def _run_task(kind: str, job: Job, out: str, opts: Options) -> dict[str, bool]:
         raise
     finally:
         _IN_TASK = False
-    return {f"{job.name}/{rel}": changed for rel, changed in written.items()}
+    files = {f"{job.name}/{rel}": changed for rel, changed in written.items()}
+    return files, time.process_time() - cpu
 
 
 def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
@@ -253,8 +257,11 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 
 def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, workers: int,
-                  results: dict[str, bool], on_done: Callable[[str], None] | None) -> None:
-    """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once."""
+                  results: dict[str, bool], on_done: Callable[[str], None] | None) -> float:
+    """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once.
+
+    Returns the CPU seconds the tasks took."""
+    cpu = 0.0
     ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
                                initializer=_worker_init)
@@ -268,7 +275,9 @@ def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, worke
                 error = f.exception()
                 if error is not None:
                     raise error
-                results.update(f.result())
+                files, seconds = f.result()
+                results.update(files)
+                cpu += seconds
                 if on_done:
                     on_done(futures[f])
     except BaseException:
@@ -279,6 +288,7 @@ def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, worke
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+    return cpu
 
 
 def export(
@@ -307,13 +317,16 @@ def export(
     for job in jobs:
         sweep(root / job.name)
     results: dict[str, bool] = {}
+    cpu = 0.0
     if workers <= 1 or len(tasks) <= 1:
         for kind, job in tasks:
-            results.update(_run_task(kind, job, str(root), opts))
+            files, seconds = _run_task(kind, job, str(root), opts)
+            results.update(files)
+            cpu += seconds
             if on_done:
                 on_done(f"{job.name} {kind}")
     else:
-        _run_parallel(tasks, root, opts, workers, results, on_done)
+        cpu = _run_parallel(tasks, root, opts, workers, results, on_done)
     if readme:
         from ._gallery_page import gallery_readme
 
@@ -322,6 +335,7 @@ def export(
     report = Report(root, [j.name for j in jobs], sorted(results),
                     sorted(k for k, v in results.items() if v))
     report.seconds = time.perf_counter() - start
+    report.cpu_seconds = cpu
     return report
 
 
