@@ -19,12 +19,19 @@ const state = {
   step: 0,
   gen: 0,
   good: null,
+  shown: null,
+  waiting: false,
   checkGen: 0,
   renderGen: 0,
   timer: 0,
   busy: false,
   svgs: new Map(),
 };
+
+// The request for the graph on screen: the source and values that produced the shown trace.
+function traceBody(extra) {
+  return Object.assign({}, state.shown, extra || {});
+}
 
 function sourceBody(extra) {
   return Object.assign({}, state.source, { values: Object.assign({}, state.values) }, extra || {});
@@ -121,7 +128,8 @@ function changeValue(name, value) {
   state.values[name] = value;
   setBusy(true);
   clearTimeout(state.timer);
-  state.timer = setTimeout(() => recompute({ name }), 120);
+  state.waiting = true;
+  state.timer = setTimeout(() => { state.waiting = false; recompute({ name }); }, 120);
 }
 
 // -- recomputing ---------------------------------------------------------------
@@ -146,13 +154,14 @@ async function recompute(changed) {
   setBusy(true);
   $("graph").setAttribute("aria-busy", "true");
   try {
-    const data = await api("/api/trace", sourceBody());
+    const body = sourceBody();
+    const data = await api("/api/trace", body);
     if (gen !== state.gen) return;
     say("");
-    state.busy = false;
-    adopt(data);
+    state.busy = state.waiting;  // another change may already be on its way
+    adopt(data, body);
   } catch (err) {
-    if (gen !== state.gen) return;
+    if (gen !== state.gen || state.waiting) return;  // a newer change supersedes this one
     if (changed && err instanceof ApiFailure && err.status === 422 && state.good) {
       // a value the function cannot take (log of a negative number, ...): keep the last
       // values that computed; the field keeps what was typed, next to the reason
@@ -172,8 +181,9 @@ async function recompute(changed) {
   }
 }
 
-function adopt(data) {
-  state.good = Object.assign({}, state.values);
+function adopt(data, body) {
+  state.shown = body;
+  state.good = Object.assign({}, body.values);
   state.trace = data;
   state.check = null;
   state.step = 0;
@@ -192,7 +202,7 @@ async function refreshCheck() {
   const gen = ++state.checkGen;
   const h = $("h").value;
   try {
-    const data = await api("/api/gradcheck", sourceBody({ h: Number(h) }));
+    const data = await api("/api/gradcheck", traceBody({ h: Number(h) }));
     if (gen !== state.checkGen) return;
     state.check = Object.assign(data, { hLabel: h });
   } catch (err) {
@@ -360,7 +370,7 @@ async function drawStep(k) {
   if (svg === undefined) {
     $("graph").setAttribute("aria-busy", "true");
     try {
-      svg = await api("/api/render", sourceBody({ step: k, theme: theme(), rankdir, caption: false }));
+      svg = await api("/api/render", traceBody({ step: k, theme: theme(), rankdir, caption: false }));
     } catch (err) {
       if (gen === state.renderGen) {
         $("graph").setAttribute("aria-busy", "false");
@@ -461,7 +471,7 @@ async function applyExpression() {
       state.inputs = data.inputs.map((i) => ({ name: i.name, value: i.value }));
       state.busy = false;
       buildInputs();
-      adopt(data);
+      adopt(data, { expression: source, values: Object.assign({}, values) });
       return;
     } catch (err) {
       if (gen !== state.gen) return;
