@@ -326,3 +326,40 @@ def test_frames_into_a_file_path_is_an_error(G, tmp_path):
     (tmp_path / "f").write_text("")
     with pytest.raises(RenderError, match="not a folder"):
         fr.frames(G, tmp_path / "f")
+
+
+def test_without_table_and_top_to_bottom(G):
+    scene = Scene(G, Options.make(table_rows=0, rankdir="TB"))
+    assert scene.table == [] and scene.table_w == 0
+    ys = {n: scene.geo.nodes[n][1] for n in G.nodes}
+    assert ys[IDS["a"]] > ys[IDS["u"]] > ys[IDS["q"]]  # inputs on top
+    show(scene, G, 7)
+    assert scene.node_texts(IDS["a"])[2] == "grad -3.0000"
+
+
+def test_decimals_option(G):
+    scene = show(Scene(G, Options.make(decimals=1)), G, 7)
+    assert scene.node_texts(IDS["b"]) == ("b", "data 3.0", "grad -8.0")
+
+
+def test_svg_then_png_frames_from_one_scene_stay_in_sync(G):
+    scene = Scene(G, Options.make())
+    show(scene, G, 3).svg()
+    show(scene, G, 7)
+    fast = np.asarray(scene.image(), dtype=int)
+    scene.redraw.invalidate()
+    assert np.abs(fast - np.asarray(scene.image(), dtype=int)).max() <= 3
+
+
+def test_a_lone_value_has_two_frames(tmp_path):
+    paths = fr.frames(Value(2.0, label="x"), tmp_path)
+    assert [p.name for p in paths] == ["frame-000.png", "frame-001.png"]
+
+
+def test_micrograd_values_animate(tmp_path):
+    engine = pytest.importorskip("micrograd.engine", reason="needs micrograd (pip install micrograd)")
+    a, b = engine.Value(-2.0), engine.Value(3.0)
+    q = (a * b) * (a + b)
+    q.backward()
+    with Image.open(fr.animate(q, tmp_path / "mg.gif")) as im:
+        assert im.n_frames == 8
