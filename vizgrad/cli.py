@@ -205,12 +205,14 @@ def main() -> None:
                    "[default: svg,gif,json,dot,html].")
 @click.option("--frames", is_flag=True, help="Also write one PNG frame per step.")
 @click.option("--step", type=int, metavar="K",
-              help="The step the single pictures show (default: the last).")
-@click.option("--rankdir", type=click.Choice(["LR", "TB"], case_sensitive=False), default="LR",
+              help="The step the single pictures (NAME.svg, .dot, .png, -o) show and the "
+                   "player opens at; 0 is the inputs [default: the last].")
+@click.option("--rankdir", type=click.Choice(["LR", "TB"]), default="LR",
               show_default=True, help="Layout direction: left to right or top to bottom.")
-@click.option("--theme", type=click.Choice(["light", "dark"], case_sensitive=False),
-              default="light", show_default=True)
-@click.option("--decimals", type=click.IntRange(0, 12), default=4, show_default=True)
+@click.option("--theme", type=click.Choice(["light", "dark"]), default="light", show_default=True,
+              help="Colours of the pictures and the player.")
+@click.option("--decimals", type=click.IntRange(0, 12), default=4, show_default=True,
+              help="Digits after the decimal point.")
 @click.option("--backend", type=click.Choice(["embedded", "system"]), default=None,
               help="The Graphviz layout [default: $VIZGRAD_LAYOUT, else embedded; the full "
                    "gallery always embedded, so it is the same on every machine].")
@@ -226,6 +228,13 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
     OUT/NAME/steps/, the GIF, the node-link JSON, the DOT and a self-contained
     HTML step player. With no targets it also writes OUT/README.md.
+
+    \b
+    Targets:
+      fork softmax-nll ...     chapter examples (see 'vizgrad list')
+      path/model.py[:build]    build() returns a Value or a list of Values
+                               (the first is the root); micrograd's too
+      graph.json               a graph saved by -o graph.json or vizgrad.to_json
     """
     from .gallery import Job, Options, example_jobs, export, plan, write_one
 
@@ -238,7 +247,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     everything = expr is None and not targets
     if everything and backend is None:
         backend = "embedded"  # the committed gallery must not depend on the machine
-    opts = Options(step=step, rankdir=rankdir.upper(), theme=theme.lower(), decimals=decimals,
+    opts = Options(step=step, rankdir=rankdir, theme=theme, decimals=decimals,
                    frames=frames, backend=backend, **({"formats": formats} if formats else {}))
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",

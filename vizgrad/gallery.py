@@ -305,7 +305,9 @@ def export(
     The files do not depend on how the work was scheduled. With ``readme``
     the gallery page ``out/README.md`` is written too (see :mod:`vizgrad._gallery_page`).
     ``on_done(label)`` is called in this process after each finished task
-    (label: ``"fork gif"``).
+    (label: ``"fork gif"``). Workers start from a fresh interpreter (forkserver
+    or spawn), so a script that calls this needs the usual
+    ``if __name__ == "__main__":`` guard.
     """
     if opts.backend is None:  # workers may outlive a change of the environment: decide here
         opts = replace(opts, backend=os.environ.get("VIZGRAD_LAYOUT", "").strip().lower() or None)

@@ -202,7 +202,7 @@ def player_html(
 <title>{e(heading)} · vizgrad step player</title>
 <script>{_HEAD_SCRIPT}</script>
 <style>
-{_asset("player.css")}:root {{ --bg: {look.background}; --fg: {look.text}; --muted: {look.muted}; }}
+{_asset("player.css")}:root {{ --bg: {look.background}; --fg: {look.text}; }}
 </style>
 </head>
 <body>
