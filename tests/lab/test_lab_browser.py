@@ -214,3 +214,17 @@ def test_the_address_keeps_the_state(browser, live_server):
         expect(pg.locator("#step-label")).to_have_text("step 2 / 3")
     finally:
         context.close()
+
+
+def test_rapid_slider_moves_end_on_the_last_value(page):
+    pg = page
+    settled(pg)
+    pg.locator("#in-a-range").focus()
+    for _ in range(5):
+        pg.keyboard.press("ArrowRight")  # faster than the page's recompute delay
+    expect(pg.locator("#in-a-number")).to_have_value("-1.5")
+    settled(pg)
+    pg.click("#last")
+    expect(pg.locator("#node-table tbody tr").nth(0).locator(".data")).to_have_text("-1.5")
+    expect(pg.locator("#metric-grad-a")).to_have_text("0")  # 2ab + b² at (-1.5, 3)
+    expect(pg.locator("#check-table tr[data-input=a] td.backprop")).to_have_text("0")
