@@ -282,11 +282,16 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
 
 
 @main.command("list")
-def list_() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print names, descriptions and inputs as JSON.")
+def list_(as_json: bool) -> None:
     """List the chapter's examples with one-line descriptions."""
     from . import examples
 
     names = examples.names()
+    if as_json:
+        click.echo(json.dumps([{"name": n, "description": examples.describe(n),
+                                "inputs": examples.defaults(n)} for n in names], indent=1))
+        return
     width = max(map(len, names))
     for n in names:
         click.echo(f"{n:<{width}}  {examples.describe(n)}")

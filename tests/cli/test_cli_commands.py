@@ -38,6 +38,13 @@ def test_list_prints_every_example_with_its_description(run):
         assert line.endswith(examples.describe(name))
 
 
+def test_list_json(run):
+    data = json.loads(run("list", "--json").output)
+    assert [d["name"] for d in data] == examples.names()
+    fork = data[examples.names().index("fork")]
+    assert fork["inputs"] == {"a": -2.0, "b": 3.0} and fork["description"] == examples.describe("fork")
+
+
 def test_check_fork_prints_the_central_difference_table(run):
     out = run("check", "fork", "--h", "1e-6").output
     assert "h = 1e-06" in out and "q = u × v = -6" in out

@@ -133,3 +133,14 @@ def test_load_model_directly(model):
     with pytest.raises(ModelLoadError):
         load_model("missing.py")
     assert split_spec("C:/models/net.py:build") == ("C:/models/net.py", "build")
+
+
+def test_a_vizgrad_error_inside_build_is_a_failure_with_its_message(run, model):
+    path = model("""
+        from vizgrad import Value
+
+        def build():
+            return Value(-1.0, label="x").log()
+    """)
+    out = run("render", f"{path}:build", "-o", "x.svg", code=1).output
+    assert "log is only defined for x > 0" in out
