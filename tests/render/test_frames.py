@@ -363,3 +363,11 @@ def test_micrograd_values_animate(tmp_path):
     q.backward()
     with Image.open(fr.animate(q, tmp_path / "mg.gif")) as im:
         assert im.n_frames == 8
+
+
+def test_glyph_paths_are_not_snapped(scene):
+    # snapping rounds thin straight glyphs such as "-" and "—" away at small sizes
+    from vizgrad.render._glyphs import PathText
+
+    texts = [a for a in scene.redraw.artists if isinstance(a, PathText)]
+    assert len(texts) > 20 and all(a.get_snap() is False for a in texts)

@@ -71,7 +71,8 @@ class PathText(PathPatch):
     """A PathPatch that behaves like a one-colour, unrotated monospace Text.
 
     ``set_text`` rebuilds the path; ``set_color`` sets the fill. Coordinates
-    and ``size`` are in the units of the patch's transform.
+    and ``size`` are in the units of the patch's transform. Snapping is off:
+    it would round thin straight glyphs (``-``, ``—``) away.
     """
 
     def __init__(self, x: float, y: float, s: str = "", *, size: float, ha: str = "center",
@@ -80,7 +81,7 @@ class PathText(PathPatch):
         self._anchor = (x, y, size, ha, va, linespacing, bold)
         self._text = s
         super().__init__(text_path(s, *self._anchor[:2], size, ha, va, linespacing, bold),
-                         facecolor=color, edgecolor="none", linewidth=0, **kwargs)
+                         facecolor=color, edgecolor="none", linewidth=0, snap=False, **kwargs)
 
     def get_window_extent(self, renderer: Any = None) -> Any:
         """The text's box in display pixels, without walking the glyph curves."""

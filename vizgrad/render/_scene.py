@@ -266,8 +266,10 @@ class Scene:
             m, m + self.chain - 0.05, "", size=10 / 72, ha="left", va="top", linespacing=1.5,
             color=t.text, transform=inches, zorder=2))
         if not self.show_text:
-            fig.text(1 - m / W, m / H, "too small for labels: see the table, or pass a larger size= or decimals=2",
-                     ha="right", va="bottom", family=_SANS, fontsize=8, color=t.muted)
+            fig.text(1 - m / W, m / H, "too small for labels: see the table, or pass a larger "
+                     "size= or decimals=2", ha="right", va="bottom", family=_SANS, fontsize=8,
+                     color=t.muted)
+        self._legend(H - m - 0.1)
         self.table: list[tuple[Any, Any, Any]] = []
         self.row_bg = None
         if self.table_w:
@@ -293,6 +295,22 @@ class Scene:
         order += sorted([*fig.artists, *fig.texts], key=lambda a: a.get_zorder())
         self.redraw = Redrawer(self.canvas, order)
         self._set = self.redraw.set
+
+    def _legend(self, y: float) -> None:
+        """Key to the colours, right-aligned on the caption's line (inches)."""
+        from matplotlib.patches import Rectangle
+
+        t, x, em = self.theme, self.W - self.m, 9 / 72
+        for label, fc, ec in (("active", t.background, t.active),
+                              ("grad > 0", th.grad_color(self.scale, self.scale, t), t.border),
+                              ("grad < 0", th.grad_color(-self.scale, self.scale, t), t.border)):
+            x -= len(label) * CHAR_EM * em
+            self.fig.add_artist(PathText(x, y, label, size=em, ha="left", color=t.muted,
+                                         transform=self.fig.dpi_scale_trans, zorder=2))
+            x -= 0.24
+            self.fig.add_artist(Rectangle((x, y - 0.07), 0.17, 0.14, fc=fc, ec=ec, lw=1.4,
+                                          transform=self.fig.dpi_scale_trans, zorder=2))
+            x -= 0.2
 
     def clear(self) -> None:
         """Remove every artist (for the naive redraw-everything baseline)."""
