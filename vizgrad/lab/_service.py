@@ -40,6 +40,7 @@ __all__ = [
     "variables",
     "build_graph",
     "graph_key",
+    "check_step",
     "trace_payload",
     "gradcheck_payload",
     "examples_payload",
