@@ -144,3 +144,53 @@ def test_layouts_from_several_threads_are_serialised():
     with ThreadPoolExecutor(4) as pool:
         outs = list(pool.map(lambda _: run_layout(SMALL), range(8)))
     assert len(set(outs)) == 1
+
+
+# -- the embedded Graphviz's worker process and its in-process fallback ----------------
+
+
+@pytest.fixture
+def fresh():
+    """A private embedded backend, closed afterwards."""
+    emb = layout._Embedded()
+    yield emb
+    emb.close()
+
+
+def test_worker_killed_between_calls_is_restarted(fresh):
+    first = fresh.render(SMALL, "svg", 30)
+    fresh._proc.kill()
+    fresh._proc.wait()
+    assert fresh.render(SMALL, "svg", 30) == first
+
+
+def test_worker_dying_mid_layout_is_a_clear_error(fresh, monkeypatch):
+    fresh.render(SMALL, "svg", 30)
+    proc = fresh._proc
+    real = proc.stdin.flush
+
+    def flush_then_die():
+        real()
+        proc.kill()
+
+    monkeypatch.setattr(proc.stdin, "flush", flush_then_die)
+    with pytest.raises(BackendError, match="stopped unexpectedly"):
+        fresh.render(hard_dot(), "svg", 30)
+    assert b"</svg>" in fresh.render(SMALL, "svg", 30)
+
+
+def test_without_a_worker_process_layouts_run_in_process(fresh):
+    fresh._use_worker = False
+    assert fresh.render(SMALL, "svg", 30) == layout._embedded().render(SMALL, "svg", 30)
+    assert fresh._proc is None and fresh._inprocess is not None
+    with pytest.raises(LayoutTimeoutError, match="was stopped"):
+        fresh.render(hard_dot(), "svg", 0.05)
+    with pytest.raises(BackendError, match="the embedded Graphviz failed"):
+        fresh.render("digraph { a -> ", "svg", 30)
+    assert b"</svg>" in fresh.render(SMALL, "svg", 30)
+
+
+def test_worker_that_cannot_start_falls_back(fresh, monkeypatch):
+    monkeypatch.setattr(layout.sys, "executable", "/nonexistent/python")
+    assert b"</svg>" in fresh.render(SMALL, "svg", 30)
+    assert fresh._use_worker is False

@@ -17,7 +17,9 @@ give the same text::
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 from typing import Any
 
 from ..exceptions import OptionError
@@ -29,44 +31,43 @@ __all__ = ["to_dot", "quote", "record_field", "check_options", "grad_scale", "RA
 
 RANKDIRS = ("LR", "TB")
 _BIG = 300  # values past which the layout trades some neatness for speed
-_RECORD_SPECIAL = set("{}|<>")
 _OP_SYMBOLS = {"+": "+", "*": "×", "-": "−", "/": "÷"}
 
 
-def _visible(ch: str) -> str:
+def _unwritable() -> dict[int, str]:
     """Characters XML cannot carry become visible symbols (U+2400 control pictures)."""
-    o = ord(ch)
-    if ch == "\t":
-        return " "
-    if o < 0x20 and ch != "\n":
-        return chr(0x2400 + o)
-    if 0xD800 <= o <= 0xDFFF or o in (0xFFFE, 0xFFFF):
-        return "\ufffd"
-    return ch
+    table = {o: chr(0x2400 + o) for o in range(0x20) if o not in (0x09, 0x0A)}
+    table.update({o: "\ufffd" for o in (*range(0xD800, 0xE000), 0xFFFE, 0xFFFF)})
+    table[0x09] = " "  # a tab would vanish from the label
+    return table
+
+
+_BASE = _unwritable()
+_QUOTED = {**_BASE, ord("\\"): "\\\\", ord('"'): '\\"', ord("&"): "&amp;"}
+_FIELD = {**_QUOTED, ord("\n"): "\\n", ord(" "): "\\ ", ord("\t"): "\\ ",
+          **{ord(c): "\\" + c for c in "{}|<>"}}
+_PLAIN = re.compile(r'[^\\"&\x00-\x1f\ud800-\udfff\ufffe\uffff]*\Z')
 
 
 def quote(s: str, newline: str = "\\n") -> str:
     r"""A DOT double-quoted string that Graphviz shows verbatim.
 
     Backslashes are doubled (Graphviz reads ``\N``, ``\l`` ... as escapes),
-    quotes are escaped and each newline becomes ``newline``.
+    quotes are escaped, ``&`` becomes ``&amp;`` (Graphviz decodes entities)
+    and each newline becomes ``newline``.
 
     >>> print(quote('say "hi" \\ {x}'))
     "say \"hi\" \\ {x}"
     """
-    out = []
-    for ch in str(s):
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append(newline)
-        elif ch == "&":
-            out.append("&amp;")  # Graphviz decodes entities such as &amp; in labels
-        else:
-            out.append(_visible(ch))
-    return '"' + "".join(out) + '"'
+    s = str(s)
+    if _PLAIN.match(s):
+        return '"' + s + '"'
+    return '"' + s.translate(_quoted_table(newline)) + '"'
+
+
+@functools.lru_cache(maxsize=4)
+def _quoted_table(newline: str) -> dict[int, str]:
+    return {**_QUOTED, 0x0A: newline}
 
 
 def record_field(s: str) -> str:
@@ -75,23 +76,7 @@ def record_field(s: str) -> str:
     >>> print(record_field("a|b {c}"))
     a\|b\ \{c\}
     """
-    out = []
-    for ch in str(s):
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch in _RECORD_SPECIAL:
-            out.append("\\" + ch)
-        elif ch in " \t":
-            out.append("\\ ")
-        elif ch == "&":
-            out.append("&amp;")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == '"':
-            out.append('\\"')
-        else:
-            out.append(_visible(ch))
-    return "".join(out)
+    return str(s).translate(_FIELD)
 
 
 class _Raw(str):

