@@ -19,13 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vizgrad import Value, to_networkx  # noqa: E402
-from vizgrad.render import frames as fr  # noqa: E402
-from vizgrad.render import text as tx  # noqa: E402
-from vizgrad.render import theme as th  # noqa: E402
-from vizgrad.render._positions import LINE_EM  # noqa: E402
-from vizgrad.render._scene import Options, Scene  # noqa: E402
-from vizgrad.tracing import states  # noqa: E402
+from vizgrad import Value, to_networkx
+from vizgrad.render import frames as fr
+from vizgrad.render import text as tx
+from vizgrad.render import theme as th
+from vizgrad.render._positions import LINE_EM
+from vizgrad.render._scene import Options, Scene
+from vizgrad.tracing import states
 
 
 def fork():
@@ -67,8 +67,8 @@ def naive_frame(sc: Scene, fig, canvas, state):
     for eid, e in sc.geo.edges.items():
         color = t.active if eid in hot else t.edge
         codes = [MPath.MOVETO] + [MPath.CURVE4] * (len(e.points) - 1)
-        ax.add_patch(PathPatch(MPath(e.points, codes), fill=False, lw=(2.2 if eid in hot else 1) * s,
-                               ec=color))
+        width = (2.2 if eid in hot else 1) * s
+        ax.add_patch(PathPatch(MPath(e.points, codes), fill=False, lw=width, ec=color))
         (x0, y0), (x1, y1) = e.points[-1], e.tip
         nx_, ny_ = (y0 - y1) * 0.35, (x1 - x0) * 0.35
         ax.add_patch(Polygon([(x1, y1), (x0 + nx_, y0 + ny_), (x0 - nx_, y0 - ny_)], fc=color))
@@ -102,7 +102,8 @@ def naive_frame(sc: Scene, fig, canvas, state):
                  fontsize=10)
     canvas.draw()
     w, h = canvas.get_width_height()
-    return Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+    image = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    return image.convert("RGB")
 
 
 def per_frame(run, n_frames: int, repeat: int) -> tuple[float, float]:

@@ -15,7 +15,7 @@ any shape (and written as a ``<path>`` in SVG)::
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ _CENTER = 0.36  # baseline to the middle of digits and capitals, in em
 _ASCENT = 0.93
 
 
-@lru_cache(maxsize=None)
+@cache
 def _glyph(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray]:
     """Vertices (em units, baseline at y=0) and codes of one character."""
     from matplotlib.font_manager import FontProperties

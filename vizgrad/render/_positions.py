@@ -127,6 +127,10 @@ def _edge(obj: dict[str, Any]) -> Edge:
     return Edge(tuple(points), tip, label)
 
 
+def _shift(p: tuple[float, float], x0: float, y0: float) -> tuple[float, float]:
+    return p[0] - x0, p[1] - y0
+
+
 def parse_layout(data: bytes | str) -> Geometry:
     """Node boxes and edge splines from Graphviz ``-Tjson`` output."""
     try:
@@ -141,11 +145,10 @@ def parse_layout(data: bytes | str) -> Geometry:
                                       float(obj["height"]) * 72)
         for obj in doc.get("edges", []):
             e = _edge(obj)
-            shift = lambda p: (p[0] - x0, p[1] - y0)  # noqa: E731
             geo.edges[str(obj.get("id", f"e{obj.get('_gvid', len(geo.edges))}"))] = Edge(
-                tuple(shift(p) for p in e.points),
-                shift(e.tip) if e.tip else None,
-                shift(e.label) if e.label else None,
+                tuple(_shift(p, x0, y0) for p in e.points),
+                _shift(e.tip, x0, y0) if e.tip else None,
+                _shift(e.label, x0, y0) if e.label else None,
             )
     except (ValueError, KeyError, TypeError) as err:
         raise BackendError(f"Graphviz returned a layout vizgrad cannot read: {err}") from None

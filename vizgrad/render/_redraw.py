@@ -24,7 +24,8 @@ level or two on a few antialiased pixels::
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["Redrawer"]
 

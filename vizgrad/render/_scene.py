@@ -30,8 +30,8 @@ from ..tracing import State
 from . import text as tx
 from . import theme as th
 from ._glyphs import PathText
-from ._redraw import Redrawer
 from ._positions import CHAR_EM, LINE_EM, edge_ids, layout_dot, parse_layout
+from ._redraw import Redrawer
 
 __all__ = ["Options", "Scene"]
 
@@ -73,7 +73,8 @@ class Options:
                                   f"got {o.size!r}")
         if not _positive(o.dpi) or o.dpi > 1000:
             raise OptionError(f"dpi must be a number in (0, 1000], got {o.dpi!r}")
-        if not isinstance(o.decimals, int) or isinstance(o.decimals, bool) or not 0 <= o.decimals <= 12:
+        d = o.decimals
+        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 12:
             raise OptionError(f"decimals must be an integer 0..12, got {o.decimals!r}")
         if o.timeout is not None and not _positive(o.timeout):
             raise OptionError(f"timeout must be a positive number of seconds, got {o.timeout!r}")
@@ -110,7 +111,8 @@ def edge_labels(G: Any, decimals: int) -> list[list[tuple[str, str, str, float]]
             t = c["target"]
             who = tx.name(G, t)
             if c.get("overwrote"):
-                total = f"{who} = {tx.fmt(c['after'], decimals)} (overwrote {tx.fmt(c['before'], decimals)})"
+                total = (f"{who} = {tx.fmt(c['after'], decimals)} "
+                         f"(overwrote {tx.fmt(c['before'], decimals)})")
             elif t in reached:
                 total = (f"{who}: {tx.fmt(c['before'], decimals)} {_signed(c['amount'], decimals)}"
                          f" = {tx.fmt(c['after'], decimals)}")
@@ -178,7 +180,10 @@ class Scene:
 
     def _geometry(self) -> None:
         o, geo = self.opts, self.geo
-        inch = lambda pt, font: pt * font / 72  # noqa: E731  (em count → inches)
+
+        def inch(em: float, font: float) -> float:  # a length in em of a font → inches
+            return em * font / 72
+
         self.cols = self._table_cols()
         rows = min(len(self.order), o.table_rows)
         self.rows = rows if rows >= len(self.order) else max(rows - 1, 0)
@@ -224,7 +229,7 @@ class Scene:
         ax.set_xlim(0, self.geo.width)
         ax.set_ylim(0, self.geo.height)
         self.edges: dict[str, tuple[Any, Any, Any, Any]] = {}
-        for (u, v, _), eid in edge_ids(self.G).items():
+        for eid in edge_ids(self.G).values():
             e = self.geo.edges.get(eid)
             if e is None or len(e.points) < 2:
                 continue
@@ -276,7 +281,10 @@ class Scene:
             x0, (cn, cd, cg) = W - m - self.table_w, self.cols
             cw = CHAR_EM * _TABLE_FONT / 72
             xs = (x0, x0 + (cn + 2 + cd) * cw, x0 + (cn + 4 + cd + cg) * cw)
-            y = lambda i: self.table_top - (i + 0.5) * self.row_h  # noqa: E731
+
+            def y(i: int) -> float:  # the middle of table row i, in inches
+                return self.table_top - (i + 0.5) * self.row_h
+
             self.row_bg = fig.add_artist(Rectangle(
                 (x0 - cw / 2, 0), self.table_w + cw, self.row_h, transform=inches,
                 fc=th.mix(t.background, t.active, 0.22), ec="none", visible=False, zorder=1))

@@ -30,8 +30,9 @@ import re
 import secrets
 import shutil
 import subprocess
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
