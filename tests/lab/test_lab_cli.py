@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -161,3 +162,13 @@ def test_serve_passes_limits_to_every_worker(captured, monkeypatch):
 
     limits = create_app().state.limits
     assert (limits.max_nodes, limits.layout_timeout, limits.cache_size) == (40, 2.5, 0)
+
+
+def test_the_serve_command_loads_no_web_stack():
+    """``vizgrad --help`` lists serve; that must not import Starlette or uvicorn."""
+    probe = ("import json, sys; import vizgrad.lab.cli; "
+             "print(json.dumps(sorted(m for m in ('starlette', 'uvicorn', 'networkx') "
+             "if m in sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert json.loads(out.stdout) == []
