@@ -107,3 +107,15 @@ def test_a_step_in_the_url_opens_that_step(browser, tmp_path):
     assert pg.locator("#counter").inner_text() == "step 4 / 7"
     assert _visible_steps(pg) == ["4"]
     pg.close()
+
+
+def test_without_javascript_every_step_is_shown_in_turn(browser, tmp_path):
+    path = tmp_path / "fork.html"
+    path.write_text(player_html(examples.graph("fork")), encoding="utf-8")
+    ctx = browser.new_context(java_script_enabled=False)
+    pg = ctx.new_page()
+    pg.goto(path.as_uri())
+    assert pg.locator("section.step").count() == 8
+    assert all(pg.locator("section.step").nth(k).is_visible() for k in range(8))
+    assert not pg.locator("nav.controls").is_visible()
+    ctx.close()
