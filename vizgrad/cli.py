@@ -171,7 +171,12 @@ def _expr_graph(expr: str, values: dict[str, float]) -> Any:
 
     root = parse(expr, **values)
     root.backward()
-    return to_networkx(root)
+    G = to_networkx(root)
+    used = {attrs.get("label") for _, attrs in G.nodes(data=True) if attrs.get("kind") == "input"}
+    unused = [k for k in values if k not in used]
+    if unused:
+        click.echo(f"note: --set {', '.join(unused)}: not used by the expression", err=True)
+    return G
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["--help"], "max_content_width": 100})

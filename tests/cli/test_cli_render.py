@@ -132,6 +132,11 @@ def test_expr_to_an_svg_file(run, tmp_path):
     assert "-3.0000" in texts and "-8.0000" in texts and "-6.0000" in texts
 
 
+def test_an_unused_value_is_noted(run, tmp_path):
+    res = run("render", "--expr", "a*a", "--set", "a=2", "--set", "c=1", "-o", str(tmp_path / "q.svg"))
+    assert "note: --set c: not used by the expression" in res.stderr
+
+
 @pytest.mark.parametrize("suffix", ["svg", "dot", "json", "html", "gif"])
 def test_output_format_comes_from_the_suffix(run, tmp_path, suffix):
     out = tmp_path / f"fork.{suffix}"
