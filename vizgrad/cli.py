@@ -160,9 +160,14 @@ def _graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
 def _title(target: str) -> str:
     from . import examples
 
+    from ._load import is_model_spec, split_spec
+
     if target in examples.names():
         return f"{target}: {examples.describe(target)}"
-    return target
+    if is_model_spec(target):  # no folders in the output: it must not depend on where it ran
+        path, func = split_spec(target)
+        return f"{Path(path).name}:{func}"
+    return Path(target).name
 
 
 def _expr_graph(expr: str, values: dict[str, float]) -> Any:

@@ -88,8 +88,10 @@ def test_set_passes_keyword_arguments_to_build(run, model, tmp_path):
 
 def test_a_model_batch_export_uses_the_file_name(run, model, tmp_path):
     path = model(VALUE, name="my_net.py")
-    run("render", f"{path}:build", "--format", "svg", "--out", str(tmp_path / "out"), "-q", "-j1")
+    run("render", f"{path}:build", "--format", "svg,html", "--out", str(tmp_path / "out"), "-q", "-j1")
     assert (tmp_path / "out" / "my_net" / "my_net.svg").is_file()
+    page = (tmp_path / "out" / "my_net" / "my_net.html").read_text(encoding="utf-8")
+    assert "<h1>my_net.py:build</h1>" in page and str(tmp_path) not in page
     assert len(list((tmp_path / "out" / "my_net" / "steps").iterdir())) == 8
 
 
