@@ -258,7 +258,8 @@ class Scene:
             self.boxes[n] = ax.add_artist(FancyBboxPatch(
                 (x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0,rounding_size=4",
                 lw=1.0 * s, ec=t.border, fc=t.node_fill, zorder=2))
-            kw = dict(size=_NODE_FONT, color=t.text, visible=self.show_text, zorder=2.5)
+            kw: dict[str, Any] = dict(size=_NODE_FONT, color=t.text, visible=self.show_text,
+                                      zorder=2.5)
             self.texts[n] = (ax.add_artist(PathText(x, y + lh, self.titles[n], bold=True, **kw)),
                              ax.add_artist(PathText(x, y, "", **kw)),
                              ax.add_artist(PathText(x, y - lh, "", **kw)))
@@ -275,27 +276,27 @@ class Scene:
                      "size= or decimals=2", ha="right", va="bottom", family=_SANS, fontsize=8,
                      color=t.muted)
         self._legend(H - m - 0.1)
-        self.table: list[tuple[Any, Any, Any]] = []
+        self.table: list[tuple[Any, ...]] = []
         self.row_bg = None
         if self.table_w:
             x0, (cn, cd, cg) = W - m - self.table_w, self.cols
             cw = CHAR_EM * _TABLE_FONT / 72
             xs = (x0, x0 + (cn + 2 + cd) * cw, x0 + (cn + 4 + cd + cg) * cw)
 
-            def y(i: int) -> float:  # the middle of table row i, in inches
+            def row_y(i: int) -> float:  # the middle of table row i, in inches
                 return self.table_top - (i + 0.5) * self.row_h
 
             self.row_bg = fig.add_artist(Rectangle(
                 (x0 - cw / 2, 0), self.table_w + cw, self.row_h, transform=inches,
                 fc=th.mix(t.background, t.active, 0.22), ec="none", visible=False, zorder=1))
-            kw = dict(size=_TABLE_FONT / 72, transform=inches, zorder=2)
+            kw = {"size": _TABLE_FONT / 72, "transform": inches, "zorder": 2}
             for name, x, ha in zip(("node", "data", "grad"), xs, ("left", "right", "right")):
-                fig.add_artist(PathText(x, y(0), name, ha=ha, color=t.muted, bold=True, **kw))
+                fig.add_artist(PathText(x, row_y(0), name, ha=ha, color=t.muted, bold=True, **kw))
             for i in range(self.rows + (self.rows < len(self.order))):
                 self.table.append(tuple(
-                    fig.add_artist(PathText(x, y(i + 1), "", ha=ha, color=t.text, **kw))
+                    fig.add_artist(PathText(x, row_y(i + 1), "", ha=ha, color=t.text, **kw))
                     for x, ha in zip(xs, ("left", "right", "right"))))
-            self._row_y = [y(i + 1) - self.row_h / 2 for i in range(len(self.table))]
+            self._row_y = [row_y(i + 1) - self.row_h / 2 for i in range(len(self.table))]
         for a in [*self.ax.texts, *fig.texts]:
             a.set_clip_path(None)  # text is never clipped to the axes, as in a full draw
         # draw order of a full draw: axes patches, axes texts, figure artists, figure texts

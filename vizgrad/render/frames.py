@@ -202,8 +202,8 @@ def _palette(images: list[Any]) -> list[tuple[int, int, int]]:
     strip = Image.new("RGB", (small[0].width, small[0].height * len(small)))
     for i, im in enumerate(small):
         strip.paste(im, (0, i * im.height))
-    counts = strip.getcolors(strip.width * strip.height) or []
-    return [rgb for _, rgb in sorted(counts, key=lambda c: (-c[0], c[1]))[:256]]
+    counts: list[Any] = strip.getcolors(strip.width * strip.height) or []
+    return [tuple(rgb) for _, rgb in sorted(counts, key=lambda c: (-c[0], c[1]))[:256]]
 
 
 def _quantize(images: list[Any], palette: list[tuple[int, int, int]]) -> list[Any]:
@@ -211,8 +211,8 @@ def _quantize(images: list[Any], palette: list[tuple[int, int, int]]) -> list[An
     import numpy as np
     from PIL import Image
 
-    keys = [np.asarray(im, np.uint32) for im in images]
-    keys = [(k[..., 0] << 16) | (k[..., 1] << 8) | k[..., 2] for k in keys]
+    arrays = [np.asarray(im, np.uint32) for im in images]
+    keys = [(k[..., 0] << 16) | (k[..., 1] << 8) | k[..., 2] for k in arrays]
     present = np.zeros(1 << 24, bool)
     for k in keys:
         present[k] = True
