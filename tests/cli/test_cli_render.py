@@ -297,3 +297,9 @@ def test_png_without_the_system_dot_says_what_to_install(run, tmp_path, monkeypa
     out = run("render", "fork", "-o", str(tmp_path / "fork.png"), code=1).output
     assert "Graphviz" in out and "install" in out
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unwritable_folder_is_a_failure_with_the_path(run, tmp_path):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    out = run("render", "fork", "--format", "json", "--out", str(tmp_path / "file" / "sub"), code=1).output
+    assert f"cannot write {tmp_path / 'file' / 'sub'}" in out
