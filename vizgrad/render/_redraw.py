@@ -75,7 +75,8 @@ class Redrawer:
         if not a.get_visible() or (hasattr(a, "get_text") and not a.get_text()):
             return None
         px = r.points_to_pixels(1.0)
-        pad = 3 + (0.15 * float(a.get_fontsize()) * px if isinstance(a, Text) else a.get_linewidth() * px)
+        ink = float(a.get_fontsize()) * 0.15 if isinstance(a, Text) else a.get_linewidth()
+        pad = 3 + ink * px
         b = a.get_window_extent(r)
         W, H = self.canvas.get_width_height()
         x0, y0 = max(int(math.floor(b.x0 - pad)), 0), max(int(math.floor(b.y0 - pad)), 0)
