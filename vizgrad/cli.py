@@ -74,7 +74,7 @@ class _Group(click.Group):
 
 
 @contextmanager
-def _errors(hints: dict[type, str] | None = None) -> Iterator[None]:
+def _errors(hints: dict[type, str | None] | None = None) -> Iterator[None]:
     """Turn vizgrad errors into click errors: usage mistakes exit 2, failures exit 1."""
     hints = hints or {}
     try:
@@ -265,7 +265,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
         if expr is not None:
             job_list = [Job("expr", _expr_graph(expr, values), expr.strip())]
         elif everything:
-            job_list = example_jobs(**values) if values else example_jobs()
+            job_list = example_jobs(None, **values)
         else:
             job_list = [Job(*_graph_of(t, values), _title(t)) for t in dict.fromkeys(targets)]
         if output is not None:
