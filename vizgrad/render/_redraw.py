@@ -35,9 +35,13 @@ Box = tuple[int, int, int, int]
 class Redrawer:
     """Incremental drawing of ``artists`` (listed in the figure's draw order)."""
 
-    def __init__(self, canvas: Any, artists: Sequence[Any]) -> None:
+    def __init__(self, canvas: Any, artists: Sequence[Any], fixed: Sequence[Any] = ()) -> None:
         self.canvas = canvas
         self.artists = list(artists)
+        #: artists whose shape never moves (only colours and widths change):
+        #: their curve extents, slow to compute, are measured once
+        self.fixed = set(fixed)
+        self._bbox: dict[Any, Any] = {}
         self.props: dict[Any, dict[str, Any]] = {}
         self.dirty: set[Any] = set()
         self.extents: dict[Any, Box | None] = {}
@@ -77,7 +81,12 @@ class Redrawer:
         px = r.points_to_pixels(1.0)
         ink = float(a.get_fontsize()) * 0.15 if isinstance(a, Text) else a.get_linewidth()
         pad = 3 + ink * px
-        b = a.get_window_extent(r)
+        if a in self.fixed:
+            if a not in self._bbox:
+                self._bbox[a] = a.get_window_extent(r)
+            b = self._bbox[a]
+        else:
+            b = a.get_window_extent(r)
         W, H = self.canvas.get_width_height()
         x0, y0 = max(int(math.floor(b.x0 - pad)), 0), max(int(math.floor(b.y0 - pad)), 0)
         x1, y1 = min(int(math.ceil(b.x1 + pad)), W), min(int(math.ceil(b.y1 + pad)), H)

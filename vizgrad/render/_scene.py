@@ -302,7 +302,8 @@ class Scene:
         # draw order of a full draw: axes patches, axes texts, figure artists, figure texts
         order = sorted([*self.ax.patches, *self.ax.texts], key=lambda a: a.get_zorder())
         order += sorted([*fig.artists, *fig.texts], key=lambda a: a.get_zorder())
-        self.redraw = Redrawer(self.canvas, order)
+        fixed = [*self.boxes.values(), *(a for e in self.edges.values() for a in e[:2] if a)]
+        self.redraw = Redrawer(self.canvas, order, fixed)
         self._set = self.redraw.set
 
     def _legend(self, y: float) -> None:
