@@ -287,8 +287,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
         click.echo(
             f"rendered {len(report.names)} graph{'s' if len(report.names) != 1 else ''} into "
             f"{out}/: {len(report.files)} files, {len(report.changed)} changed, "
-            f"in {report.seconds:.1f} s ({jobs} process{'es' if jobs != 1 else ''}, "
-            f"{report.cpu_seconds:.1f} CPU s)", err=True)
+            f"in {report.seconds:.1f} s ({jobs} process{'es' if jobs != 1 else ''})", err=True)
 
 
 @main.command("list")

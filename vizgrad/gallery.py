@@ -80,15 +80,13 @@ class Job:
 
 @dataclass
 class Report:
-    """What :func:`export` did: files written (relative to ``out``), changed ones, wall-clock
-    seconds and the CPU seconds its tasks took in every process."""
+    """What :func:`export` did: files written (relative to ``out``), changed ones, seconds."""
 
     out: Path
     names: list[str]
     files: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    cpu_seconds: float = 0.0
 
 
 def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
@@ -192,11 +190,10 @@ _TASKS = {
 }
 
 
-def _run_task(kind: str, job: Job, out: str, opts: Options) -> tuple[dict[str, bool], float]:
-    """One unit of work, run in a worker process: ({relative path: changed}, CPU seconds)."""
+def _run_task(kind: str, job: Job, out: str, opts: Options) -> dict[str, bool]:
+    """One unit of work, run in a worker process; returns {relative path: changed}."""
     global _IN_TASK
     folder = Path(out) / job.name
-    cpu = time.process_time()
     _IN_TASK = True
     try:
         written = _TASKS[kind](job, folder, opts)
@@ -206,8 +203,7 @@ def _run_task(kind: str, job: Job, out: str, opts: Options) -> tuple[dict[str, b
         raise
     finally:
         _IN_TASK = False
-    files = {f"{job.name}/{rel}": changed for rel, changed in written.items()}
-    return files, time.process_time() - cpu
+    return {f"{job.name}/{rel}": changed for rel, changed in written.items()}
 
 
 def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
@@ -257,12 +253,12 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 
 def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, workers: int,
-                  results: dict[str, bool], on_done: Callable[[str], None] | None) -> float:
-    """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once.
-
-    Returns the CPU seconds the tasks took."""
-    cpu = 0.0
-    ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+                  results: dict[str, bool], on_done: Callable[[str], None] | None) -> None:
+    """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once."""
+    # spawn: a clean interpreter per worker on every OS (no inherited threads or
+    # layout processes), and workers are children of this process, so their CPU
+    # time is accounted to it
+    ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
                                initializer=_worker_init)
     try:
@@ -275,9 +271,7 @@ def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, worke
                 error = f.exception()
                 if error is not None:
                     raise error
-                files, seconds = f.result()
-                results.update(files)
-                cpu += seconds
+                results.update(f.result())
                 if on_done:
                     on_done(futures[f])
     except BaseException:
@@ -288,7 +282,6 @@ def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, worke
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
-    return cpu
 
 
 def export(
@@ -305,8 +298,8 @@ def export(
     The files do not depend on how the work was scheduled. With ``readme``
     the gallery page ``out/README.md`` is written too (see :mod:`vizgrad._gallery_page`).
     ``on_done(label)`` is called in this process after each finished task
-    (label: ``"fork gif"``). Workers start from a fresh interpreter (forkserver
-    or spawn), so a script that calls this needs the usual
+    (label: ``"fork gif"``). Workers start from a fresh interpreter (spawn),
+    so a script that calls this needs the usual
     ``if __name__ == "__main__":`` guard.
     """
     if opts.backend is None:  # workers may outlive a change of the environment: decide here
@@ -319,16 +312,13 @@ def export(
     for job in jobs:
         sweep(root / job.name)
     results: dict[str, bool] = {}
-    cpu = 0.0
     if workers <= 1 or len(tasks) <= 1:
         for kind, job in tasks:
-            files, seconds = _run_task(kind, job, str(root), opts)
-            results.update(files)
-            cpu += seconds
+            results.update(_run_task(kind, job, str(root), opts))
             if on_done:
                 on_done(f"{job.name} {kind}")
     else:
-        cpu = _run_parallel(tasks, root, opts, workers, results, on_done)
+        _run_parallel(tasks, root, opts, workers, results, on_done)
     if readme:
         from ._gallery_page import gallery_readme
 
@@ -337,7 +327,6 @@ def export(
     report = Report(root, [j.name for j in jobs], sorted(results),
                     sorted(k for k, v in results.items() if v))
     report.seconds = time.perf_counter() - start
-    report.cpu_seconds = cpu
     return report
 
 

@@ -35,7 +35,7 @@ def test_render_one_example_writes_every_default_format(run, tmp_path):
                      "steps/step-02.svg", "steps/step-03.svg"]
     assert not (tmp_path / "README.md").exists()  # only the full gallery writes the page
     assert "rendering" in res.stderr  # the progress bar's label
-    assert "rendered 1 graph into" in res.stderr and re.search(r" s \(1 process, [\d.]+ CPU s\)", res.stderr)
+    assert "rendered 1 graph into" in res.stderr and re.search(r"in [\d.]+ s \(1 process\)", res.stderr)
 
 
 def test_render_selected_examples_and_formats(run, tmp_path):
