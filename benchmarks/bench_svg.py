@@ -1,7 +1,10 @@
 """SVG benchmark: vizgrad's drawing time against Graphviz's own time on the same DOT.
 
 Run: ``python benchmarks/bench_svg.py [--repeat 5] [--quick]``. Prints Markdown
-tables of wall-clock medians (the system ``dot`` runs in a child process).
+tables of medians. Times are CPU seconds of this process plus its Graphviz
+child processes (the system ``dot``, and the worker process that runs the
+embedded Graphviz, read from ``/proc`` on Linux), so other load on a shared
+machine matters little; wall-clock medians are printed beside them.
 
 1. For each backend, a ~1,000-value graph: ``draw(G).svg()`` (DOT text,
    layout, post-processing) against Graphviz alone on the DOT that vizgrad
@@ -15,7 +18,9 @@ tables of wall-clock medians (the system ``dot`` runs in a child process).
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import statistics
 import sys
 import time
@@ -69,16 +74,40 @@ def sum_of_squares(n: int) -> Value:
     return total
 
 
-def median_pair(a: Callable[[], Any], b: Callable[[], Any], repeat: int) -> tuple[float, float]:
-    """Medians of ``a`` and ``b``, timed alternately after one warm-up each."""
+def _worker_ticks() -> float:
+    """CPU seconds used so far by the embedded Graphviz's worker process (Linux)."""
+    emb = layout._EMBEDDED
+    proc = getattr(emb, "_proc", None)
+    if proc is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_now() -> float:
+    """CPU seconds of this process, its finished children and the layout worker."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime + _worker_ticks()
+
+
+def median_pair(a: Callable[[], Any], b: Callable[[], Any],
+                repeat: int) -> tuple[float, float, float, float]:
+    """CPU and wall medians of ``a`` and ``b``, timed alternately after a warm-up each:
+    (cpu_a, cpu_b, wall_a, wall_b)."""
     a(), b()
-    ta, tb = [], []
+    cpu: tuple[list[float], list[float]] = ([], [])
+    wall: tuple[list[float], list[float]] = ([], [])
     for _ in range(repeat):
-        for f, out in ((a, ta), (b, tb)):
-            t0 = time.perf_counter()
+        for i, f in enumerate((a, b)):
+            c0, t0 = cpu_now(), time.perf_counter()
             f()
-            out.append(time.perf_counter() - t0)
-    return statistics.median(ta), statistics.median(tb)
+            wall[i].append(time.perf_counter() - t0)
+            cpu[i].append(cpu_now() - c0)
+    m = statistics.median
+    return m(cpu[0]), m(cpu[1]), m(wall[0]), m(wall[1])
 
 
 def graphviz_alone(backend: str, dot: str) -> Callable[[], bytes]:
@@ -93,7 +122,7 @@ def graphviz_alone(backend: str, dot: str) -> Callable[[], bytes]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="one graph, 3 repeats")
     args = ap.parse_args()
     repeat = 3 if args.quick else args.repeat
@@ -105,40 +134,42 @@ def main() -> None:
     if not args.quick:
         graphs["sum of 334 squares (deep chain)"] = to_networkx(sum_of_squares(334))
 
-    print(f"## SVG of a ~1,000-value graph (median of {repeat}, seconds)\n")
+    print(f"## SVG of a ~1,000-value graph (median of {repeat}; CPU s, wall s in brackets)\n")
     print("| graph | values | backend | vizgrad draw().svg() | Graphviz alone, same DOT "
           "| ratio (target ≤ 1.2) |")
     print("|---|---:|---|---:|---:|---:|")
     for gname, G in graphs.items():
         for be in backends:
-            d = draw(G, backend=be, timeout=TIMEOUT)
-            dot = d.dot()
-            ours, theirs = median_pair(
+            dot = draw(G, backend=be, timeout=TIMEOUT).dot()
+            ours, theirs, w_ours, w_theirs = median_pair(
                 lambda: draw(G, backend=be, timeout=TIMEOUT).svg(),
                 graphviz_alone(be, dot), repeat)
-            print(f"| {gname} | {G.number_of_nodes():,} | {be} | {ours:.3f} | {theirs:.3f} "
-                  f"| {ours / theirs:.2f} |", flush=True)
+            print(f"| {gname} | {G.number_of_nodes():,} | {be} | {ours:.2f} ({w_ours:.2f}) "
+                  f"| {theirs:.2f} ({w_theirs:.2f}) | {ours / theirs:.2f} |", flush=True)
 
-    print(f"\n## ~100-value graph: system dot vs embedded (median of {repeat}, seconds)\n")
+    print(f"\n## ~100-value graph: system dot vs embedded (median of {repeat}; CPU s, wall s)\n")
     small = to_networkx(mlp_loss(1))
     if set(backends) == {"embedded", "system"}:
-        emb, sysd = median_pair(lambda: draw(small, backend="embedded").svg(),
-                                lambda: draw(small, backend="system").svg(), repeat)
+        emb, sysd, w_emb, w_sysd = median_pair(lambda: draw(small, backend="embedded").svg(),
+                                               lambda: draw(small, backend="system").svg(),
+                                               repeat * 4)
         print("| graph | values | system dot | embedded | embedded / system |")
         print("|---|---:|---:|---:|---:|")
-        print(f"| MLP loss, 1 sample | {small.number_of_nodes()} | {sysd:.3f} | {emb:.3f} "
-              f"| {emb / sysd:.2f} |")
+        print(f"| MLP loss, 1 sample | {small.number_of_nodes()} | {sysd:.3f} ({w_sysd:.3f}) "
+              f"| {emb:.3f} ({w_emb:.3f}) | {emb / sysd:.2f} |")
     else:
         print(f"(only {backends} available; install both to compare)")
 
     if "embedded" in backends:
         starts = []
         for _ in range(repeat):
+            fresh = layout._Embedded()
             t0 = time.perf_counter()
-            layout._Embedded()
+            fresh.render("digraph { a }", "svg", TIMEOUT)
             starts.append(time.perf_counter() - t0)
-        print(f"\nEmbedded Graphviz start (WebAssembly compile, once per process): "
-              f"{statistics.median(starts):.3f} s")
+            fresh.close()
+        print(f"\nFirst embedded layout in a session (starting the worker process and "
+              f"compiling Graphviz's WebAssembly), wall: {statistics.median(starts):.2f} s")
 
 
 if __name__ == "__main__":

@@ -243,7 +243,8 @@ def _node_lines(G: Any, n: str, st: Any, th: Theme, decimals: int, scale: float,
         classes.append("vg-offpath")
     grad = st.grad.get(n)
     classes.append("vg-reached" if grad is not None else "vg-unreached")
-    tip = text.formula(G, n)
+    formula = text.formula(G, n)
+    tip = formula
     if kind == "const":
         out = {"class": " ".join(classes), "color": th.muted, "fontsize": "10", "height": "0",
                "id": n, "label": name, "margin": "0.05,0.02", "shape": "box",
@@ -279,7 +280,7 @@ def _node_lines(G: Any, n: str, st: Any, th: Theme, decimals: int, scale: float,
         op = {"class": f"vg-operator vg-{n}" + (" vg-active" if active else ""), "fillcolor": th.op_fill, "fontsize": "10",
               "height": "0.3", "id": f"{n}-op", "label": _op_text(str(attrs.get("op", ""))),
               "margin": "0.04,0.02", "shape": "ellipse", "style": "filled",
-              "tooltip": text.formula(G, n), "width": "0.3"}
+              "tooltip": formula, "width": "0.3"}
         if pending or not on_path:
             op.update(color=th.muted, fontcolor=th.muted, style="dashed,filled")
         if active:

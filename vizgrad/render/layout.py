@@ -10,7 +10,10 @@ Two backends sit behind :func:`run_layout`:
 
 The choice comes from the ``backend`` argument, else the environment
 variable ``VIZGRAD_LAYOUT`` (``embedded`` or ``system``), else the default.
-A layout that runs past ``timeout`` seconds is stopped::
+A layout that runs past ``timeout`` seconds is stopped with
+:class:`~vizgrad.exceptions.LayoutTimeoutError`: the system ``dot`` and the
+embedded Graphviz's worker process (``_wasm_worker``) are killed, and the
+next layout starts a fresh one::
 
     >>> svg = run_layout('digraph { a -> b }', "svg", backend="embedded")
     >>> svg.startswith(b"<?xml") and b"</svg>" in svg
