@@ -338,7 +338,8 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
         click.echo(json.dumps({"h": h, "rows": rows}, indent=1))
     else:
         root = G.graph["root"]
-        click.echo(f"{formula(G, root)} = {G.nodes[root]['data']:.10g}; central differences, h = {h:g}")
+        shown = expr.strip() if expr is not None else formula(G, root)
+        click.echo(f"{shown} = {G.nodes[root]['data']:.10g}; central differences, h = {h:g}")
         table = [("input", "backprop", "numeric", "abs error")]
         table += [(r["input"], f"{r['backprop']:.10f}", f"{r['numeric']:.10f}", f"{r['error']:.4e}")
                   for r in rows]

@@ -57,6 +57,7 @@ def test_check_fork_prints_the_central_difference_table(run):
 
 def test_check_an_expression_gives_the_same_numbers(run):
     out = run("check", "--expr", "(a*b)*(a+b)", "--set", "a=-2", "--set", "b=3").output
+    assert out.startswith("(a*b)*(a+b) = -6; central differences, h = 1e-06")
     assert _rows(out)["a"][2] == "4.1933e-10"
 
 
