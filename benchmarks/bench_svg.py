@@ -18,20 +18,22 @@ machine matters little; wall-clock medians are printed beside them.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import resource
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vizgrad import Value, to_networkx  # noqa: E402
-from vizgrad.render import layout  # noqa: E402
-from vizgrad.render.svg import draw  # noqa: E402
+from vizgrad import Value, to_networkx
+from vizgrad.render import layout
+from vizgrad.render.svg import draw
 
 TIMEOUT = 600.0
 
@@ -42,7 +44,7 @@ def mlp_loss(samples: int, sizes: tuple[int, ...] = (3, 4, 4, 1), seed: int = 0)
     layers = [
         [([Value(round(rnd.uniform(-1, 1), 3), label=f"w{i}.{j}.{k}") for k in range(nin)],
           Value(round(rnd.uniform(-1, 1), 3), label=f"b{i}.{j}")) for j in range(nout)]
-        for i, (nin, nout) in enumerate(zip(sizes, sizes[1:]))
+        for i, (nin, nout) in enumerate(itertools.pairwise(sizes))
     ]
     loss: Value | None = None
     for s in range(samples):
@@ -142,7 +144,7 @@ def main() -> None:
         for be in backends:
             dot = draw(G, backend=be, timeout=TIMEOUT).dot()
             ours, theirs, w_ours, w_theirs = median_pair(
-                lambda: draw(G, backend=be, timeout=TIMEOUT).svg(),
+                lambda G=G, be=be: draw(G, backend=be, timeout=TIMEOUT).svg(),
                 graphviz_alone(be, dot), repeat)
             print(f"| {gname} | {G.number_of_nodes():,} | {be} | {ours:.2f} ({w_ours:.2f}) "
                   f"| {theirs:.2f} ({w_theirs:.2f}) | {ours / theirs:.2f} |", flush=True)

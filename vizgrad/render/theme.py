@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..exceptions import OptionError
 
-__all__ = ["Theme", "THEMES", "get", "grad_color", "edge_color", "mix"]
+__all__ = ["THEMES", "Theme", "edge_color", "get", "grad_color", "mix"]
 
 
 @dataclass(frozen=True)
