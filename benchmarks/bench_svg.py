@@ -21,7 +21,6 @@ import argparse
 import itertools
 import os
 import random
-import resource
 import statistics
 import sys
 import time
@@ -91,6 +90,10 @@ def _worker_ticks() -> float:
 
 def cpu_now() -> float:
     """CPU seconds of this process, its finished children and the layout worker."""
+    try:
+        import resource
+    except ImportError:  # Windows: this process only
+        return time.process_time()
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.process_time() + children.ru_utime + children.ru_stime + _worker_ticks()
 

@@ -382,3 +382,40 @@ def test_node_limit_refuses_with_a_suggestion(G):
 def test_bad_options_are_clear(G, kwargs, match):
     with pytest.raises(OptionError, match=match):
         draw(G, **kwargs)
+
+
+def test_default_node_limit_is_two_thousand():
+    xs = [Value(1.0, label=f"x{i}") for i in range(1001)]
+    total = xs[0]
+    for x in xs[1:]:
+        total = total + x
+    G = to_networkx(total)
+    assert G.number_of_nodes() == 2001
+    with pytest.raises(GraphTooLargeError, match="max_nodes=2,000.*pass max_nodes=2001"):
+        draw(G)
+
+
+def test_environment_variable_picks_the_backend(G, monkeypatch):
+    if not HAS_DOT:
+        pytest.skip("the system Graphviz `dot` is not installed (apt install graphviz)")
+    monkeypatch.setenv("VIZGRAD_LAYOUT", "system")
+    via_env = draw(G, 7).svg()
+    monkeypatch.delenv("VIZGRAD_LAYOUT")
+    assert via_env == draw(G, 7, backend="system").svg()
+    assert via_env != draw(G, 7, backend="embedded").svg()
+
+
+def test_desc_holds_the_chain_rule(G):
+    root = parse(draw(G, 7).svg())
+    assert root[1].text == ("∂q/∂a += 3.0000 × 1.0000 = 3.0000  (-6.0000 → -3.0000)\n"
+                            "∂q/∂b += -2.0000 × 1.0000 = -2.0000  (-6.0000 → -8.0000)")
+
+
+def test_contribution_to_a_constant_is_labelled_too():
+    a = Value(0.5, label="a")
+    y = a * 3
+    y.label = "y"
+    y.backward()
+    root = parse(draw(y).svg())
+    assert texts(group(root, "e-v1-v2-1")) == ["0.5000 × 1.0000 = 0.5000"]
+    assert texts(group(root, "v1")) == ["3"]
