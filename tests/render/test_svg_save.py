@@ -91,3 +91,26 @@ def test_overwrite_replaces_whole_file(drawing, tmp_path):
     drawing.save(target)
     assert target.read_text(encoding="utf-8") == drawing.svg()
     assert [p.name for p in tmp_path.iterdir()] == ["fork.svg"]
+
+
+def test_png_dpi_scales_the_bitmap(drawing, tmp_path):
+    if not HAS_DOT:
+        pytest.skip("saving png needs the system Graphviz `dot` (apt install graphviz)")
+
+    def width(path):
+        return int.from_bytes(path.read_bytes()[16:20], "big")
+
+    normal = width(drawing.save(tmp_path / "a.png"))
+    sharp = width(drawing.save(tmp_path / "b.png", dpi=192))
+    assert 1.9 < sharp / normal < 2.1
+
+
+@pytest.mark.parametrize("name, dpi, match", [("a.png", 0, "dpi must be"),
+                                              ("a.png", "300", "dpi must be"),
+                                              ("a.svg", 200, "png only")])
+def test_bad_dpi(drawing, tmp_path, name, dpi, match):
+    from vizgrad.exceptions import OptionError
+
+    with pytest.raises(OptionError, match=match):
+        drawing.save(tmp_path / name, dpi=dpi)
+    assert list(tmp_path.iterdir()) == []

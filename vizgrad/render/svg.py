@@ -136,7 +136,7 @@ class Drawing:
                                     f"vizgrad vg-theme-{self.theme.name}")
         return self._svg
 
-    def layout(self, fmt: str) -> bytes:
+    def layout(self, fmt: str, *, dpi: float | None = None) -> bytes:
         """Graphviz output in another format: ``json``, ``dot`` (with positions), ``png``
         or ``pdf``; png and pdf always come from the system ``dot``."""
         if fmt in ("png", "pdf"):
@@ -146,15 +146,23 @@ class Drawing:
                     "install Graphviz (apt install graphviz, brew install graphviz or conda "
                     "install graphviz), or save as .svg, which needs no install"
                 )
-            return run_layout(self.dot(), fmt, "system", self.timeout)
+            source = self.dot()
+            if dpi is not None:
+                source = source.replace("graph [", f'graph [dpi="{dpi:g}" ', 1)
+            return run_layout(source, fmt, "system", self.timeout)
         return run_layout(self.dot(), fmt, self.backend, self.timeout)
 
-    def save(self, path: str | os.PathLike[str]) -> Path:
+    def save(self, path: str | os.PathLike[str], *, dpi: float | None = None) -> Path:
         """Write the format the suffix names (.svg, .dot/.gv, .json, .png, .pdf); return the path.
 
-        The file appears complete or not at all (written to a temporary file first).
+        ``dpi`` sets a png's resolution (Graphviz's default is 96; 192 or more
+        suits slides). The file appears complete or not at all (written to a
+        temporary file first).
         """
         out = Path(path)
+        if dpi is not None and (isinstance(dpi, bool) or not isinstance(dpi, (int, float))
+                                or not 24 <= dpi <= 1200):
+            raise OptionError(f"dpi must be a number from 24 to 1200, got {dpi!r}")
         suffix = out.suffix.lower()
         if suffix not in SAVE_FORMATS:
             raise RenderError(
@@ -165,12 +173,14 @@ class Drawing:
             raise RenderError(f"cannot save {str(out)!r}: the folder {str(out.parent)!r} "
                               "does not exist")
         fmt = SAVE_FORMATS[suffix]
+        if dpi is not None and fmt != "png":
+            raise OptionError(f"dpi applies to png only, not to {suffix}")
         if fmt == "svg":
             data = self.svg().encode("utf-8")
         elif fmt == "dot" and suffix in (".dot", ".gv"):
             data = self.dot().encode("utf-8")
         else:
-            data = self.layout(fmt)
+            data = self.layout(fmt, dpi=dpi)
         _atomic_write(out, data)
         return out
 
