@@ -419,3 +419,14 @@ def test_contribution_to_a_constant_is_labelled_too():
     root = parse(draw(y).svg())
     assert texts(group(root, "e-v1-v2-1")) == ["0.5000 × 1.0000 = 0.5000"]
     assert texts(group(root, "v1")) == ["3"]
+
+
+def test_a_micrograd_value_draws_with_two_edges_for_a_plus_a():
+    engine = pytest.importorskip("micrograd.engine", reason="micrograd==0.1.0 is a test extra")
+    a = engine.Value(3.0)
+    b = a + a
+    b.backward()
+    root = parse(draw(b).svg())
+    assert node_texts(root, "v0") == ["v0", "data 3.0000", "grad — → 2.0000"]
+    assert sorted(g.get("id") for g in root.iter(NS + "g")
+                  if (g.get("id") or "").startswith("e-v0-v1-")) == ["e-v0-v1-0", "e-v0-v1-1"]
