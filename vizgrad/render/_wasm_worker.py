@@ -41,6 +41,10 @@ def make_backend(epoch: bool = False) -> Any:
             config = wasmtime.Config()
             config.max_wasm_stack = WASM_STACK
             config.epoch_interruption = epoch
+            try:  # reuse the compiled Graphviz across processes (wasmtime's disk cache)
+                config.cache = True
+            except Exception:  # noqa: BLE001 - an unwritable cache only costs time
+                pass
             self.wasm_path = PACKAGE_WASM_PATH
             self._engine = wasmtime.Engine(config)
             self._module = wasmtime.Module.from_file(self._engine, str(PACKAGE_WASM_PATH))
