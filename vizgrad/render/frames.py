@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .._files import write_atomic
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
 from ..tracing import states
@@ -104,16 +105,6 @@ def _temp_path(path: Path) -> Path:
     raise RenderError(f"could not create a temporary file beside {path}")
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = _temp_path(path)
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def _out_dir(path: Any) -> Path:
     out = Path(path)
     if out.exists() and not out.is_dir():
@@ -145,7 +136,7 @@ def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", **opts: An
 
     def write() -> Path:
         path = out / f"frame-{len(paths):0{width}d}.{fmt}"
-        _write_atomic(path, scene.png() if fmt == "png" else scene.svg())
+        write_atomic(path, scene.png() if fmt == "png" else scene.svg())
         paths.append(path)
         return path
 
@@ -324,9 +315,9 @@ def animate(x: Any, path: str | os.PathLike[str], **opts: Any) -> Path:
         _mp4([], ms, out)  # raises the error that says how to get ffmpeg
     images = _render(G, scene, steps, scene.image)
     if suffix == ".gif":
-        _write_atomic(out, _gif(images, ms, loop))
+        write_atomic(out, _gif(images, ms, loop))
     elif suffix == ".webp":
-        _write_atomic(out, _webp(images, ms, loop))
+        write_atomic(out, _webp(images, ms, loop))
     else:
         _mp4(images, ms, out, scene.theme.background)
     return out

@@ -22,10 +22,10 @@ from __future__ import annotations
 import html
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from .._files import write_atomic
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
 from . import text
@@ -181,7 +181,7 @@ class Drawing:
             data = self.dot().encode("utf-8")
         else:
             data = self.layout(fmt, dpi=dpi)
-        _atomic_write(out, data)
+        write_atomic(out, data)
         return out
 
     def _repr_svg_(self) -> str:
@@ -194,20 +194,6 @@ class Drawing:
 def system_available() -> bool:
     """True when the system Graphviz ``dot`` (needed for png and pdf) is installed."""
     return "system" in available_backends()
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def draw(x: Any, step: int | None = None, *, rankdir: str = "LR", theme: str | Theme = "light",
