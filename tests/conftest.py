@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+from .helpers import build_fork
+
 REQUIRE_OPTIONAL = os.environ.get("VIZGRAD_REQUIRE_OPTIONAL") == "1"
 
 
@@ -23,14 +25,5 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def fork():
-    """The chapter's fork graph q = (a*b)*(a+b) at a=-2, b=3: (q, a, b)."""
-    from vizgrad import Value
-
-    a, b = Value(-2.0, label="a"), Value(3.0, label="b")
-    u = a * b
-    u.label = "u"
-    v = a + b
-    v.label = "v"
-    q = u * v
-    q.label = "q"
-    return q, a, b
+    """The chapter's fork graph q = (a*b)*(a+b) at a=-2, b=3: (q, a, b), before backward()."""
+    return build_fork(backward=False)

@@ -11,21 +11,14 @@ from vizgrad import Value, from_json, to_json, to_networkx, trace
 from vizgrad.exceptions import OptionError
 from vizgrad.render.dot import grad_scale, quote, record_field, to_dot
 
+from ..helpers import build_fork
+
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = os.environ.get("VIZGRAD_REGEN_GOLDEN") == "1"
 
 
 def fork_graph(backward: bool = True):
-    a, b = Value(-2.0, label="a"), Value(3.0, label="b")
-    u = a * b
-    u.label = "u"
-    v = a + b
-    v.label = "v"
-    q = u * v
-    q.label = "q"
-    if backward:
-        q.backward()
-    return to_networkx(q)
+    return to_networkx(build_fork(backward=backward)[0])
 
 
 def shared_graph():

@@ -18,19 +18,14 @@ from vizgrad.render import theme as th
 from vizgrad.render._scene import Options, Scene
 from vizgrad.tracing import replay, states
 
+from ..helpers import build_fork
+
 IDS = {"a": "v0", "b": "v1", "u": "v2", "v": "v3", "q": "v4"}
 
 
 @pytest.fixture(scope="module")
 def G():
-    a, b = Value(-2.0, label="a"), Value(3.0, label="b")
-    u = a * b
-    u.label = "u"
-    v = a + b
-    v.label = "v"
-    q = u * v
-    q.label = "q"
-    return to_networkx(q)
+    return to_networkx(build_fork(backward=False)[0])
 
 
 @pytest.fixture(scope="module")

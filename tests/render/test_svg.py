@@ -12,6 +12,8 @@ from vizgrad.exceptions import GraphTooLargeError, OptionError
 from vizgrad.render import layout
 from vizgrad.render.svg import Drawing, draw
 
+from ..helpers import build_fork
+
 NS = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"
 HAS_DOT = "system" in layout.available_backends()
@@ -52,16 +54,7 @@ def caption_lines(root: ET.Element) -> list[str]:
 
 
 def fork_graph(backward: bool = True):
-    a, b = Value(-2.0, label="a"), Value(3.0, label="b")
-    u = a * b
-    u.label = "u"
-    v = a + b
-    v.label = "v"
-    q = u * v
-    q.label = "q"
-    if backward:
-        q.backward()
-    return to_networkx(q)
+    return to_networkx(build_fork(backward=backward)[0])
 
 
 @pytest.fixture(scope="module")
