@@ -112,8 +112,8 @@ def test_step5_backward_through_q(fork_svgs):
     assert "vg-active" in classes(root, "v4")
     assert caption_lines(root)[:3] == [
         "step 5/7 · backward through q = u × v",
-        "∂q/∂u += 1.0000 × 1.0000 = 1.0000  (0.0000 → 1.0000)",
-        "∂q/∂v += -6.0000 × 1.0000 = -6.0000  (0.0000 → -6.0000)",
+        "∂q/∂u += 1.0000 × 1.0000 = 1.0000  (— → 1.0000)",
+        "∂q/∂v += -6.0000 × 1.0000 = -6.0000  (— → -6.0000)",
     ]
 
 
@@ -423,3 +423,15 @@ def test_a_micrograd_value_draws_with_two_edges_for_a_plus_a():
     assert node_texts(root, "v0") == ["v0", "data 3.0000", "grad — → 2.0000"]
     assert sorted(g.get("id") for g in root.iter(NS + "g")
                   if (g.get("id") or "").startswith("e-v0-v1-")) == ["e-v0-v1-0", "e-v0-v1-1"]
+
+
+def test_chain_rule_starts_a_first_arrival_at_not_reached():
+    from vizgrad.render.text import chain_rule
+
+    G = fork_graph()
+    assert chain_rule(G, 6)[0].endswith("(— → -6.0000)")
+    assert chain_rule(G, 7)[0].endswith("(-6.0000 → -3.0000)")
+    a = Value(3.0, label="a")
+    shared = to_networkx(a + a)
+    first, second = chain_rule(shared, 3)
+    assert first.endswith("  (— → 1.0000)") and second.endswith("  (1.0000 → 2.0000)")

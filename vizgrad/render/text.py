@@ -28,6 +28,7 @@ __all__ = [
     "formula",
     "caption",
     "chain_rule",
+    "first_arrival",
     "contribution_text",
     "PHASES",
 ]
@@ -104,16 +105,33 @@ def contribution_text(c: dict[str, Any], decimals: int = 4) -> str:
     return f"{fmt(c['local'], decimals)} × {fmt(c['upstream'], decimals)} = {fmt(c['amount'], decimals)}"
 
 
+def first_arrival(G: Any, c: dict[str, Any]) -> bool:
+    """True when ``c`` is the first gradient to reach its target (it was "—" before).
+
+    Backward steps run in reverse topological order, so the first contribution
+    comes from the target's latest on-path consumer, through its lowest slot.
+    """
+    target, source = c["target"], c["source"]
+    users = [n for n in G.successors(target) if G.nodes[n].get("on_path", True)]
+    if not users or source != max(users, key=lambda n: G.nodes[n]["order"]):
+        return False
+    return c["slot"] == min(G[target][source])
+
+
 def chain_rule(G: Any, k: int, decimals: int = 4) -> list[str]:
-    """One line per contribution of step ``k``: the chain rule with numbers."""
+    """One line per contribution of step ``k``: the chain rule with numbers.
+
+    The running total starts at "—" where the gradient first arrives.
+    """
     step = G.graph["steps"][k]
     root = name(G, G.graph["root"])
     lines = []
     for c in step.get("contributions", []):
         sign = "=" if c.get("overwrote") else "+="
+        before = NOT_REACHED if first_arrival(G, c) else fmt(c["before"], decimals)
         lines.append(
             f"∂{root}/∂{name(G, c['target'])} {sign} {contribution_text(c, decimals)}"
-            f"  ({fmt(c['before'], decimals)} → {fmt(c['after'], decimals)})"
+            f"  ({before} → {fmt(c['after'], decimals)})"
         )
     if step["kind"] == "forward":
         lines.append(f"{formula(G, step['node'])} = {fmt(step['value'], decimals)}")
