@@ -286,6 +286,7 @@ def trace(root: Any, also: Iterable[Any] = ()) -> Trace:
         steps.append({"index": len(steps), "kind": "seed", "node": ids[id(root)], "grad": 1.0,
                       "contributions": []})
         run = _run_native if native else _run_observed
+        reached = {ids[id(root)]}
         for v in reversed(path):
             ps = parents[id(v)]
             if not ps:
@@ -298,12 +299,9 @@ def trace(root: Any, also: Iterable[Any] = ()) -> Trace:
             if contribs is None:  # the closure did not do what its local derivatives say
                 observed = True
                 contribs = _run_observed(v, ps, ids, upstream, before)
+            reached.update(c["target"] for c in contribs)
             steps.append({"index": len(steps), "kind": "backward", "node": ids[id(v)],
                           "upstream": upstream, "contributions": contribs})
-        reached = {ids[id(root)]}
-        for step in steps:
-            for c in step["contributions"]:
-                reached.add(c["target"])
         for rec, v in zip(nodes, path):
             if rec["id"] in reached:
                 rec["grad"] = float(v.grad)
