@@ -1,27 +1,26 @@
-"""Draw one step of a traced graph as a standalone SVG with Graphviz.
+"""Draw a traced graph as a standalone SVG: one layout, any step, the same picture.
 
 :func:`draw` accepts a Value, a :class:`~vizgrad.Trace` or a graph from
-:func:`vizgrad.to_networkx` and returns a :class:`Drawing`, which shows
-inline in Jupyter and saves to svg, dot, json (the Graphviz layout), and to
-png or pdf when the system ``dot`` is installed::
+:func:`vizgrad.to_networkx` and returns a :class:`Drawing`. After
+``backward()`` it shows the final view (every contribution on its edge,
+every grad final); ``step=k`` shows the state right after step ``k``, on the
+same layout, so pictures of different steps line up exactly::
 
     >>> from vizgrad import Value
     >>> a, b = Value(-2.0, label="a"), Value(3.0, label="b")
     >>> q = (a * b) * (a + b); q.label = "q"
-    >>> d = draw(q, step=7)
+    >>> d = draw(q)
     >>> d
-    <Drawing of q, step 7/7, 5 nodes>
+    <Drawing of q, final view, 5 nodes>
     >>> import xml.etree.ElementTree as ET
     >>> root = ET.fromstring(d.svg())
-    >>> root.get("viewBox") is not None, root[0].tag.endswith("title")
-    (True, True)
+    >>> root.get("viewBox") == ET.fromstring(d.at(0).svg()).get("viewBox")
+    True
 """
 
 from __future__ import annotations
 
-import html
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -29,18 +28,13 @@ from .._files import write_atomic
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
 from . import text
-from .dot import check_options, to_dot
-from .layout import BACKENDS, DEFAULT_TIMEOUT, available_backends, run_layout
-from .theme import Theme, get
+from ._svgout import svg_document
+from .layout import BACKENDS, DEFAULT_TIMEOUT, available_backends
+from .presets import Preset
+from .scene import Scene
+from .theme import Theme
 
-__all__ = [
-    "DEFAULT_MAX_NODES",
-    "SAVE_FORMATS",
-    "Drawing",
-    "draw",
-    "postprocess",
-    "system_available",
-]
+__all__ = ["DEFAULT_MAX_NODES", "SAVE_FORMATS", "Drawing", "draw", "system_available"]
 
 #: Value nodes a drawing accepts unless ``max_nodes`` is raised.
 DEFAULT_MAX_NODES = 2000
@@ -48,116 +42,69 @@ DEFAULT_MAX_NODES = 2000
 SAVE_FORMATS = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".json": "json", ".png": "png",
                 ".pdf": "pdf"}
 
-_COMMENT = re.compile(r"<!--.*?-->\n?", re.DOTALL)
-_DOCTYPE = re.compile(r"<!DOCTYPE[^>]*>\n?", re.DOTALL)
-_SVG_OPEN = re.compile(r"<svg\b[^>]*>", re.DOTALL)
+Step = int | str | None
 
 
-def _xml_text(s: str) -> str:
-    s = "".join(c if c in "\n\t" or (ord(c) >= 0x20 and not 0xD800 <= ord(c) <= 0xDFFF
-                                     and c not in "\ufffe\uffff") else "\ufffd" for c in s)
-    return html.escape(s, quote=False)
+def check_step(G: Any, step: Step) -> int | None:
+    """The step to show: a whole number, or ``None`` for the final view.
 
-
-def postprocess(svg: str, title: str, desc: str = "", css_class: str = "vizgrad") -> str:
-    """Make Graphviz's SVG standalone and stable.
-
-    Drops comments (they carry the Graphviz version) and the DOCTYPE, turns
-    the no-break spaces Graphviz writes for double spaces back into spaces
-    (kept by ``xml:space="preserve"``), and adds a ``<title>``, an optional
-    ``<desc>``, ``role="img"`` and a CSS class to the root element.
-
-    >>> out = postprocess('<?xml version="1.0"?>\\n<!-- x -->\\n<svg viewBox="0 0 1 1">'
-    ...                   '<text>a&#160;b</text></svg>', "a < b")
-    >>> print(out)
-    <?xml version="1.0" encoding="UTF-8"?>
-    <svg viewBox="0 0 1 1" class="vizgrad" role="img" xml:space="preserve"><title>a &lt; b</title>
-    <text>a b</text></svg>
+    ``None`` means the final view after ``backward()``, or the state after the
+    forward pass when it had not run; ``"final"`` asks for the final view.
     """
-    svg = _COMMENT.sub("", svg)
-    svg = _DOCTYPE.sub("", svg)
-    svg = svg.replace("&#160;", " ")
-    match = _SVG_OPEN.search(svg)
-    if match is None:
-        raise RenderError("Graphviz returned no <svg> element")
-    head = match.group(0)[:-1].rstrip("/ \n")
-    head += f' class="{html.escape(css_class)}" role="img" xml:space="preserve">'
-    extra = f"<title>{_xml_text(title)}</title>\n"
-    if desc:
-        extra += f"<desc>{_xml_text(desc)}</desc>\n"
-    body = svg[match.end():].lstrip("\n")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + head + extra + body
+    last = len(G.graph["steps"]) - 1
+    if step is None or step == "final":
+        return None if G.graph.get("backward_ran", True) else int(G.graph["default_step"])
+    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= last:
+        raise OptionError(f"step must be a whole number from 0 to {last} or 'final' for this "
+                          f"graph, got {step!r}")
+    return step
 
 
 class Drawing:
     """One picture of a graph at one step; made by :func:`draw`.
 
     ``.svg()`` and ``.dot()`` return text; ``.save(path)`` writes a file;
-    Jupyter displays it inline.
+    ``.at(k)`` is the same drawing at another step (no new layout);
+    Jupyter displays it inline, scaled to the cell.
     """
 
-    def __init__(self, G: Any, step: int | None, *, rankdir: str, theme: str | Theme,
-                 decimals: int, backend: str | None, timeout: float, caption: bool) -> None:
-        self.graph = G
-        self.step = check_options(G, step, rankdir, decimals)
-        self._requested = step
-        self.theme = get(theme)
-        self.decimals = decimals
-        self.options: dict[str, Any] = {"rankdir": rankdir, "theme": self.theme,
-                                        "decimals": decimals, "caption": caption}
-        self.backend = backend
-        self.timeout = timeout
-        self._dot: str | None = None
+    def __init__(self, scene: Scene, step: int | None) -> None:
+        self.scene = scene
+        self.graph = scene.graph
+        self.step = step
         self._svg: str | None = None
 
     def __repr__(self) -> str:
         G = self.graph
-        last = len(G.graph["steps"]) - 1
-        return (f"<Drawing of {text.name(G, G.graph['root'])}, step {self.step}/{last}, "
-                f"{G.number_of_nodes()} nodes>")
+        at = "final view" if self.step is None else f"step {self.step}/{self.scene.last}"
+        return f"<Drawing of {text.name(G, G.graph['root'])}, {at}, {G.number_of_nodes()} nodes>"
+
+    def at(self, step: Step) -> Drawing:
+        """The same drawing (same layout and options) after ``step``."""
+        return Drawing(self.scene, check_step(self.graph, step))
 
     def dot(self) -> str:
-        """The DOT source given to Graphviz."""
-        if self._dot is None:
-            self._dot = to_dot(self.graph, self._requested, **self.options)
-        return self._dot
+        """The DOT given to Graphviz for the layout (sizes and placeholders, no colours)."""
+        return self.scene.dot
 
     def title(self) -> str:
         """The text of the SVG's ``<title>``: the output's formula and the step caption."""
-        G = self.graph
-        return f"{text.formula(G, G.graph['root'])} · {text.caption(G, self.step)}"
+        G, s = self.graph, self.scene
+        return f"{text.formula(G, G.graph['root'])} · {s.caption_texts(self.step)[0]}"
 
     def svg(self) -> str:
-        """The standalone SVG text (same graph, options and backend → same bytes)."""
+        """The standalone SVG text (same graph, options and step → same bytes)."""
         if self._svg is None:
-            raw = run_layout(self.dot(), "svg", self.backend, self.timeout)
-            desc = "\n".join(text.chain_rule(self.graph, self.step, self.decimals))
-            self._svg = postprocess(raw.decode("utf-8"), self.title(), desc,
-                                    f"vizgrad vg-theme-{self.theme.name}")
+            s = self.scene
+            desc = "\n".join(s.caption_texts(self.step)[1:])
+            self._svg = svg_document(s, s.look(self.step), title=self.title(), desc=desc)
         return self._svg
-
-    def layout(self, fmt: str, *, dpi: float | None = None) -> bytes:
-        """Graphviz output in another format: ``json``, ``dot`` (with positions), ``png``
-        or ``pdf``; png and pdf always come from the system ``dot``."""
-        if fmt in ("png", "pdf"):
-            if not system_available():
-                raise RenderError(
-                    f"saving {fmt} needs the Graphviz `dot` program, which is not installed: "
-                    "install Graphviz (apt install graphviz, brew install graphviz or conda "
-                    "install graphviz), or save as .svg, which needs no install"
-                )
-            source = self.dot()
-            if dpi is not None:
-                source = source.replace("graph [", f'graph [dpi="{dpi:g}" ', 1)
-            return run_layout(source, fmt, "system", self.timeout)
-        return run_layout(self.dot(), fmt, self.backend, self.timeout)
 
     def save(self, path: str | os.PathLike[str], *, dpi: float | None = None) -> Path:
         """Write the format the suffix names (.svg, .dot/.gv, .json, .png, .pdf); return the path.
 
-        ``dpi`` sets a png's resolution (Graphviz's default is 96; 192 or more
-        suits slides). The file appears complete or not at all (written to a
-        temporary file first).
+        png and pdf are drawn by matplotlib from the same scene (``dpi`` sets a
+        png's resolution, default 144). The file appears complete or not at all.
         """
         out = Path(path)
         if dpi is not None and (isinstance(dpi, bool) or not isinstance(dpi, (int, float))
@@ -177,10 +124,16 @@ class Drawing:
             raise OptionError(f"dpi applies to png only, not to {suffix}")
         if fmt == "svg":
             data = self.svg().encode("utf-8")
-        elif fmt == "dot" and suffix in (".dot", ".gv"):
+        elif fmt == "dot":
             data = self.dot().encode("utf-8")
+        elif fmt == "json":
+            from ..graph import to_json
+
+            data = to_json(self.graph).encode("utf-8")
         else:
-            data = self.layout(fmt, dpi=dpi)
+            from .frames import picture_bytes
+
+            data = picture_bytes(self.scene, self.step, fmt, dpi=dpi)
         write_atomic(out, data)
         return out
 
@@ -192,30 +145,12 @@ class Drawing:
 
 
 def system_available() -> bool:
-    """True when the system Graphviz ``dot`` (needed for png and pdf) is installed."""
+    """True when the system Graphviz ``dot`` is installed (an optional layout backend)."""
     return "system" in available_backends()
 
 
-def draw(x: Any, step: int | None = None, *, rankdir: str = "LR", theme: str | Theme = "light",
-         decimals: int = 4, backend: str | None = None, max_nodes: int = DEFAULT_MAX_NODES,
-         timeout: float = DEFAULT_TIMEOUT, caption: bool = True) -> Drawing:
-    """A :class:`Drawing` of ``x`` (Value, Trace or graph) right after ``step``.
-
-    Args:
-        x: what to draw; a Value is traced first.
-        step: the step to show; ``None`` shows the state after ``backward()``
-            (or after the forward pass, grads not computed, if it had not run).
-        rankdir: ``"LR"`` (left to right, the default) or ``"TB"``.
-        theme: ``"light"`` or ``"dark"``.
-        decimals: digits after the decimal point (default 4).
-        backend: ``"embedded"``, ``"system"`` or ``None`` (``VIZGRAD_LAYOUT``,
-            else the embedded Graphviz).
-        max_nodes: refuse graphs with more Values than this
-            (:class:`~vizgrad.exceptions.GraphTooLargeError`).
-        timeout: seconds a layout may run.
-        caption: show the step caption and the chain rule above the graph.
-    """
-    G = as_graph(x)
+def check_common(G: Any, max_nodes: int, backend: str | None, timeout: float) -> None:
+    """Validate the options every renderer shares; refuse graphs past ``max_nodes``."""
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise OptionError(f"max_nodes must be a positive whole number, got {max_nodes!r}")
     if backend is not None and backend not in BACKENDS:
@@ -230,5 +165,38 @@ def draw(x: Any, step: int | None = None, *, rankdir: str = "LR", theme: str | T
             f"would be slow and unreadable. Draw a smaller part of the expression, or pass "
             f"max_nodes={n} to draw it anyway"
         )
-    return Drawing(G, step, rankdir=rankdir, theme=theme, decimals=decimals, backend=backend,
-                   timeout=timeout, caption=caption)
+
+
+def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: str = "LR",
+         theme: str | Theme = "light", decimals: int | None = None, trim: bool | None = None,
+         lang: str | None = None, backend: str | None = None,
+         max_nodes: int = DEFAULT_MAX_NODES, timeout: float = DEFAULT_TIMEOUT,
+         caption: bool = True, legend: bool = True) -> Drawing:
+    """A :class:`Drawing` of ``x`` (Value, Trace or graph).
+
+    Args:
+        x: what to draw; a Value is traced first.
+        step: ``None`` or ``"final"`` for the final view after ``backward()``
+            (the state after the forward pass if it had not run); a whole
+            number ``k`` for the state right after step ``k``.
+        preset: ``"docs"`` (default), ``"slides"`` (large text for a 960 pt
+            slide) or ``"compact"``.
+        rankdir: ``"LR"`` (left to right, the default) or ``"TB"``.
+        theme: ``"light"`` or ``"dark"``.
+        decimals: digits after the decimal point (default: the preset's, 4 or 2).
+        trim: drop trailing zeros (default: the preset's, on).
+        lang: ``"en"`` or ``"zh"`` (default: ``$VIZGRAD_LANG``, else English).
+        backend: ``"embedded"``, ``"system"`` or ``None`` (``VIZGRAD_LAYOUT``,
+            else the embedded Graphviz).
+        max_nodes: refuse graphs with more Values than this
+            (:class:`~vizgrad.exceptions.GraphTooLargeError`).
+        timeout: seconds the layout may run.
+        caption: show the step caption and the chain rule above the graph.
+        legend: explain the edge labels and colours below the graph.
+    """
+    G = as_graph(x)
+    check_common(G, max_nodes, backend, timeout)
+    k = check_step(G, step)
+    scene = Scene(G, preset=preset, theme=theme, rankdir=rankdir, decimals=decimals, trim=trim,
+                  lang=lang, caption=caption, legend=legend, backend=backend, timeout=timeout)
+    return Drawing(scene, k)

@@ -1,6 +1,7 @@
-"""Words and numbers shared by every renderer: formatting, formulas, captions.
+"""Words and numbers shared by every renderer: numbers, formulas, captions, chain rules.
 
-All functions read a graph from :func:`vizgrad.to_networkx` (or JSON), never a Value::
+All functions read a graph from :func:`vizgrad.to_networkx` (or JSON), never a
+Value. Numbers use a true minus sign (U+2212) everywhere::
 
     >>> from vizgrad import Value, to_networkx
     >>> a, b = Value(-2.0, label="a"), Value(3.0, label="b")
@@ -8,11 +9,13 @@ All functions read a graph from :func:`vizgrad.to_networkx` (or JSON), never a V
     >>> q = u * (a + b); q.label = "q"
     >>> G = to_networkx(q)
     >>> caption(G, 7)
-    'step 7/7 · backward through u = a × b'
-    >>> chain_rule(G, 7)
-    ['∂q/∂a += 3.0000 × 1.0000 = 3.0000  (-6.0000 → -3.0000)', '∂q/∂b += -2.0000 × 1.0000 = -2.0000  (-6.0000 → -8.0000)']
-    >>> fmt(float("nan")), fmt(None), fmt(-0.0)
-    ('nan', '—', '0.0000')
+    'step 7 / 7 · backward through u = a × b'
+    >>> chain_rule(G, 7, trim=True)[0]
+    '∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3   (−6 → −3)'
+    >>> caption(G, 7, "zh")
+    '步骤 7 / 7 · 反向经过 u = a × b'
+    >>> fmt(-2.5), fmt(-2.5, trim=True), fmt(None), fmt(-0.0)
+    ('−2.5000', '−2.5', '—', '0.0000')
 """
 
 from __future__ import annotations
@@ -20,37 +23,49 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..i18n import t
+
 __all__ = [
-    "PENDING",
+    "MINUS",
     "NOT_REACHED",
-    "fmt",
-    "name",
-    "formula",
+    "PENDING",
     "caption",
     "chain_rule",
-    "first_arrival",
     "contribution_text",
-    "PHASES",
+    "first_arrival",
+    "fmt",
+    "formula",
+    "local_rule",
+    "name",
+    "phase",
 ]
 
-PENDING = "pending"
+MINUS = "\u2212"
 NOT_REACHED = "—"
-PHASES = {"inputs": "inputs", "forward": "forward", "seed": "seed", "backward": "backward"}
-_SYMBOLS = {"+": "+", "*": "×", "-": "−", "/": "÷"}
+PENDING = "pending"  # the English word; pictures use t("pending", lang)
+_SYMBOLS = {"+": "+", "*": "×", "-": MINUS, "/": "÷"}
 
 
-def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED) -> str:
-    """A number with fixed decimals; ``None`` becomes ``missing``; nan/inf as text."""
+def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bool = False) -> str:
+    """A number with ``decimals`` digits and a true minus; ``None`` becomes ``missing``.
+
+    ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words.
+
+    >>> fmt(1e-7), fmt(1e-7, trim=True), fmt(float("-inf")), fmt(3.0, 2, trim=True)
+    ('0.0000', '0', '−inf', '3')
+    """
     if x is None:
         return missing
     x = float(x)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
+        return "inf" if x > 0 else MINUS + "inf"
     text = f"{x:.{decimals}f}"
-    if float(text) == 0:
-        text = text.lstrip("-")
+    if trim and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text.startswith("-"):
+        text = text[1:] if float(text) == 0 else MINUS + text[1:]
     return text
 
 
@@ -60,8 +75,8 @@ def name(G: Any, node: str) -> str:
     if attrs.get("label"):
         return str(attrs["label"])
     if attrs.get("kind") == "const":
-        return f"{attrs['data']:g}"
-    return node
+        return fmt(attrs["data"], 12, trim=True)
+    return str(node)
 
 
 def _operands(G: Any, node: str) -> list[str]:
@@ -79,30 +94,90 @@ def formula(G: Any, node: str) -> str:
     if op in _SYMBOLS and len(args) == 2:
         return f"{lhs} = {args[0]} {_SYMBOLS[op]} {args[1]}"
     if op.startswith("**") and len(args) == 1:
-        return f"{lhs} = {args[0]} ** {op[2:]}"
+        return f"{lhs} = {args[0]} ** {op[2:].replace('-', MINUS)}"
     return f"{lhs} = {op}({', '.join(args)})"
 
 
-def caption(G: Any, k: int) -> str:
-    """``step k/N · phase ...`` for step ``k`` of the graph's steps."""
+def local_rule(G: Any, node: str, slot: int) -> str | None:
+    """The op's local derivative for operand ``slot``, in symbols; None if unknown.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> x = Value(0.5, label="x"); o = x.tanh(); o.label = "o"
+    >>> local_rule(to_networkx(o), "v1", 0), local_rule(to_networkx(x ** 3), "v1", 0)
+    ('1 − o²', '3·x²')
+    """
+    op = str(G.nodes[node].get("op", ""))
+    args = _operands(G, node)
+    if not 0 <= slot < len(args):
+        return None
+    x, out = args[slot], name(G, node)
+    if op == "+" and len(args) == 2:
+        return "1"
+    if op == "*" and len(args) == 2:
+        return args[1 - slot]
+    if op == "tanh":
+        return f"1 {MINUS} {out}²"
+    if op == "exp":
+        return out
+    if op == "log":
+        return f"1/{x}"
+    if op == "relu":
+        return f"[{x} > 0]"
+    if op.startswith("**"):
+        try:
+            k = float(op[2:])
+        except ValueError:
+            return None
+        kk = fmt(k, 12, trim=True)
+        if k == 0:
+            return "0"
+        if k == 1:
+            return "1"
+        if k == 2:
+            return f"2·{x}"
+        power = {3.0: "²", 4.0: "³"}.get(k, f"^({fmt(k - 1, 12, trim=True)})")
+        return f"{kk}·{x}{power}"
+    return None
+
+
+def phase(G: Any, k: int | None, lang: str = "en") -> str:
+    """The phase word of step ``k`` (``None``: the final view)."""
+    if k is None:
+        return t("phase.final", lang)
+    return t("phase." + G.graph["steps"][k]["kind"], lang)
+
+
+def caption(G: Any, k: int | None, lang: str = "en") -> str:
+    """``step k / N · what happens`` for step ``k``; ``None`` is the final view."""
     steps = G.graph["steps"]
+    if k is None:
+        return t("caption.final", lang)
     step = steps[k]
-    head = f"step {k}/{len(steps) - 1} · "
+    head = t("caption.step", lang, k=k, n=len(steps) - 1) + " · "
     kind = step["kind"]
     if kind == "inputs":
-        return head + "inputs are set; every op is pending"
-    if kind == "forward":
-        return head + f"forward: {formula(G, step['node'])}"
+        return head + t("caption.inputs", lang)
     if kind == "seed":
-        return head + f"seed: ∂{name(G, step['node'])}/∂{name(G, step['node'])} = 1"
-    return head + f"backward through {formula(G, step['node'])}"
+        root = name(G, step["node"])
+        return head + t("caption.seed", lang, grad=f"∂{root}/∂{root}")
+    return head + t(f"caption.{kind}", lang, formula=formula(G, step["node"]))
 
 
-def contribution_text(c: dict[str, Any], decimals: int = 4) -> str:
-    """``local × upstream = amount`` for one contribution."""
+def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
+                      lang: str = "en") -> str:
+    """``local × upstream = amount`` for one contribution.
+
+    >>> contribution_text({"local": 3.0, "upstream": 1.0, "amount": 3.0}, trim=True)
+    '3 × 1 = 3'
+    >>> contribution_text({"local": 1.0, "upstream": -6.0, "amount": -6.0}, 2)
+    '1.00 × (−6.00) = −6.00'
+    """
     if c.get("local") is None:
-        return f"+{fmt(c['amount'], decimals)} (observed)"
-    return f"{fmt(c['local'], decimals)} × {fmt(c['upstream'], decimals)} = {fmt(c['amount'], decimals)}"
+        return f"+{fmt(c['amount'], decimals, trim=trim)} ({t('chain.observed', lang)})"
+    up = fmt(c["upstream"], decimals, trim=trim)
+    if up.startswith(MINUS):
+        up = f"({up})"
+    return f"{fmt(c['local'], decimals, trim=trim)} × {up} = {fmt(c['amount'], decimals, trim=trim)}"
 
 
 def first_arrival(G: Any, c: dict[str, Any]) -> bool:
@@ -118,21 +193,31 @@ def first_arrival(G: Any, c: dict[str, Any]) -> bool:
     return c["slot"] == min(G[target][source])
 
 
-def chain_rule(G: Any, k: int, decimals: int = 4) -> list[str]:
-    """One line per contribution of step ``k``: the chain rule with numbers.
+def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
+               lang: str = "en") -> list[str]:
+    """One line per contribution of step ``k``: the chain rule in symbols, then numbers.
 
-    The running total starts at "—" where the gradient first arrives.
+    ``∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3   (−6 → −3)``: the local
+    derivative and the upstream gradient by name, the op's rule, the numbers,
+    and the target's running total (starting at "—" where it first arrives).
     """
     step = G.graph["steps"][k]
     root = name(G, G.graph["root"])
     lines = []
     for c in step.get("contributions", []):
         sign = "=" if c.get("overwrote") else "+="
-        before = NOT_REACHED if first_arrival(G, c) else fmt(c["before"], decimals)
-        lines.append(
-            f"∂{root}/∂{name(G, c['target'])} {sign} {contribution_text(c, decimals)}"
-            f"  ({before} → {fmt(c['after'], decimals)})"
-        )
+        src, tgt = name(G, c["source"]), name(G, c["target"])
+        before = NOT_REACHED if first_arrival(G, c) else fmt(c["before"], decimals, trim=trim)
+        total = f"   ({before} → {fmt(c['after'], decimals, trim=trim)})"
+        head = f"∂{root}/∂{tgt} {sign} "
+        rule = local_rule(G, c["source"], c["slot"]) if c.get("local") is not None else None
+        if c.get("local") is None:
+            lines.append(head + contribution_text(c, decimals, trim, lang) + total)
+            continue
+        symbols = f"∂{src}/∂{tgt} × ∂{root}/∂{src} = "
+        if rule is not None:
+            symbols += f"{rule} × {src}.grad = "
+        lines.append(head + symbols + contribution_text(c, decimals, trim, lang) + total)
     if step["kind"] == "forward":
-        lines.append(f"{formula(G, step['node'])} = {fmt(step['value'], decimals)}")
+        lines.append(f"{formula(G, step['node'])} = {fmt(step['value'], decimals, trim=trim)}")
     return lines

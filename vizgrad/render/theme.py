@@ -9,7 +9,7 @@ scale. Zero is the plain node fill::
     >>> grad_color(0.0, 1.0, light) == light.node_fill
     True
     >>> grad_color(-1.0, 1.0, light), grad_color(1.0, 1.0, light)
-    ('#f0a067', '#9e8ac2')
+    ('#f2b080', '#ae9ecc')
     >>> grad_color(float("nan"), 1.0, light) == light.nan_fill
     True
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..exceptions import OptionError
 
-__all__ = ["THEMES", "Theme", "edge_color", "get", "grad_color", "mix"]
+__all__ = ["THEMES", "Theme", "contrast", "edge_color", "get", "grad_color", "mix", "robust_scale"]
 
 
 @dataclass(frozen=True)
@@ -37,13 +37,15 @@ class Theme:
     op_fill: str
     offpath_fill: str
     edge: str
-    active: str  # the node acting in the current step
-    negative: str  # strong end of the palette for grad < 0
-    positive: str  # strong end of the palette for grad > 0
+    active: str  # the one highlight colour: the node acting in the current step
+    negative: str  # text and edges for grad < 0 (4.5:1 on the background)
+    positive: str  # text and edges for grad > 0
     nan_fill: str
     #: node fills move toward these (default: ``negative`` / ``positive``)
     fill_negative: str = ""
     fill_positive: str = ""
+    #: the lines of a "not reached" grad cell
+    hatch: str = "#c4c4c4"
     font: str = "Helvetica"
     #: how far a node fill moves toward the strong colour at |grad| = scale
     max_mix: float = 0.6
@@ -51,16 +53,18 @@ class Theme:
 
 THEMES = {
     "light": Theme(
-        name="light", background="#ffffff", text="#1a1a1a", muted="#8c8c8c",
+        name="light", background="#ffffff", text="#1a1a1a", muted="#6b6b6b",
         border="#4d4d4d", node_fill="#ffffff", op_fill="#f0f0f0", offpath_fill="#f5f5f5",
-        edge="#595959", active="#009e73", negative="#e66101", positive="#5e3c99",
-        nan_fill="#d9d9d9",
+        edge="#6b6b6b", active="#0072b2", negative="#b35806", positive="#5e3c99",
+        nan_fill="#d9d9d9", fill_negative="#e66101", fill_positive="#5e3c99", hatch="#c4c4c4",
+        max_mix=0.5,
     ),
     "dark": Theme(
-        name="dark", background="#1e1e1e", text="#ececec", muted="#8a8a8a",
+        name="dark", background="#1e1e1e", text="#ececec", muted="#a0a0a0",
         border="#bdbdbd", node_fill="#2b2b2b", op_fill="#3a3a3a", offpath_fill="#262626",
-        edge="#b0b0b0", active="#35d0a5", negative="#fdb863", positive="#b2abd2",
-        nan_fill="#555555", fill_negative="#e66101", fill_positive="#8073ac", max_mix=0.6,
+        edge="#a0a0a0", active="#56b4e9", negative="#fdb863", positive="#b2abd2",
+        nan_fill="#555555", fill_negative="#e66101", fill_positive="#8073ac", hatch="#555555",
+        max_mix=0.5,
     ),
 }
 
@@ -123,9 +127,44 @@ def edge_color(value: float | None, theme: Theme | str = "light") -> str:
     """The strong palette colour for the sign of a contribution.
 
     >>> edge_color(-2.0), edge_color(0.5), edge_color(0.0)
-    ('#e66101', '#5e3c99', '#595959')
+    ('#b35806', '#5e3c99', '#6b6b6b')
     """
     th = get(theme)
     if value is None or math.isnan(value) or value == 0:
         return th.edge
     return th.negative if value < 0 else th.positive
+
+
+def _luminance(color: str) -> float:
+    def lin(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = _rgb(color)
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21).
+
+    >>> round(contrast("#000000", "#ffffff"), 1), round(contrast("#b35806", "#ffffff"), 2)
+    (21.0, 4.87)
+    """
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def robust_scale(values: list[float]) -> float:
+    """The |grad| that gets the full colour: the 80th percentile of the nonzero finite
+    ``|values|``, to two significant digits, so one outlier does not wash out the rest.
+
+    >>> robust_scale([0.1, -0.2, 0.3, 0.25, -23.9])
+    0.3
+    >>> robust_scale([]), robust_scale([0.0])
+    (1.0, 1.0)
+    """
+    mags = sorted(abs(v) for v in values if v == v and v not in (0, float("inf"), float("-inf")))
+    if not mags:
+        return 1.0
+    pick = mags[int(0.8 * (len(mags) - 1))]
+    return float(f"{pick:.2g}")

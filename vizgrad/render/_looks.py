@@ -1,0 +1,188 @@
+"""What each shape of a scene shows after a step: texts, colours, visibility.
+
+A look is a dict of string attributes per shape id: ``text``, ``fill``,
+``stroke``, ``sw`` (stroke width), ``dash``, ``hatch`` and ``hidden`` (``"1"``
+or ``""``), ``bold``. Every medium reads the same looks, so the SVG, the frames,
+the player and the lab show the same picture.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..tracing import State, replay
+from . import text as tx
+from ._shapes import op_glyph
+from .theme import edge_color, grad_color, robust_scale
+
+if TYPE_CHECKING:
+    from .scene import Scene
+
+__all__ = ["Looks", "final_state"]
+
+Look = dict[str, str]
+_ON, _OFF = "1", ""
+
+
+def final_state(G: Any) -> State:
+    """The final view: the state after the last step, nothing active, every contribution."""
+    steps = G.graph["steps"]
+    if not G.graph.get("backward_ran", True):
+        st = replay(steps, int(G.graph["default_step"]))
+        st.active, st.contributions = None, []
+        return st
+    st = replay(steps, len(steps) - 1)
+    st.active, st.kind = None, "final"
+    st.contributions = [c for s in steps for c in s.get("contributions", ())]
+    return st
+
+
+class Looks:
+    """The looks of one scene's shapes; made by the :class:`~vizgrad.render.scene.Scene`."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        G = scene.graph
+        self.contrib: dict[tuple[str, str, int], dict[str, Any]] = {}
+        shown: list[float] = []
+        for s in G.graph["steps"]:
+            if s["kind"] == "seed":
+                shown.append(s["grad"])
+            for c in s.get("contributions", ()):
+                self.contrib[(c["source"], c["target"], c["slot"])] = c
+                shown.append(c["after"])
+        self.scale = robust_scale([v for v in shown if isinstance(v, (int, float))])
+
+    def edge_texts(self) -> dict[tuple[str, str, int], str | None]:
+        """Every operand edge (tail, head, slot) in drawing order, with its label text."""
+        s, G = self.scene, self.scene.graph
+        rank = {n: i for i, n in enumerate(s.order)}
+        edges = sorted(G.edges(keys=True), key=lambda e: (rank[e[1]], e[2], rank[e[0]]))
+        out: dict[tuple[str, str, int], str | None] = {}
+        for u, v, slot in edges:
+            c = self.contrib.get((v, u, slot))
+            out[(u, v, slot)] = (tx.contribution_text(c, s.decimals, s.trim, s.lang)
+                                 if c is not None else None)
+        return out
+
+    # -- one look per shape --------------------------------------------------------
+    def all(self, k: int | None, st: State) -> dict[str, Look]:
+        """Every shape's look after step ``k`` (``None``: final view) in state ``st``."""
+        s = self.scene
+        out: dict[str, Look] = {}
+        ctx = self._context(st)
+        for n in s.order:
+            out.update(self.node(n, st, ctx))
+        for (u, v, slot) in s.edge_texts:
+            out.update(self.edge(u, v, slot, st, ctx))
+        for n in s.op_sizes:
+            out.update(self.out_edge(n, st))
+        out.update(self.captions(k, st))
+        return out
+
+    def _context(self, st: State) -> dict[str, Any]:
+        cur = {(c["source"], c["target"], c["slot"]): c for c in st.contributions}
+        final = st.kind == "final"
+        return {"cur": cur, "final": final,
+                "changed": set() if final else {c["target"] for c in st.contributions}
+                | ({st.active} if st.kind == "seed" else set())}
+
+    def node(self, n: str, st: State, ctx: dict[str, Any]) -> dict[str, Look]:
+        s, th = self.scene, self.scene.theme
+        G = s.graph
+        kind = s.kind(n)
+        on_path = bool(G.nodes[n].get("on_path", True))
+        pending = n not in st.data and kind not in ("const", "stub")
+        active = st.active == n
+        dim = pending or not on_path
+        border = th.active if active else (th.muted if dim else th.border)
+        box = {"fill": th.node_fill if on_path else th.offpath_fill, "stroke": border,
+               "sw": "3" if active else "1.2", "dash": "5 3" if dim else ""}
+        name = tx.name(G, n)
+        out = {f"n-{n}": box}
+        if kind in ("const", "stub"):
+            box["dash"] = "4 3" if kind == "stub" else ""
+            out[f"t-{n}-name"] = {"text": name, "fill": th.muted}
+            return out
+        grad = st.grad.get(n)
+        reached = grad is not None
+        text_fill = th.muted if dim else th.text
+        out[f"t-{n}-name"] = {"text": name, "fill": text_fill, "bold": _ON}
+        out[f"s-{n}"] = {"stroke": border if not active else th.border, "sw": "0.8", "dash": ""}
+        out[f"t-{n}-dl"] = {"text": s.word("box.data"), "fill": th.muted}
+        out[f"t-{n}-gl"] = {"text": s.word("box.grad"), "fill": th.text}
+        out[f"t-{n}-data"] = {"text": s.word("pending") if pending else s.num(st.data.get(n)),
+                              "fill": th.muted if pending else th.text}
+        fill = grad_color(grad if on_path else None, self.scale, th)
+        out[f"c-{n}-grad"] = {"fill": fill, "hatch": _OFF if reached else _ON, "stroke": "none",
+                              "sw": "0", "dash": ""}
+        out[f"t-{n}-grad"] = {"text": s.num(grad), "fill": th.text,
+                              "bold": _ON if n in ctx["changed"] else _OFF}
+        if n in s.op_sizes:
+            out[f"o-{n}"] = {"fill": th.op_fill, "stroke": border, "sw": "3" if active else "1.2",
+                             "dash": "5 3" if dim else ""}
+            out[f"t-{n}-op"] = {"text": op_glyph(str(G.nodes[n].get("op", ""))),
+                                "fill": th.muted if dim else th.text}
+        return out
+
+    def edge(self, u: str, v: str, slot: int, st: State, ctx: dict[str, Any]) -> dict[str, Look]:
+        s, th = self.scene, self.scene.theme
+        eid = f"e-{u}-{v}-{slot}"
+        lid = f"{u}-{v}-{slot}"
+        c = ctx["cur"].get((v, u, slot))
+        child_pending = v not in st.data
+        on_path = bool(s.graph.nodes[v].get("on_path", True))
+        forward_now = st.kind == "forward" and st.active == v
+        line = {"stroke": th.edge, "sw": "1.2", "dash": ""}
+        fwd, back = {"fill": th.edge, "hidden": _OFF}, {"fill": th.edge, "hidden": _ON}
+        label = self.contrib.get((v, u, slot))
+        shown = c is not None
+        if shown:
+            colour = edge_color(c["amount"], th)
+            line = {"stroke": colour, "sw": "1.8" if ctx["final"] else "3", "dash": ""}
+            if not ctx["final"]:
+                fwd = {"fill": colour, "hidden": _ON}
+                back = {"fill": colour, "hidden": _OFF}
+            else:
+                fwd = {"fill": colour, "hidden": _OFF}
+        elif forward_now:
+            line = {"stroke": th.active, "sw": "3", "dash": ""}
+            fwd = {"fill": th.active, "hidden": _OFF}
+        elif child_pending or not on_path:
+            line = {"stroke": th.muted, "sw": "1.2", "dash": "5 3"}
+            fwd = {"fill": th.muted, "hidden": _OFF}
+        out = {eid: line, eid + "-f": fwd, eid + "-b": back}
+        if label is not None:
+            colour = edge_color(label["amount"], th)
+            out["l-" + lid] = {"text": s.edge_texts[(u, v, slot)] or "", "fill": colour,
+                               "hidden": _OFF if shown else _ON, "bold": _OFF}
+            out["lb-" + lid] = {"fill": th.background, "stroke": colour, "sw": "0.8",
+                                "hidden": _OFF if shown else _ON, "dash": ""}
+        return out
+
+    def out_edge(self, n: str, st: State) -> dict[str, Look]:
+        th = self.scene.theme
+        eid = f"e-{n}-op"
+        dim = n not in st.data or not self.scene.graph.nodes[n].get("on_path", True)
+        colour = th.active if (st.kind == "forward" and st.active == n) else (
+            th.muted if dim else th.edge)
+        return {eid: {"stroke": colour, "sw": "1.2", "dash": "5 3" if dim else ""},
+                eid + "-f": {"fill": colour, "hidden": _OFF}}
+
+    def captions(self, k: int | None, st: State) -> dict[str, Look]:
+        s, th = self.scene, self.scene.theme
+        out: dict[str, Look] = {}
+        if s.caption:
+            kind = "final" if k is None else st.kind
+            fill = {"inputs": th.text, "forward": th.active, "seed": th.positive,
+                    "backward": th.positive, "final": th.text}.get(kind, th.text)
+            out["badge"] = {"fill": fill, "stroke": "none", "sw": "0", "dash": ""}
+            out["badge-t"] = {"text": s.word(f"phase.{kind}"), "fill": th.background, "bold": _ON}
+            lines = s.caption_texts(k)
+            for i in range(s._lines):
+                out[f"cap-{i}"] = {"text": lines[i] if i < len(lines) else "", "fill": th.text,
+                                   "bold": _ON if i == 0 else _OFF}
+        for i, line in enumerate(s.legend_texts()):
+            out[f"legend-{i}"] = {"text": line, "fill": th.muted}
+        return out
+

@@ -1,0 +1,171 @@
+"""Place the shapes of a :class:`~vizgrad.render.scene.Scene` from its layout (once).
+
+Ids are stable and name what they draw: ``n-v0`` a box, ``t-v0-grad`` its
+grad text, ``c-v0-grad`` its grad cell, ``o-v2`` an op circle,
+``e-v0-v2-0`` the edge into slot 0 of ``v2``'s op, ``l-…`` its label,
+``…-f`` / ``…-b`` its forward and backward arrowheads, ``cap-0`` the caption.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import geometry as gm
+from . import text as tx
+from ._metrics import width
+
+if TYPE_CHECKING:
+    from .scene import Scene
+
+__all__ = ["Shape", "op_glyph", "place_caption", "place_edges", "place_legend", "place_nodes"]
+
+Point = tuple[float, float]
+_ARROW = 9.0  # arrowhead length, points
+_OPS = {"+": "+", "*": "×", "relu": "ReLU", "ReLU": "ReLU"}
+_SUPER = {"2": "²", "3": "³"}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One thing drawn: ``kind`` is rect, ellipse, text, path or poly.
+
+    ``geom`` is ``(x, y, w, h, rx)`` for a rect, ``(cx, cy, rx, ry)`` for an
+    ellipse, ``(x, y)`` of the baseline for text, Bezier control points for a
+    path (start, then three points per curve) and corner points for a poly.
+    """
+
+    id: str
+    kind: str
+    geom: tuple[Any, ...]
+    cls: str
+    size: float = 0.0
+    bold: bool = False
+    anchor: str = "start"
+
+
+def op_glyph(op: str) -> str:
+    """The text in an op circle: ``×``, ``+``, ``tanh``, ``x²``.
+
+    >>> op_glyph("*"), op_glyph("**2"), op_glyph("**-1")
+    ('×', 'x²', 'x^−1')
+    """
+    if op.startswith("**"):
+        k = op[2:]
+        return "x" + _SUPER.get(k, "^" + k.replace("-", tx.MINUS))
+    return _OPS.get(op, op)
+
+
+def _r(v: float) -> float:
+    return round(v, 2)
+
+
+def _baseline(cy: float, size: float) -> float:
+    """The baseline that centres digits and capitals of ``size`` on ``cy``."""
+    return _r(cy + 0.36 * size)
+
+
+def place_caption(scene: Scene, x: float, y: float) -> None:
+    c = scene.preset.caption
+    line = c * 1.45
+    bw = scene.badge_width
+    add = scene.shapes.append
+    add(Shape("badge", "rect", (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)),
+              "vg-badge"))
+    add(Shape("badge-t", "text", (_r(x + bw / 2), _baseline(y + line / 2, c * 0.8)), "vg-badge-text",
+              c * 0.8, True, "middle"))
+    for i in range(scene._lines):
+        add(Shape(f"cap-{i}", "text", (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
+                  "vg-caption" if i == 0 else "vg-rule", c, i == 0))
+
+
+def place_legend(scene: Scene, x: float, y: float, lines: list[str]) -> None:
+    size = scene.preset.legend
+    for i in range(len(lines)):
+        scene.shapes.append(Shape(f"legend-{i}", "text",
+                                  (_r(x), _baseline(y + size * 1.45 * (i + 0.5), size)),
+                                  "vg-legend", size))
+
+
+def _unit(a: Point, b: Point) -> Point:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    return dx / d, dy / d
+
+
+def _arrow(tip: Point, base_dir: Point) -> tuple[Point, ...]:
+    """A triangle with its point at ``tip``, its base ``_ARROW`` along ``base_dir``."""
+    ux, uy = base_dir
+    bx, by = tip[0] + ux * _ARROW, tip[1] + uy * _ARROW
+    hw = _ARROW * 0.38
+    return ((_r(tip[0]), _r(tip[1])), (_r(bx - uy * hw), _r(by + ux * hw)),
+            (_r(bx + uy * hw), _r(by - ux * hw)))
+
+
+def _edge(scene: Scene, eid: str, e: gm.Edge, dx: float, dy: float, backward: bool) -> None:
+    pts = tuple((_r(x + dx), _r(y + dy)) for x, y in e.points)
+    add = scene.shapes.append
+    add(Shape(eid, "path", pts, "vg-edge"))
+    if e.tip is not None:
+        tip = (e.tip[0] + dx, e.tip[1] + dy)
+        add(Shape(eid + "-f", "poly", _arrow(tip, _unit(tip, pts[-1])), "vg-arrow"))
+    if backward and len(pts) > 1:
+        nxt = next((q for q in pts[1:] if q != pts[0]), pts[-1])
+        add(Shape(eid + "-b", "poly", _arrow(pts[0], _unit(pts[0], nxt)), "vg-arrow vg-back"))
+
+
+def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
+    size = scene.preset.label
+    for (u, v, slot), label in scene.edge_texts.items():
+        eid = f"e-{u}-{v}-{slot}"
+        e = geo.edges[eid]
+        _edge(scene, eid, e, dx, dy, backward=True)
+        if label and e.label is not None:
+            lx, ly = e.label[0] + dx, e.label[1] + dy
+            w = width(label, size) + size * 0.4
+            scene.shapes.append(Shape("lb-" + eid[2:], "rect",
+                                      (_r(lx - w / 2), _r(ly - size * 0.65), _r(w), _r(size * 1.3),
+                                       _r(size * 0.3)), "vg-label-bg"))
+            scene.shapes.append(Shape("l-" + eid[2:], "text", (_r(lx), _baseline(ly, size)),
+                                      "vg-label", size, False, "middle"))
+    for n in scene.op_sizes:
+        _edge(scene, f"e-{n}-op", geo.edges[f"e-{n}-op"], dx, dy, backward=False)
+
+
+def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
+    f = scene.preset.font
+    line = 1.3 * f
+    add = scene.shapes.append
+    for n in scene.order:
+        cx, cy, w, h = geo.nodes[n]
+        cx, cy = cx + dx, cy + dy
+        x, y = cx - w / 2, cy - h / 2
+        kind = scene.kind(n)
+        cls = f"vg-box vg-{kind}"
+        if kind in ("const", "stub"):
+            add(Shape(f"n-{n}", "rect", (_r(x), _r(y), _r(w), _r(h), _r(h / 2)), cls))
+            add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(cy, f * 0.9)), "vg-name",
+                      f * 0.9, False, "middle"))
+            continue
+        top = y + 0.3 * f
+        add(Shape(f"n-{n}", "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
+        add(Shape(f"c-{n}-grad", "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
+                                          _r(line + 0.3 * f - 1.5), 0.0), "vg-grad-cell"))
+        add(Shape(f"s-{n}", "path", ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
+                  "vg-rule-line"))
+        add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f)), "vg-name", f,
+                  True, "middle"))
+        for row, key in ((1, "data"), (2, "grad")):
+            base = _baseline(top + line * (row + 0.5), f)
+            add(Shape(f"t-{n}-{key[0]}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * 0.85))
+            add(Shape(f"t-{n}-{key}", "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
+                      "end"))
+        if n in scene.op_sizes:
+            ox, oy, ow, oh = geo.nodes[gm.op_id(n)]
+            ox, oy = ox + dx, oy + dy
+            add(Shape(f"o-{n}", "ellipse", (_r(ox), _r(oy), _r(ow / 2), _r(oh / 2)), "vg-op"))
+            glyph = op_glyph(str(scene.graph.nodes[n].get("op", "")))
+            size = scene.preset.op * (0.8 if len(glyph) > 1 else 1.0)
+            add(Shape(f"t-{n}-op", "text", (_r(ox), _baseline(oy, size)), "vg-op-glyph", size,
+                      False, "middle"))

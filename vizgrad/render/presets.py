@@ -1,0 +1,56 @@
+"""Sizes for where the picture goes: ``docs`` (the default), ``slides`` and ``compact``.
+
+A preset sets the font sizes (in points at the picture's natural size), the
+spacing, and how numbers are written. ``slides`` keeps text at 14 pt or more
+when a small graph is scaled to a 960 pt wide slide::
+
+    >>> get("slides").font, get("docs").decimals
+    (20.0, 4)
+    >>> get("poster")
+    Traceback (most recent call last):
+    ...
+    vizgrad.exceptions.OptionError: unknown preset 'poster'; choose one of ['compact', 'docs', 'slides']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..exceptions import OptionError
+
+__all__ = ["PRESETS", "Preset", "get"]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Font sizes (points), spacing (inches, as Graphviz takes it) and number style."""
+
+    name: str
+    font: float  # box text
+    label: float  # edge labels
+    op: float  # op glyphs
+    caption: float  # caption and chain rule
+    legend: float
+    nodesep: float
+    ranksep: float
+    decimals: int
+    trim: bool = True
+
+
+PRESETS = {
+    "docs": Preset("docs", font=14.0, label=13.0, op=20.0, caption=14.0, legend=12.0,
+                   nodesep=0.25, ranksep=0.3, decimals=4),
+    "slides": Preset("slides", font=20.0, label=18.0, op=28.0, caption=20.0, legend=16.0,
+                     nodesep=0.2, ranksep=0.25, decimals=2),
+    "compact": Preset("compact", font=11.0, label=10.0, op=14.0, caption=11.0, legend=10.0,
+                      nodesep=0.15, ranksep=0.2, decimals=4),
+}
+
+
+def get(name: str | Preset) -> Preset:
+    """The preset called ``name``; a :class:`Preset` passes through."""
+    if isinstance(name, Preset):
+        return name
+    if name not in PRESETS:
+        raise OptionError(f"unknown preset {name!r}; choose one of {sorted(PRESETS)}")
+    return PRESETS[name]

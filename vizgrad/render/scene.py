@@ -1,0 +1,223 @@
+"""The scene: every shape of a drawing, placed once from one layout, for every step.
+
+A :class:`Scene` sizes each box for the widest text it shows in any step,
+runs Graphviz once (:mod:`vizgrad.render.geometry`), and places every shape:
+value boxes, op circles, edges, arrowheads, edge labels, the caption block and
+the legend. Shapes never move; :meth:`Scene.look` says what each one shows
+after a step (texts, colours, visibility), so every medium (SVG, frames,
+player, lab) draws the same picture::
+
+    >>> from vizgrad import examples
+    >>> scene = Scene(examples.graph("fork"))
+    >>> scene.look(7)["t-v0-grad"]["text"], scene.look(None)["t-v0-grad"]["text"]
+    ('−3', '−3')
+    >>> scene.look(0)["t-v2-data"]["text"], scene.look(0)["t-v0-grad"]["text"]
+    ('pending', '—')
+    >>> scene.size == Scene(examples.graph("fork")).size
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..exceptions import OptionError
+from ..graph import as_graph
+from ..i18n import resolve, t
+from ..tracing import State, replay, states
+from . import geometry as gm
+from . import text as tx
+from ._looks import Looks, final_state
+from ._metrics import width
+from ._shapes import Shape, op_glyph, place_caption, place_edges, place_legend, place_nodes
+from .layout import DEFAULT_TIMEOUT, run_layout
+from .presets import Preset
+from .presets import get as get_preset
+from .theme import Theme
+from .theme import get as get_theme
+
+__all__ = ["RANKDIRS", "Scene", "Shape"]
+
+RANKDIRS = ("LR", "TB")
+
+
+class Scene:
+    """Every shape of a graph's drawing and its look after each step; see the module doc.
+
+    Args:
+        x: a graph from :func:`vizgrad.to_networkx` (a Value or Trace is converted).
+        preset: ``"docs"``, ``"slides"`` or ``"compact"`` (sizes and number style).
+        theme: ``"light"`` or ``"dark"``.
+        rankdir: ``"LR"`` or ``"TB"``.
+        decimals: digits after the point (default: the preset's).
+        trim: drop trailing zeros (default: the preset's).
+        lang: language of the words (default: ``$VIZGRAD_LANG``, else English).
+        caption: draw the caption and chain-rule block on top.
+        legend: draw the legend at the bottom.
+    """
+
+    def __init__(self, x: Any, *, preset: str | Preset = "docs", theme: str | Theme = "light",
+                 rankdir: str = "LR", decimals: int | None = None, trim: bool | None = None,
+                 lang: str | None = None, caption: bool = True, legend: bool = True,
+                 backend: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.graph = G = as_graph(x)
+        self.preset = p = get_preset(preset)
+        self.theme = get_theme(theme)
+        if rankdir not in RANKDIRS:
+            raise OptionError(f"rankdir must be one of {list(RANKDIRS)}, got {rankdir!r}")
+        self.rankdir = rankdir
+        d = p.decimals if decimals is None else decimals
+        if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d <= 12:
+            raise OptionError(f"decimals must be a whole number from 0 to 12, got {decimals!r}")
+        self.decimals, self.trim = d, p.trim if trim is None else bool(trim)
+        self.lang = resolve(lang)
+        self.caption, self.legend = bool(caption), bool(legend)
+        self.order = sorted(G.nodes, key=lambda n: (G.nodes[n].get("order", 0), str(n)))
+        self.last = len(G.graph["steps"]) - 1
+        self.shapes: list[Shape] = []
+        self.looks = Looks(self)
+        self._lines = self._caption_lines()
+        self.dot = self._layout_dot()
+        geo = gm.parse(run_layout(self.dot, "json", backend, timeout))
+        self._place(geo)
+
+    # -- numbers and words -------------------------------------------------------
+    def num(self, x: float | None, missing: str = tx.NOT_REACHED) -> str:
+        return tx.fmt(x, self.decimals, missing, self.trim)
+
+    def word(self, key: str, **values: Any) -> str:
+        return t(key, self.lang, **values)
+
+    def kind(self, n: str) -> str:
+        kind = self.graph.nodes[n].get("kind")
+        if kind in ("input", "const", "op", "output", "group", "stub"):
+            return str(kind)
+        return "op" if self.graph.in_degree(n) else "input"
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """The picture's width and height in points."""
+        return self.width, self.height
+
+    def state(self, k: int | None) -> State:
+        """The state after step ``k``; ``None`` is the final view."""
+        if k is None:
+            return final_state(self.graph)
+        return replay(self.graph.graph["steps"], k)
+
+    def states(self) -> Iterator[State]:
+        """The state after each step, in order (cheaper than :meth:`state` per step)."""
+        return states(self.graph.graph["steps"])
+
+    def look(self, k: int | None, state: State | None = None) -> dict[str, dict[str, str]]:
+        """What every dynamic shape shows after step ``k`` (``None``: the final view)."""
+        return self.looks.all(k, self.state(k) if state is None else state)
+
+    # -- sizes -------------------------------------------------------------------
+    def _box_texts(self, n: str) -> tuple[str, list[str]]:
+        """The name and every value text a box can show (for its width)."""
+        G = self.graph
+        vals = [self.word("pending"), tx.NOT_REACHED]
+        if "data" in G.nodes[n]:
+            vals.append(self.num(G.nodes[n]["data"]))
+        for s in G.graph["steps"]:
+            if s["kind"] == "seed" and s["node"] == n:
+                vals.append(self.num(s["grad"]))
+            vals += [self.num(c["after"]) for c in s.get("contributions", ()) if c["target"] == n]
+        return tx.name(G, n), vals
+
+    def _layout_dot(self) -> str:
+        G, p = self.graph, self.preset
+        f, line = p.font, 1.3 * p.font
+        labels = [self.word("box.data"), self.word("box.grad")]
+        self.box_sizes: dict[str, tuple[float, float]] = {}
+        for n in self.order:
+            name, vals = self._box_texts(n)
+            if self.kind(n) in ("const", "stub"):
+                self.box_sizes[n] = (width(name, f * 0.9) + f, line + f * 0.4)
+                continue
+            inner = max(width(v, f) for v in vals) + f * 0.8 + max(width(w, f * 0.85) for w in labels)
+            self.box_sizes[n] = (max(width(name, f, True), inner) + f * 1.2, 3 * line + f * 0.6)
+        self.op_sizes: dict[str, tuple[float, float]] = {}
+        for n in self.order:
+            if G.in_degree(n) and self.kind(n) not in ("group", "stub"):
+                glyph = op_glyph(str(G.nodes[n].get("op", "")))
+                h = p.op * 1.45
+                self.op_sizes[n] = (max(h, width(glyph, p.op * 0.8) + p.op * 0.7), h)
+        self.edge_texts = self.looks.edge_texts()
+        edges = []
+        for (u, v, slot), label in self.edge_texts.items():
+            size = (width(label, p.label) + p.label * 0.5, p.label * 1.4) if label else None
+            edges.append((u, v, f"e-{u}-{v}-{slot}", size))
+        inputs = [n for n in self.order if self.kind(n) == "input" and G.out_degree(n)]
+        return gm.layout_dot(self.box_sizes, self.op_sizes, edges, inputs=inputs,
+                             rankdir=self.rankdir, font=p.label, nodesep=p.nodesep,
+                             ranksep=p.ranksep)
+
+    # -- caption and legend --------------------------------------------------------
+    def _caption_lines(self) -> int:
+        """How many caption lines the tallest step needs (the block never changes size)."""
+        if not self.caption:
+            return 0
+        most = max(len(s.get("contributions", ())) + (s["kind"] == "forward")
+                   for s in self.graph.graph["steps"])
+        return 1 + max(most, 1)
+
+    def caption_texts(self, k: int | None) -> list[str]:
+        """The caption and chain-rule lines of step ``k`` (``None``: final view)."""
+        G = self.graph
+        if k is None and not G.graph.get("backward_ran", True):
+            k = int(G.graph["default_step"])
+            return [tx.caption(G, k, self.lang), self.word("caption.not_run")]
+        if k is None:
+            st = final_state(G)
+            root = tx.name(G, G.graph["root"])
+            ins = [n for n in self.order if self.kind(n) == "input"]
+            parts = [f"∂{root}/∂{tx.name(G, n)} = {self.num(st.grad.get(n))}" for n in ins[:6]]
+            return [tx.caption(G, None, self.lang), "   ".join(parts) + (" …" if len(ins) > 6 else "")]
+        return [tx.caption(G, k, self.lang),
+                *tx.chain_rule(G, k, self.decimals, self.trim, self.lang)]
+
+    def _caption_width(self) -> float:
+        if not self.caption:
+            return 0.0
+        c = self.preset.caption
+        most = 0.0
+        for k in [*range(self.last + 1), None]:
+            lines = self.caption_texts(k)
+            most = max([most, width(lines[0], c, True)] + [width(s, c) for s in lines[1:]])
+        return self.badge_width + c + most
+
+    @property
+    def badge_width(self) -> float:
+        c = self.preset.caption
+        words = [self.word(f"phase.{w}") for w in ("inputs", "forward", "seed", "backward", "final")]
+        return max(width(w, c * 0.8, True) for w in words) + c
+
+    def legend_texts(self) -> list[str]:
+        if not self.legend:
+            return []
+        return [self.word("legend.edge"),
+                self.word("legend.fill", scale=self.num(self.looks.scale)) + " · "
+                + self.word("legend.unreached")]
+
+    # -- placing shapes ----------------------------------------------------------------
+    def _place(self, geo: gm.Geometry) -> None:
+        p = self.preset
+        margin = p.font
+        cap_h = len(self.caption_texts(0)) and self._lines * p.caption * 1.45
+        leg = self.legend_texts()
+        leg_h = len(leg) * p.legend * 1.45
+        inner_w = max(geo.width, self._caption_width(), *(width(s, p.legend) for s in leg))
+        self.width = round(inner_w + 2 * margin, 2)
+        top = margin + cap_h + (p.caption * 0.6 if cap_h else 0)
+        self.height = round(top + geo.height + (p.legend * 0.8 + leg_h if leg else 0) + margin, 2)
+        self.graph_box = (margin + (inner_w - geo.width) / 2, top, geo.width, geo.height)
+        dx, dy = self.graph_box[:2]
+        if self.caption:
+            place_caption(self, margin, margin)
+        place_edges(self, geo, dx, dy)
+        place_nodes(self, geo, dx, dy)
+        if leg:
+            place_legend(self, margin, self.height - margin - leg_h, leg)
+        self.ids = {s.id for s in self.shapes}
