@@ -178,7 +178,7 @@ class Looks:
                     "backward": th.positive, "final": th.text}.get(kind, th.text)
             out["badge"] = {"fill": fill, "stroke": "none", "sw": "0", "dash": ""}
             out["badge-t"] = {"text": s.word(f"phase.{kind}"), "fill": th.background, "bold": _ON}
-            lines = s.caption_texts(k)
+            lines = s.caption_lines(k)
             for i in range(s._lines):
                 out[f"cap-{i}"] = {"text": lines[i] if i < len(lines) else "", "fill": th.text,
                                    "bold": _ON if i == 0 else _OFF}

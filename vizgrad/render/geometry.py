@@ -8,7 +8,7 @@ steps. :func:`parse` reads Graphviz's ``json`` output into a
 
     >>> dot = layout_dot({"v0": (60, 40), "v1": (60, 40)}, {"v1": (24, 24)},
     ...                  [("v0", "v1", "e0", (50, 16))], inputs=["v0"])
-    >>> print(dot.splitlines()[5])
+    >>> print(dot.splitlines()[6])
       "v1-op" [height="0.3333" shape="ellipse" width="0.3333"];
     >>> geo = parse('''{"bb": "0,0,100,40",
     ...   "objects": [{"_gvid": 0, "name": "v0", "pos": "20,20", "width": "0.5", "height": "0.5"}],
@@ -35,6 +35,7 @@ CHAR_EM = 0.6
 #: line height of a placeholder label, in em
 LINE_EM = 1.2
 _BIG = 300  # nodes past which the layout trades some neatness for speed
+_SMALL = 100  # nodes up to which the layout spends more time on fewer crossings
 
 Point = tuple[float, float]
 
@@ -84,7 +85,8 @@ def _placeholder(size: tuple[float, float], font: float) -> str:
 
 def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float, float]],
                edges: Iterable[tuple[str, str, str, tuple[float, float] | None]], *,
-               inputs: Sequence[str] = (), rankdir: str = "LR", font: float = 10.0,
+               inputs: Sequence[str] = (), first: Sequence[str] = (), rankdir: str = "LR",
+               font: float = 10.0,
                nodesep: float = 0.3, ranksep: float = 0.3) -> str:
     """DOT for the layout: fixed-size boxes and op circles, edges with sized label placeholders.
 
@@ -93,6 +95,8 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
         ops: value node → op circle (width, height); the op feeds its value.
         edges: (tail, head, id, label size or None); a head with an op enters at its op.
         inputs: nodes placed together in the first rank.
+        first: values computed from inputs alone: their ops share a rank, and so
+            do their boxes, so parallel first steps (``exp(z0)``, ``exp(z1)``...) line up.
         rankdir: ``"LR"`` or ``"TB"``.
         font: the placeholder font size (points) used to turn sizes into text.
     """
@@ -100,7 +104,10 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
            "  " + "graph " + _attrs({
                "margin": "0", "nodesep": f"{nodesep:g}", "ordering": "in",
                "outputorder": "edgesfirst", "rankdir": rankdir, "ranksep": f"{ranksep:g}",
-               **({"mclimit": "0.5", "nslimit": "2", "nslimit1": "2"} if len(boxes) > _BIG else {}),
+               # small graphs get more crossing passes (fewer edges through labels);
+               # large ones bounded passes (a deep graph otherwise takes minutes)
+               **({"mclimit": "0.5", "nslimit": "2", "nslimit1": "2"} if len(boxes) > _BIG
+                  else {"mclimit": "4"} if len(boxes) <= _SMALL else {}),
            }) + ";",
            '  node [fixedsize="true" label="" shape="box"];',
            f'  edge [arrowsize="0.8" fontname="Courier" fontsize="{font:g}"];']
@@ -112,6 +119,11 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
                        f"{_attrs({'height': _inch(oh), 'shape': 'ellipse', 'width': _inch(ow)})};")
     if inputs:
         out.append("  { rank=min; " + " ".join(_q(n) for n in inputs) + " }")
+    if len(first) > 1:
+        out.append("  { rank=same; " + " ".join(_q(n) for n in first) + " }")
+        ranked = [op_id(n) for n in first if n in ops]
+        if len(ranked) > 1:
+            out.append("  { rank=same; " + " ".join(_q(n) for n in ranked) + " }")
     for tail, head, eid, size in edges:
         attrs = {"id": eid}
         if size is not None:

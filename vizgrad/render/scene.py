@@ -36,9 +36,12 @@ from .presets import get as get_preset
 from .theme import Theme
 from .theme import get as get_theme
 
-__all__ = ["RANKDIRS", "Scene", "Shape"]
+__all__ = ["RANKDIRS", "SLIDE_WIDTH", "Scene", "Shape", "make_scene", "smallest_text"]
 
 RANKDIRS = ("LR", "TB")
+#: the width of a slide, in points, that the ``slides`` preset fits
+SLIDE_WIDTH = 960.0
+_SLIDE_TEXT = 14.0  # the smallest text on a slide, in points
 
 
 class Scene:
@@ -76,7 +79,6 @@ class Scene:
         self.last = len(G.graph["steps"]) - 1
         self.shapes: list[Shape] = []
         self.looks = Looks(self)
-        self._lines = self._caption_lines()
         self.dot = self._layout_dot()
         geo = gm.parse(run_layout(self.dot, "json", backend, timeout))
         self._place(geo)
@@ -150,21 +152,15 @@ class Scene:
             size = (width(label, p.label) + p.label * 0.5, p.label * 1.4) if label else None
             edges.append((u, v, f"e-{u}-{v}-{slot}", size))
         inputs = [n for n in self.order if self.kind(n) == "input" and G.out_degree(n)]
-        return gm.layout_dot(self.box_sizes, self.op_sizes, edges, inputs=inputs,
+        leaves = set(inputs) | {n for n in self.order if self.kind(n) == "const"}
+        first = [n for n in self.op_sizes if all(u in leaves for u in G.predecessors(n))]
+        return gm.layout_dot(self.box_sizes, self.op_sizes, edges, inputs=inputs, first=first,
                              rankdir=self.rankdir, font=p.label, nodesep=p.nodesep,
                              ranksep=p.ranksep)
 
     # -- caption and legend --------------------------------------------------------
-    def _caption_lines(self) -> int:
-        """How many caption lines the tallest step needs (the block never changes size)."""
-        if not self.caption:
-            return 0
-        most = max(len(s.get("contributions", ())) + (s["kind"] == "forward")
-                   for s in self.graph.graph["steps"])
-        return 1 + max(most, 1)
-
     def caption_texts(self, k: int | None) -> list[str]:
-        """The caption and chain-rule lines of step ``k`` (``None``: final view)."""
+        """The caption and chain-rule lines of step ``k`` (``None``: final view), unwrapped."""
         G = self.graph
         if k is None and not G.graph.get("backward_ran", True):
             k = int(G.graph["default_step"])
@@ -178,15 +174,17 @@ class Scene:
         return [tx.caption(G, k, self.lang),
                 *tx.chain_rule(G, k, self.decimals, self.trim, self.lang)]
 
-    def _caption_width(self) -> float:
-        if not self.caption:
-            return 0.0
-        c = self.preset.caption
-        most = 0.0
-        for k in [*range(self.last + 1), None]:
+    def caption_lines(self, k: int | None) -> list[str]:
+        """:meth:`caption_texts` as drawn: long lines wrap before an ``=``."""
+        if k not in self._wrapped:
+            c = self.preset.caption
             lines = self.caption_texts(k)
-            most = max([most, width(lines[0], c, True)] + [width(s, c) for s in lines[1:]])
-        return self.badge_width + c + most
+            out = [lines[0]]
+            for line in lines[1:]:
+                sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
+                out += _wrap(line, self._wrap_at - self.badge_width - c, c, sep)
+            self._wrapped[k] = out
+        return self._wrapped[k]
 
     @property
     def badge_width(self) -> float:
@@ -205,10 +203,21 @@ class Scene:
     def _place(self, geo: gm.Geometry) -> None:
         p = self.preset
         margin = p.font
-        cap_h = len(self.caption_texts(0)) and self._lines * p.caption * 1.45
+        c = p.caption
+        self._wrap_at = max(geo.width, 40 * c)
+        self._wrapped: dict[int | None, list[str]] = {}
+        cap_w = 0.0
+        self._lines = 0
+        if self.caption:
+            for k in [*range(self.last + 1), None]:
+                lines = self.caption_lines(k)
+                self._lines = max(self._lines, len(lines))
+                cap_w = max([cap_w, width(lines[0], c, True)] + [width(x, c) for x in lines[1:]])
+            cap_w += self.badge_width + c
+        cap_h = self._lines * c * 1.45
         leg = self.legend_texts()
         leg_h = len(leg) * p.legend * 1.45
-        inner_w = max(geo.width, self._caption_width(), *(width(s, p.legend) for s in leg))
+        inner_w = max(geo.width, cap_w, *(width(s, p.legend) for s in leg))
         self.width = round(inner_w + 2 * margin, 2)
         top = margin + cap_h + (p.caption * 0.6 if cap_h else 0)
         self.height = round(top + geo.height + (p.legend * 0.8 + leg_h if leg else 0) + margin, 2)
@@ -221,3 +230,46 @@ class Scene:
         if leg:
             place_legend(self, margin, self.height - margin - leg_h, leg)
         self.ids = {s.id for s in self.shapes}
+
+
+def _wrap(line: str, room: float, size: float, sep: str = " = ") -> list[str]:
+    """``line`` in pieces no wider than ``room`` where it can, cut at ``sep``; with
+    ``" = "`` each further piece starts with an indented ``=``.
+
+    >>> _wrap("∂q/∂a += b × u.grad = 3 × 1 = 3", 130, 10)
+    ['∂q/∂a += b × u.grad', '    = 3 × 1 = 3']
+    >>> _wrap("∂q/∂a = 1   ∂q/∂b = 2", 60, 10, "   ")
+    ['∂q/∂a = 1', '∂q/∂b = 2']
+    """
+    parts = line.split(sep)
+    lead = "    = " if sep == " = " else ""
+    out: list[str] = []
+    cur = parts[0]
+    for part in parts[1:]:
+        joined = cur + sep + part
+        if width(joined, size) <= room:
+            cur = joined
+            continue
+        out.append(cur)
+        cur = lead + part
+    out.append(cur)
+    return out
+
+
+def smallest_text(scene: Scene, fit_width: float | None = None) -> float:
+    """The smallest font size in the scene, in points, scaled down to ``fit_width``."""
+    size = min(sh.size for sh in scene.shapes if sh.kind == "text")
+    return size * min(1.0, fit_width / scene.width) if fit_width else size
+
+
+def make_scene(x: Any, *, rankdir: str | None = None, **options: Any) -> Scene:
+    """A :class:`Scene`; ``rankdir=None`` picks the direction: left to right, except
+    that the ``slides`` preset turns top to bottom when that keeps text at 14 pt or
+    more on a 960 pt wide slide and left to right does not."""
+    scene = Scene(x, rankdir=rankdir or "LR", **options)
+    if rankdir is None and scene.preset.name == "slides" \
+            and smallest_text(scene, SLIDE_WIDTH) < _SLIDE_TEXT:
+        tall = Scene(scene.graph, rankdir="TB", **options)
+        if smallest_text(tall, SLIDE_WIDTH) > smallest_text(scene, SLIDE_WIDTH):
+            return tall
+    return scene

@@ -9,6 +9,7 @@ same layout, so pictures of different steps line up exactly::
     >>> from vizgrad import Value
     >>> a, b = Value(-2.0, label="a"), Value(3.0, label="b")
     >>> q = (a * b) * (a + b); q.label = "q"
+    >>> q.backward()
     >>> d = draw(q)
     >>> d
     <Drawing of q, final view, 5 nodes>
@@ -31,7 +32,7 @@ from . import text
 from ._svgout import svg_document
 from .layout import BACKENDS, DEFAULT_TIMEOUT, available_backends
 from .presets import Preset
-from .scene import Scene
+from .scene import Scene, make_scene
 from .theme import Theme
 
 __all__ = ["DEFAULT_MAX_NODES", "SAVE_FORMATS", "Drawing", "draw", "system_available"]
@@ -167,7 +168,7 @@ def check_common(G: Any, max_nodes: int, backend: str | None, timeout: float) ->
         )
 
 
-def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: str = "LR",
+def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: str | None = None,
          theme: str | Theme = "light", decimals: int | None = None, trim: bool | None = None,
          lang: str | None = None, backend: str | None = None,
          max_nodes: int = DEFAULT_MAX_NODES, timeout: float = DEFAULT_TIMEOUT,
@@ -181,7 +182,8 @@ def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: s
             number ``k`` for the state right after step ``k``.
         preset: ``"docs"`` (default), ``"slides"`` (large text for a 960 pt
             slide) or ``"compact"``.
-        rankdir: ``"LR"`` (left to right, the default) or ``"TB"``.
+        rankdir: ``"LR"`` (left to right) or ``"TB"``; ``None`` (the default) is
+            left to right, except for slides that fit better top to bottom.
         theme: ``"light"`` or ``"dark"``.
         decimals: digits after the decimal point (default: the preset's, 4 or 2).
         trim: drop trailing zeros (default: the preset's, on).
@@ -197,6 +199,7 @@ def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: s
     G = as_graph(x)
     check_common(G, max_nodes, backend, timeout)
     k = check_step(G, step)
-    scene = Scene(G, preset=preset, theme=theme, rankdir=rankdir, decimals=decimals, trim=trim,
-                  lang=lang, caption=caption, legend=legend, backend=backend, timeout=timeout)
+    scene = make_scene(G, preset=preset, theme=theme, rankdir=rankdir, decimals=decimals,
+                       trim=trim, lang=lang, caption=caption, legend=legend, backend=backend,
+                       timeout=timeout)
     return Drawing(scene, k)

@@ -60,7 +60,7 @@ THEMES = {
         max_mix=0.5,
     ),
     "dark": Theme(
-        name="dark", background="#1e1e1e", text="#ececec", muted="#a0a0a0",
+        name="dark", background="#1e1e1e", text="#ececec", muted="#ababab",
         border="#bdbdbd", node_fill="#2b2b2b", op_fill="#3a3a3a", offpath_fill="#262626",
         edge="#a0a0a0", active="#56b4e9", negative="#fdb863", positive="#b2abd2",
         nan_fill="#555555", fill_negative="#e66101", fill_positive="#8073ac", hatch="#555555",

@@ -1,0 +1,230 @@
+"""The scene: one layout for every step, no collisions, legible colour, presets."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from vizgrad import Value, examples, to_networkx
+from vizgrad.render._metrics import width
+from vizgrad.render.scene import SLIDE_WIDTH, Scene, make_scene, smallest_text
+from vizgrad.render.theme import contrast
+
+NAMES = examples.names()
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def scene(request):
+    return Scene(examples.graph(request.param))
+
+
+def steps(s: Scene) -> list[int | None]:
+    return [*range(s.last + 1), None]
+
+
+def rect(sh) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a rect or ellipse shape."""
+    g = sh.geom
+    if sh.kind == "ellipse":
+        return g[0] - g[2], g[1] - g[3], g[0] + g[2], g[1] + g[3]
+    return g[0], g[1], g[0] + g[2], g[1] + g[3]
+
+
+def overlap(a, b, pad: float = 0.0) -> bool:
+    return a[0] < b[2] - pad and b[0] < a[2] - pad and a[1] < b[3] - pad and b[1] < a[3] - pad
+
+
+def bezier(points, per: int = 24):
+    """Sample points along a path given as start + three control points per curve."""
+    out = [points[0]]
+    for i in range(1, len(points) - 2, 3):
+        p0, p1, p2, p3 = points[i - 1], points[i], points[i + 1], points[i + 2]
+        for j in range(1, per + 1):
+            t = j / per
+            out.append(tuple((1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t * t * c
+                             + t ** 3 * d for a, b, c, d in zip(p0, p1, p2, p3)))
+    return out
+
+
+def by_id(s: Scene):
+    return {sh.id: sh for sh in s.shapes}
+
+
+def test_every_step_shows_the_same_shapes_in_the_same_places(scene):
+    """Zero drift: one set of shapes; each step only changes looks, never geometry."""
+    ids = {sh.id for sh in scene.shapes}
+    assert len(ids) == len(scene.shapes)
+    for k in steps(scene):
+        look = scene.look(k)
+        assert set(look) <= ids
+        texts = [i for i, sh in by_id(scene).items() if sh.kind == "text"]
+        assert all("text" in look[i] for i in texts)
+    again = Scene(scene.graph)
+    assert [(sh.id, sh.geom) for sh in again.shapes] == [(sh.id, sh.geom) for sh in scene.shapes]
+
+
+def test_labels_never_overlap_labels_or_boxes(scene):
+    shapes = by_id(scene)
+    labels = [rect(sh) for i, sh in shapes.items() if i.startswith("lb-")]
+    solids = [rect(sh) for i, sh in shapes.items() if i.startswith(("n-", "o-"))]
+    for i, a in enumerate(labels):
+        assert not any(overlap(a, b) for b in labels[i + 1:]), "two edge labels overlap"
+        assert not any(overlap(a, b) for b in solids), "an edge label covers a box"
+    for i, a in enumerate(solids):
+        assert not any(overlap(a, b) for b in solids[i + 1:]), "two boxes overlap"
+
+
+def test_no_edge_crosses_a_label_and_each_label_is_beside_its_own_edge(scene):
+    """Graphviz reserves each label's place beside its edge; nothing may cross it."""
+    shapes = by_id(scene)
+    paths = {i: bezier(sh.geom) for i, sh in shapes.items() if sh.kind == "path" and i.startswith("e-")}
+    for i, sh in shapes.items():
+        if not i.startswith("lb-"):
+            continue
+        box = rect(sh)
+        inner = (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1)
+        for pid, pts in paths.items():
+            assert not any(inner[0] < x < inner[2] and inner[1] < y < inner[3] for x, y in pts), (
+                f"edge {pid} crosses the label {i}")
+        own = paths["e-" + i[3:]]
+        gap = min(math.hypot(max(box[0] - x, 0, x - box[2]), max(box[1] - y, 0, y - box[3]))
+                  for x, y in own)
+        assert gap <= sh.geom[3], f"label {i} is {gap:.1f} pt from its own edge"
+
+
+def test_every_text_fits_its_box_in_every_step(scene):
+    shapes = by_id(scene)
+    for k in steps(scene):
+        look = scene.look(k)
+        for i, sh in shapes.items():
+            if sh.kind != "text" or not i.startswith("t-") or i.endswith("-op"):
+                continue
+            node = i[2:].rsplit("-", 1)[0]
+            box = rect(shapes[f"n-{node}"])
+            w = width(look[i]["text"], sh.size, bool(look[i].get("bold")))
+            x = sh.geom[0]
+            x0 = {"start": x, "middle": x - w / 2, "end": x - w}[sh.anchor]
+            assert box[0] < x0 and x0 + w < box[2], f"{look[i]['text']!r} overflows {node} at {k}"
+
+
+def _background(shapes, look, i: str, theme) -> list[str]:
+    """The colours behind text ``i``: a hatched cell counts its lines and its ground."""
+    node = i[2:].rsplit("-", 1)[0] if i.startswith("t-") else ""
+    if i.endswith(("-grad", "-gl")):
+        cell = look[f"c-{node}-grad"]
+        return [theme.background, theme.hatch] if cell.get("hatch") else [cell["fill"]]
+    if i.endswith("-op"):
+        return [look[f"o-{node}"]["fill"]]
+    if i.startswith("t-"):
+        return [look[f"n-{node}"]["fill"]]
+    if i.startswith("l-"):
+        return [look["lb-" + i[2:]]["fill"]]
+    if i == "badge-t":
+        return [look["badge"]["fill"]]
+    return [theme.background]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("name", ["fork", "softmax-nll", "tanh-native", "shared-node"])
+def test_every_text_has_contrast_of_at_least_4_5(name, theme):
+    s = Scene(examples.graph(name), theme=theme)
+    shapes = by_id(s)
+    for k in steps(s):
+        look = s.look(k)
+        for i, sh in shapes.items():
+            if sh.kind != "text" or look[i].get("hidden") or not look[i]["text"]:
+                continue
+            for bg in _background(shapes, look, i, s.theme):
+                ratio = contrast(look[i]["fill"], bg)
+                assert ratio >= 4.5, f"{i} {look[i]['text']!r} at step {k}: {ratio:.2f} on {bg}"
+
+
+def test_not_reached_is_hatched_and_zero_is_not():
+    s = Scene(examples.graph("tanh-native"))
+    G = s.graph
+    w2 = next(n for n in G if G.nodes[n]["label"] == "w2")
+    final, start = s.look(None), s.look(0)
+    assert final[f"t-{w2}-grad"]["text"] == "0" and not final[f"c-{w2}-grad"]["hatch"]
+    assert start[f"t-{w2}-grad"]["text"] == "—" and start[f"c-{w2}-grad"]["hatch"] == "1"
+
+
+def test_one_outlier_does_not_wash_out_the_colours():
+    s = Scene(examples.graph("softmax-nll"))
+    G = s.graph
+    final = s.look(None)
+    fills = {G.nodes[n]["label"]: final[f"c-{n}-grad"]["fill"] for n in G
+             if G.nodes[n]["label"] in ("z0", "z1", "z2", "z3")}
+    assert all(f != s.theme.node_fill for f in fills.values()), fills
+    assert s.looks.scale < 5  # v13's grad of about -23.9 is past the scale, not the scale
+
+
+def test_final_view_labels_every_contribution_edge_and_highlights_nothing(scene):
+    final = scene.look(None)
+    labels = [i for i in final if i.startswith("l-")]
+    assert labels and all(not final[i]["hidden"] for i in labels)
+    assert all(final[f"n-{n}"]["stroke"] != scene.theme.active for n in scene.order)
+    assert not any(v.get("hidden") == "" for i, v in final.items() if i.endswith("-b"))
+
+
+def test_backward_steps_point_their_arrowheads_the_way_the_gradient_flows():
+    s = Scene(examples.graph("fork"))  # step 7: backward through u = a × b
+    look = s.look(7)
+    for tail in ("v0", "v1"):
+        eid = f"e-{tail}-v2-{0 if tail == 'v0' else 1}"
+        assert look[eid + "-b"]["hidden"] == "" and look[eid + "-f"]["hidden"] == "1"
+    assert look["e-v0-v3-0-b"]["hidden"] == "1"
+    assert look["badge-t"]["text"] == "backward" and s.look(2)["badge-t"]["text"] == "forward"
+
+
+def test_caption_names_the_factors_and_the_rule():
+    s = Scene(examples.graph("fork"))
+    assert s.caption_texts(7)[1].startswith("∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3")
+    t = Scene(examples.graph("tanh-native"))
+    tanh_step = next(k for k in range(t.last + 1) if t.graph.graph["steps"][k]["kind"] == "backward")
+    assert "= 1 − o² × o.grad = " in t.caption_texts(tanh_step)[1]
+
+
+def test_caption_block_keeps_its_size_and_long_lines_wrap():
+    s = Scene(examples.graph("tanh-native"), preset="slides", rankdir="TB")
+    for k in steps(s):
+        lines = s.caption_lines(k)
+        assert len(lines) <= s._lines
+        assert all(width(x, s.preset.caption) <= s.width for x in lines)
+
+
+@pytest.mark.parametrize("name", ["fork", "tanh-native"])
+def test_slides_keep_text_at_14_pt_on_a_960_pt_slide(name):
+    s = make_scene(examples.graph(name), preset="slides")
+    assert smallest_text(s, SLIDE_WIDTH) >= 14
+    assert smallest_text(make_scene(examples.graph(name)), SLIDE_WIDTH) < 14 or name == "fork"
+
+
+def test_compact_is_smaller_than_docs():
+    G = examples.graph("fork")
+    assert Scene(G, preset="compact").width < Scene(G).width < Scene(G, preset="slides").width
+
+
+def test_inputs_share_the_first_rank_and_parallel_first_ops_line_up():
+    s = Scene(examples.graph("softmax-nll"))
+    G, shapes = s.graph, by_id(s)
+    xs = {G.nodes[n]["label"]: round(shapes[f"n-{n}"].geom[0] + shapes[f"n-{n}"].geom[2] / 2, 1)
+          for n in G if G.nodes[n]["kind"] == "input"}
+    assert len(set(xs.values())) == 1, xs
+    es = {round(shapes[f"n-{n}"].geom[0] + shapes[f"n-{n}"].geom[2] / 2, 1)
+          for n in G if G.nodes[n]["label"] in ("e0", "e1", "e2", "e3")}
+    assert len(es) == 1
+
+
+def test_words_follow_the_language():
+    s = Scene(examples.graph("fork"), lang="zh")
+    look = s.look(0)
+    assert look["t-v2-data"]["text"] == "待计算" and look["t-v0-dl"]["text"] == "前向值"
+    assert look["cap-0"]["text"].startswith("步骤 0 / 7")
+    assert Scene(examples.graph("fork"), lang="zh").size == s.size
+
+
+def test_a_value_never_drawn_before_backward_shows_forward_state():
+    a = Value(2.0, label="a")
+    s = Scene(to_networkx(a * a))
+    assert s.caption_texts(None)[1] == "backward() has not run: gradients are not computed"
