@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from vizgrad import Value, from_json, to_json, to_networkx, trace
+from vizgrad import Value, examples, from_json, to_json, to_networkx, trace
 from vizgrad.exceptions import GraphTooLargeError, OptionError
 from vizgrad.render import layout
 from vizgrad.render.svg import Drawing, draw
@@ -15,42 +15,26 @@ from vizgrad.render.svg import Drawing, draw
 from ..helpers import build_fork
 
 NS = "{http://www.w3.org/2000/svg}"
-XLINK = "{http://www.w3.org/1999/xlink}"
 HAS_DOT = "system" in layout.available_backends()
-
-
-@pytest.fixture(params=["embedded", "system"])
-def backend(request):
-    if request.param == "system" and not HAS_DOT:
-        pytest.skip("the system Graphviz `dot` is not installed (apt install graphviz)")
-    return request.param
+GEOMETRY = ("x", "y", "width", "height", "rx", "cx", "cy", "ry", "d", "points", "font-size")
 
 
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg.encode("utf-8"))
 
 
-def group(root: ET.Element, gid: str) -> ET.Element:
-    for g in root.iter(NS + "g"):
-        if g.get("id") == gid:
-            return g
-    raise AssertionError(f"no <g id={gid!r}> in the SVG")
+def elements(root: ET.Element) -> dict[str, ET.Element]:
+    return {el.get("id"): el for el in root.iter() if el.get("id")}
 
 
-def texts(el: ET.Element) -> list[str]:
-    return [t.text or "" for t in el.iter(NS + "text")]
+def text(root: ET.Element, eid: str) -> str:
+    el = elements(root).get(eid)
+    return "" if el is None else (el.text or "")
 
 
-def node_texts(root: ET.Element, gid: str) -> list[str]:
-    return texts(group(root, gid))
-
-
-def classes(root: ET.Element, gid: str) -> set[str]:
-    return set(group(root, gid).get("class", "").split())
-
-
-def caption_lines(root: ET.Element) -> list[str]:
-    return [t.text or "" for t in group(root, "graph0").findall(NS + "text")]
+def box(root: ET.Element, node: str) -> tuple[str, str, str]:
+    """(name, data, grad) as the box shows them."""
+    return text(root, f"t-{node}-name"), text(root, f"t-{node}-data"), text(root, f"t-{node}-grad")
 
 
 def fork_graph(backward: bool = True):
@@ -63,10 +47,12 @@ def G():
 
 
 @pytest.fixture(scope="module")
-def fork_svgs():
-    """The fork graph at every step, embedded backend: {step: parsed root}."""
-    G = fork_graph()
-    return {k: parse(draw(G, k).svg()) for k in range(8)}
+def fork_svgs(G):
+    """The fork graph at every step and the final view: {step: parsed root}."""
+    d = draw(G)
+    out = {k: parse(d.at(k).svg()) for k in range(8)}
+    out[None] = parse(d.svg())
+    return out
 
 
 # ids in the fork graph: a=v0, b=v1, u=v2, v=v3, q=v4
@@ -74,185 +60,153 @@ def fork_svgs():
 
 def test_step0_inputs_known_ops_pending(fork_svgs):
     root = fork_svgs[0]
-    assert node_texts(root, "v0") == ["a", "data -2.0000", "grad —"]
-    assert node_texts(root, "v1") == ["b", "data 3.0000", "grad —"]
+    assert box(root, "v0") == ("a", "−2", "—")
+    assert box(root, "v1") == ("b", "3", "—")
     for vid, name in (("v2", "u"), ("v3", "v"), ("v4", "q")):
-        assert node_texts(root, vid) == [name, "data pending", "grad —"]
-        assert "vg-pending" in classes(root, vid)
-    assert "vg-pending" not in classes(root, "v0")
-    assert caption_lines(root) == ["step 0/7 · inputs are set; every op is pending"]
+        assert box(root, vid) == (name, "pending", "—")
+    assert text(root, "cap-0") == "step 0 / 7 · inputs are set; every operation is pending"
+    assert text(root, "badge-t") == "inputs"
 
 
 def test_forward_steps_fill_in_values_one_by_one(fork_svgs):
-    assert node_texts(fork_svgs[1], "v2") == ["u", "data -6.0000", "grad —"]
-    assert node_texts(fork_svgs[1], "v3") == ["v", "data pending", "grad —"]
-    assert "vg-active" in classes(fork_svgs[1], "v2")
-    assert "vg-active" in classes(fork_svgs[1], "v2-op")
-    assert node_texts(fork_svgs[3], "v4") == ["q", "data -6.0000", "grad —"]
-    assert caption_lines(fork_svgs[3])[:2] == ["step 3/7 · forward: q = u × v",
-                                               "q = u × v = -6.0000"]
+    assert [box(fork_svgs[k], "v2")[1] for k in range(4)] == ["pending", "−6", "−6", "−6"]
+    assert [box(fork_svgs[k], "v4")[1] for k in range(4)] == ["pending"] * 3 + ["−6"]
+    assert text(fork_svgs[3], "cap-1") == "q = u × v = −6"
+    assert elements(fork_svgs[3])["n-v4"].get("stroke") == "#0072b2"
 
 
-def test_grads_show_a_dash_until_reached(fork_svgs):
+def test_grads_show_a_hatched_dash_until_reached(fork_svgs):
     for k in range(4):
-        for vid in ("v0", "v1", "v2", "v3", "v4"):
-            assert node_texts(fork_svgs[k], vid)[2] == "grad —"
-    seed = fork_svgs[4]
-    assert node_texts(seed, "v4")[2] == "grad — → 1.0000"
-    assert [node_texts(seed, v)[2] for v in ("v0", "v1", "v2", "v3")] == ["grad —"] * 4
-    assert node_texts(fork_svgs[5], "v0")[2] == "grad —"
+        assert [box(fork_svgs[k], f"v{i}")[2] for i in range(5)] == ["—"] * 5
+        assert elements(fork_svgs[k])["c-v0-grad"].get("fill").startswith("url(#")
+    assert box(fork_svgs[4], "v4")[2] == "1"
+    assert elements(fork_svgs[4])["t-v4-grad"].get("font-weight") == "bold"
 
 
-def test_step5_backward_through_q(fork_svgs):
-    root = fork_svgs[5]
-    assert node_texts(root, "v2") == ["u", "data -6.0000", "grad — → 1.0000"]
-    assert node_texts(root, "v3") == ["v", "data 1.0000", "grad — → -6.0000"]
-    assert texts(group(root, "e-v2-v4-0")) == ["1.0000 × 1.0000 = 1.0000"]
-    assert texts(group(root, "e-v3-v4-1")) == ["-6.0000 × 1.0000 = -6.0000"]
-    assert "vg-active" in classes(root, "v4")
-    assert caption_lines(root)[:3] == [
-        "step 5/7 · backward through q = u × v",
-        "∂q/∂u += 1.0000 × 1.0000 = 1.0000  (— → 1.0000)",
-        "∂q/∂v += -6.0000 × 1.0000 = -6.0000  (— → -6.0000)",
-    ]
-
-
-def test_step6_backward_through_v(fork_svgs):
-    root = fork_svgs[6]
-    assert node_texts(root, "v0") == ["a", "data -2.0000", "grad — → -6.0000"]
-    assert node_texts(root, "v1") == ["b", "data 3.0000", "grad — → -6.0000"]
-    assert node_texts(root, "v2")[2] == "grad 1.0000"  # settled in step 5
-    assert texts(group(root, "e-v0-v3-0")) == ["1.0000 × -6.0000 = -6.0000"]
-    assert texts(group(root, "e-v1-v3-1")) == ["1.0000 × -6.0000 = -6.0000"]
-    assert texts(group(root, "e-v0-v2-0")) == []
-
-
-def test_step7_contributions_and_running_totals(fork_svgs):
+def test_step7_contributions_and_totals(fork_svgs):
     root = fork_svgs[7]
-    assert node_texts(root, "v0") == ["a", "data -2.0000", "grad -6.0000 → -3.0000"]
-    assert node_texts(root, "v1") == ["b", "data 3.0000", "grad -6.0000 → -8.0000"]
-    assert texts(group(root, "e-v0-v2-0")) == ["3.0000 × 1.0000 = 3.0000"]
-    assert texts(group(root, "e-v1-v2-1")) == ["-2.0000 × 1.0000 = -2.0000"]
-    assert texts(group(root, "e-v0-v3-0")) == []
-    assert "vg-contribution" in classes(root, "e-v0-v2-0")
-    assert "vg-active" in classes(root, "v2")
-    assert "vg-active" not in classes(root, "v4")
-    assert caption_lines(root)[:3] == [
-        "step 7/7 · backward through u = a × b",
-        "∂q/∂a += 3.0000 × 1.0000 = 3.0000  (-6.0000 → -3.0000)",
-        "∂q/∂b += -2.0000 × 1.0000 = -2.0000  (-6.0000 → -8.0000)",
-    ]
+    assert box(root, "v0")[2] == "−3" and box(root, "v1")[2] == "−8"
+    assert text(root, "l-v0-v2-0") == "3 × 1 = 3"
+    assert text(root, "l-v1-v2-1") == "−2 × 1 = −2"
+    assert "l-v0-v3-0" not in elements(root)  # only this step's edges are labelled
+    assert text(root, "cap-1") == ("∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3   (−6 → −3)")
+    assert elements(root)["e-v0-v2-0"].get("stroke") == "#5e3c99"
+    assert elements(root)["e-v1-v2-1"].get("stroke") == "#b35806"
 
 
-def test_contribution_edges_carry_the_chain_rule_as_tooltip(fork_svgs):
-    anchors = [a.get(XLINK + "title") for a in group(fork_svgs[7], "e-v0-v2-0").iter(NS + "a")]
-    assert "∂q/∂a += 3.0000 × 1.0000 = 3.0000  (-6.0000 → -3.0000)" in anchors
+def test_final_view_is_the_default_after_backward(fork_svgs, G):
+    root = fork_svgs[None]
+    labels = sorted(text(root, i) for i in elements(root) if i.startswith("l-"))
+    assert labels == sorted(["−2 × 1 = −2", "1 × (−6) = −6", "1 × (−6) = −6", "1 × 1 = 1",
+                             "3 × 1 = 3", "−6 × 1 = −6"])
+    assert text(root, "cap-0") == "after backward(): every gradient is final"
+    assert text(root, "cap-1") == "∂q/∂a = −3   ∂q/∂b = −8"
+    assert not any(el.get("stroke") == "#0072b2" for el in root.iter())
+    assert draw(G).svg() == draw(G, "final").svg() != draw(G, 7).svg()
 
 
-def test_gradient_sign_colours_the_nodes(fork_svgs):
-    def fill(root, vid):
-        return next(p.get("fill") for p in group(root, vid).iter(NS + "polygon"))
-
-    root = fork_svgs[7]
-    assert fill(root, "v0") != fill(root, "v2")  # a < 0 (orange), u > 0 (purple)
-    assert fill(fork_svgs[0], "v0") == "#ffffff"  # not reached: plain
-
-
-def test_default_picture_is_the_last_step_after_backward(G):
-    assert draw(G).svg() == draw(G, 7).svg()
+def test_every_step_has_one_viewbox_and_fixed_geometry(fork_svgs):
+    roots = list(fork_svgs.values())
+    assert len({r.get("viewBox") for r in roots}) == 1
+    first = elements(roots[0])
+    for root in roots[1:]:
+        for eid, el in elements(root).items():
+            if eid in first:
+                assert [el.get(a) for a in GEOMETRY] == [first[eid].get(a) for a in GEOMETRY], eid
 
 
 def test_before_backward_the_default_shows_grads_not_computed():
-    G = fork_graph(backward=False)
-    root = parse(draw(G).svg())
-    for vid in ("v0", "v1", "v2", "v3", "v4"):
-        assert node_texts(root, vid)[2] == "grad —"
-    assert node_texts(root, "v4")[1] == "data -6.0000"
-    assert any("backward() has not run" in line for line in caption_lines(root))
+    root = parse(draw(fork_graph(backward=False)).svg())
+    assert [box(root, f"v{i}")[2] for i in range(5)] == ["—"] * 5
+    assert box(root, "v4")[1] == "−6"
+    assert text(root, "cap-1") == "backward() has not run: gradients are not computed"
 
 
-def test_shared_input_draws_two_edges():
+def test_shared_input_draws_two_labelled_edges():
     a = Value(3.0, label="a")
     b = a + a
     b.label = "b"
     root = parse(draw(b, 3).svg())
-    edges = [g for g in root.iter(NS + "g") if (g.get("id") or "").startswith("e-v0-v1-")]
-    assert sorted(g.get("id") for g in edges) == ["e-v0-v1-0", "e-v0-v1-1"]
-    assert [texts(g) for g in edges] == [["1.0000 × 1.0000 = 1.0000"]] * 2
-    assert node_texts(root, "v0") == ["a", "data 3.0000", "grad — → 2.0000"]
+    ids = elements(root)
+    assert "e-v0-v1-0" in ids and "e-v0-v1-1" in ids
+    assert [text(root, "l-v0-v1-0"), text(root, "l-v0-v1-1")] == ["1 × 1 = 1"] * 2
+    assert box(root, "v0") == ("a", "3", "2")
 
 
-def test_constants_are_drawn_compactly():
+def test_constants_are_small_boxes_with_their_value():
     a = Value(0.5, label="a")
-    y = a + 2
+    y = a * 3
     y.label = "y"
+    y.backward()
     root = parse(draw(y).svg())
-    const = group(root, "v1")
-    assert "vg-const" in classes(root, "v1")
-    assert texts(const) == ["2"]
-    assert not list(const.iter(NS + "polyline"))  # no record fields
+    assert elements(root)["n-v1"].get("class") == "vg-box vg-const"
+    assert text(root, "t-v1-name") == "3" and "t-v1-data" not in elements(root)
+    assert text(root, "l-v1-v2-1") == "0.5 × 1 = 0.5"  # a constant's contribution is shown too
 
 
-def test_off_path_output_is_greyed():
+def test_off_path_output_is_dashed_and_gets_no_grad():
     x = Value(0.5, label="x")
     p = x.exp()
     p.label = "p"
     other = (x * 3).exp()
     other.label = "other"
-    root = parse(draw(trace(p, also=[other])).svg())
-    oid = next(g.get("id") for g in root.iter(NS + "g") if texts(g)[:1] == ["other"])
-    assert "vg-offpath" in classes(root, oid)
-    assert {t.get("fill") for t in group(root, oid).iter(NS + "text")} == {"#8c8c8c"}
-    assert node_texts(root, oid)[2] == "grad —"
-    assert "vg-offpath" not in classes(root, "v1")
+    G = to_networkx(trace(p, also=[other]))
+    root = parse(draw(G).svg())
+    oid = next(n for n in G if G.nodes[n]["label"] == "other")
+    assert elements(root)[f"n-{oid}"].get("stroke-dasharray")
+    assert box(root, oid)[2] == "—"
+    assert not elements(root)["n-v1"].get("stroke-dasharray")
 
 
-def test_nan_and_inf_show_as_text():
+def test_nan_and_inf_show_as_words():
     a, b = Value(float("nan"), label="a"), Value(float("inf"), label="b")
     c = a * b + b
     c.label = "c"
     c.backward()
     root = parse(draw(c).svg())
-    assert node_texts(root, "v0")[1] == "data nan"
-    assert node_texts(root, "v1")[1] == "data inf"
-    assert node_texts(root, "v1")[2].startswith("grad ")
+    assert box(root, "v0")[1] == "nan" and box(root, "v1")[1] == "inf"
 
 
-def test_decimals_option(G):
-    root = parse(draw(G, 7, decimals=2).svg())
-    assert node_texts(root, "v0") == ["a", "data -2.00", "grad -6.00 → -3.00"]
-    assert texts(group(root, "e-v0-v2-0")) == ["3.00 × 1.00 = 3.00"]
+def test_decimals_and_trim(G):
+    root = parse(draw(G, 7, decimals=2, trim=False).svg())
+    assert box(root, "v0") == ("a", "−2.00", "−3.00")
+    assert text(root, "l-v0-v2-0") == "3.00 × 1.00 = 3.00"
+    half = Value(0.123456, label="h") * 1
+    assert box(parse(draw(half, 0).svg()), "v0")[1] == "0.1235"
+
+
+def test_numbers_use_a_true_minus_sign(fork_svgs):
+    for root in fork_svgs.values():
+        for el in root.iter(NS + "text"):
+            assert not re.search(r"-\d", el.text or ""), el.text
 
 
 def test_top_to_bottom_and_dark_theme(G):
-    svg = draw(G, 7, rankdir="TB", theme="dark").svg()
-    root = parse(svg)
+    root = parse(draw(G, 7, rankdir="TB", theme="dark").svg())
     assert "vg-theme-dark" in root.get("class").split()
-    background = group(root, "graph0").find(NS + "polygon")
-    assert background.get("fill") == "#1e1e1e"
-    assert node_texts(root, "v0") == ["a", "data -2.0000", "grad -6.0000 → -3.0000"]
+    assert elements(root)["n-v0"].get("fill") == "#2b2b2b"
+    ys = {n: float(elements(root)[f"n-{n}"].get("y")) for n in ("v0", "v2", "v4")}
+    assert ys["v0"] < ys["v2"] < ys["v4"]
 
-    def top(vid):
-        return min(float(y) for t in group(root, vid).iter(NS + "text") for y in [t.get("y")])
 
-    assert top("v0") < top("v2") < top("v4")  # inputs above the output
+def test_slides_preset_has_large_text(G):
+    root = parse(draw(G, preset="slides").svg())
+    sizes = [float(el.get("font-size")) for el in root.iter(NS + "text")]
+    width = float(root.get("viewBox").split()[2])
+    assert min(sizes) * min(1, 960 / width) >= 14
+
+
+def test_chinese_words(G):
+    root = parse(draw(G, 0, lang="zh").svg())
+    assert box(root, "v2") == ("u", "待计算", "—")
+    assert text(root, "cap-0").startswith("步骤 0 / 7")
+    assert "Noto Sans CJK SC" in root.get("font-family")
 
 
 HOSTILE = [
-    'say "hi"',
-    "{braces} and [brackets]",
-    "a|b|c",
-    "<b>bold</b> & more",
-    "&amp; &lt; &#65;",
-    "back\\slash \\n \\N \\l \\G \\",
-    "two\nlines",
-    "中文标签",
-    "emoji 😀🎉",
-    "שלום עולם",
-    "<script>alert(1)</script>",
-    "x]]>--<!-- y -->",
-    "'single' `tick`",
-    "\\\"",
+    'say "hi"', "{braces} and [brackets]", "a|b|c", "<b>bold</b> & more", "&amp; &lt; &#65;",
+    "back\\slash \\n \\N \\l \\G \\", "中文标签", "emoji 😀🎉", "שלום עולם",
+    "<script>alert(1)</script>", "x]]>--<!-- y -->", "'single' `tick`", "\\\"",
     "trailing  spaces  ",
 ]
 
@@ -268,73 +222,45 @@ def hostile():
     return to_networkx(out)
 
 
-def test_hostile_labels_render_verbatim(hostile, backend):
-    svg = draw(hostile, backend=backend).svg()
-    root = parse(svg)  # parses: nothing became markup
+def test_hostile_labels_render_verbatim(hostile):
+    root = parse(draw(hostile).svg())  # parses: nothing became markup
     assert not list(root.iter(NS + "script"))
-    seen = {}
-    for n, attrs in hostile.nodes(data=True):
-        if attrs["kind"] == "const" or not attrs["label"]:
-            continue
-        lines = node_texts(root, n)
-        first_data = next(i for i, t in enumerate(lines) if t.startswith("data "))
-        seen[attrs["label"]] = "\n".join(lines[:first_data])
-    assert seen == {lab: lab for lab in [*HOSTILE, "out <&> \"q\""]}
+    names = {text(root, f"t-{n}-name") for n in hostile if hostile.nodes[n]["label"]}
+    assert names == {*HOSTILE, "out <&> \"q\""}
 
 
-def test_hostile_labels_in_captions_and_tooltips(hostile):
-    last = len(hostile.graph["steps"]) - 1
-    root = parse(draw(hostile, last).svg())
-    from vizgrad.render.text import caption, chain_rule, formula
-
-    expected = "\n".join([caption(hostile, last), *chain_rule(hostile, last),
-                          "grad colour: orange < 0 < purple"])
-    assert "\n".join(caption_lines(root)) == expected
-    tips = {a.get(XLINK + "title") for a in root.iter(NS + "a")}
-    assert formula(hostile, hostile.graph["root"]) in tips
+def test_control_characters_never_break_the_xml():
+    v = Value(1.0, label="bell\x07 and \x00 nul") * 2
+    root = parse(draw(v, 0).svg())
+    assert text(root, "t-v0-name") == "bell\ufffd and \ufffd nul"
 
 
-def test_svg_is_standalone_and_stable(G, backend):
-    svg = draw(G, 7, backend=backend).svg()
-    again = draw(fork_graph(), 7, backend=backend).svg()
-    assert svg == again
+def test_svg_is_standalone_and_stable(G):
+    svg = draw(G, 7).svg()
+    assert svg == draw(fork_graph(), 7).svg()
+    assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg ')
+    assert not re.search(r"0x[0-9a-f]{6,}|<!--", svg)
     root = parse(svg)
-    assert root.tag == NS + "svg"
-    assert re.fullmatch(r"[\d.]+ [\d.]+ [\d.]+ [\d.]+", root.get("viewBox"))
     assert root[0].tag == NS + "title"
-    assert root[0].text == "q = u × v · step 7/7 · backward through u = a × b"
-    assert root[1].tag == NS + "desc"
-    assert "<!--" not in svg and "DOCTYPE" not in svg
-    assert "graphviz version" not in svg.lower()
-    assert not re.search(r"(/home/|/tmp/|/usr/|/root/|[A-Z]:\\\\|0x[0-9a-f]{6,})", svg)
-
-
-def test_node_ids_and_classes_come_from_stable_ids(G, backend):
-    root = parse(draw(G, 7, backend=backend).svg())
-    for vid in ("v0", "v1", "v2", "v3", "v4"):
-        assert {"node", "vg-value", f"vg-{vid}"} <= classes(root, vid)
-    for vid in ("v2", "v3", "v4"):
-        assert {"node", "vg-operator", f"vg-{vid}"} <= classes(root, f"{vid}-op")
-    assert {"edge", "vg-edge"} <= classes(root, "e-v0-v2-0")
 
 
 def test_graph_from_json_renders_the_same(G):
     assert draw(from_json(to_json(G)), 6).svg() == draw(G, 6).svg()
 
 
-def test_jupyter_display(G):
+def test_jupyter_display_scales_to_the_cell(G):
     d = draw(G, 7)
-    assert isinstance(d, Drawing)
-    assert d._repr_svg_() == d.svg()
+    assert isinstance(d, Drawing) and d._repr_svg_() == d.svg()
     bundle = d._repr_mimebundle_()
-    assert bundle["image/svg+xml"] == d.svg()
     assert bundle["text/plain"] == "<Drawing of q, step 7/7, 5 nodes>"
+    root = parse(bundle["image/svg+xml"])
+    assert root.get("viewBox") and "max-width:100%" in root.get("style")
 
 
 def test_dot_is_the_layout_input(G):
-    d = draw(G, 5, rankdir="TB")
-    assert d.dot().startswith("digraph vizgrad {")
-    assert 'rankdir="TB"' in d.dot()
+    dot = draw(G, 5, rankdir="TB").dot()
+    assert dot.startswith("digraph vizgrad {") and 'rankdir="TB"' in dot
+    assert 'fixedsize="true"' in dot and '"v2-op"' in dot
 
 
 def test_a_thousand_node_graph_renders():
@@ -347,30 +273,33 @@ def test_a_thousand_node_graph_renders():
     G = to_networkx(total)
     assert G.number_of_nodes() == 1001
     root = parse(draw(G, timeout=300).svg())
-    values = [g for g in root.iter(NS + "g") if "vg-value" in g.get("class", "").split()]
-    assert len(values) == 1001
-    assert node_texts(root, "v0") == ["x0", "data -3.0000", "grad — → -6.0000"]  # last step
-    assert node_texts(root, "v1")[2] == "grad 1.0000"
+    boxes = [el for el in root.iter(NS + "rect") if (el.get("id") or "").startswith("n-")]
+    assert len(boxes) == 1001
+    assert box(root, "v0") == ("x0", "−3", "−6")
 
 
 def test_node_limit_refuses_with_a_suggestion(G):
     with pytest.raises(GraphTooLargeError, match=r"5 values, more than max_nodes=4.*max_nodes=5"):
         draw(G, max_nodes=4)
-    assert draw(G, max_nodes=5).step == 7
+    assert draw(G, max_nodes=5).step is None
 
 
 @pytest.mark.parametrize(
     "kwargs, match",
     [
         ({"step": 99}, "step must be"),
+        ({"step": "last"}, "step must be"),
         ({"rankdir": "XY"}, "rankdir"),
         ({"theme": "neon"}, "unknown theme"),
+        ({"preset": "poster"}, "unknown preset"),
+        ({"lang": "fr"}, "unknown language"),
         ({"decimals": 20}, "decimals"),
         ({"max_nodes": 0}, "max_nodes"),
         ({"backend": "cairo"}, "backend must be one of"),
         ({"timeout": 0}, "timeout"),
     ],
-    ids=["step", "rankdir", "theme", "decimals", "max-nodes", "backend", "timeout"],
+    ids=["step", "step-word", "rankdir", "theme", "preset", "lang", "decimals", "max-nodes",
+         "backend", "timeout"],
 )
 def test_bad_options_are_clear(G, kwargs, match):
     with pytest.raises(OptionError, match=match):
@@ -395,23 +324,18 @@ def test_environment_variable_picks_the_backend(G, monkeypatch):
     via_env = draw(G, 7).svg()
     monkeypatch.delenv("VIZGRAD_LAYOUT")
     assert via_env == draw(G, 7, backend="system").svg()
-    assert via_env != draw(G, 7, backend="embedded").svg()
+
+
+def test_environment_variable_picks_the_language(G, monkeypatch):
+    monkeypatch.setenv("VIZGRAD_LANG", "zh")
+    assert text(parse(draw(G, 0).svg()), "badge-t") == "输入"
 
 
 def test_desc_holds_the_chain_rule(G):
     root = parse(draw(G, 7).svg())
-    assert root[1].text == ("∂q/∂a += 3.0000 × 1.0000 = 3.0000  (-6.0000 → -3.0000)\n"
-                            "∂q/∂b += -2.0000 × 1.0000 = -2.0000  (-6.0000 → -8.0000)")
-
-
-def test_contribution_to_a_constant_is_labelled_too():
-    a = Value(0.5, label="a")
-    y = a * 3
-    y.label = "y"
-    y.backward()
-    root = parse(draw(y).svg())
-    assert texts(group(root, "e-v1-v2-1")) == ["0.5000 × 1.0000 = 0.5000"]
-    assert texts(group(root, "v1")) == ["3"]
+    assert root[1].tag == NS + "desc"
+    assert root[1].text == ("∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3   (−6 → −3)\n"
+                            "∂q/∂b += ∂u/∂b × ∂q/∂u = a × u.grad = −2 × 1 = −2   (−6 → −8)")
 
 
 def test_a_micrograd_value_draws_with_two_edges_for_a_plus_a():
@@ -420,18 +344,25 @@ def test_a_micrograd_value_draws_with_two_edges_for_a_plus_a():
     b = a + a
     b.backward()
     root = parse(draw(b).svg())
-    assert node_texts(root, "v0") == ["v0", "data 3.0000", "grad — → 2.0000"]
-    assert sorted(g.get("id") for g in root.iter(NS + "g")
-                  if (g.get("id") or "").startswith("e-v0-v1-")) == ["e-v0-v1-0", "e-v0-v1-1"]
+    assert box(root, "v0") == ("v0", "3", "2")
+    assert "e-v0-v1-0" in elements(root) and "e-v0-v1-1" in elements(root)
+    # micrograd's closure adds both slots' 1s at once: observed as one contribution of 2
+    assert text(root, "l-v0-v1-0") == "2 × 1 = 2" and "l-v0-v1-1" not in elements(root)
+
+
+def test_every_example_draws_at_every_step():
+    for name in examples.names():
+        d = draw(examples.graph(name))
+        for k in range(d.scene.last + 1):
+            assert parse(d.at(k).svg()).get("viewBox") == parse(d.svg()).get("viewBox")
 
 
 def test_chain_rule_starts_a_first_arrival_at_not_reached():
     from vizgrad.render.text import chain_rule
 
     G = fork_graph()
-    assert chain_rule(G, 6)[0].endswith("(— → -6.0000)")
-    assert chain_rule(G, 7)[0].endswith("(-6.0000 → -3.0000)")
+    assert chain_rule(G, 6)[0].endswith("(— → −6.0000)")
+    assert chain_rule(G, 7)[0].endswith("(−6.0000 → −3.0000)")
     a = Value(3.0, label="a")
-    shared = to_networkx(a + a)
-    first, second = chain_rule(shared, 3)
-    assert first.endswith("  (— → 1.0000)") and second.endswith("  (1.0000 → 2.0000)")
+    first, second = chain_rule(to_networkx(a + a), 3)
+    assert first.endswith("(— → 1.0000)") and second.endswith("(1.0000 → 2.0000)")

@@ -151,12 +151,29 @@ class Scene:
         for (u, v, slot), label in self.edge_texts.items():
             size = (width(label, p.label) + p.label * 0.5, p.label * 1.4) if label else None
             edges.append((u, v, f"e-{u}-{v}-{slot}", size))
-        inputs = [n for n in self.order if self.kind(n) == "input" and G.out_degree(n)]
-        leaves = set(inputs) | {n for n in self.order if self.kind(n) == "const"}
-        first = [n for n in self.op_sizes if all(u in leaves for u in G.predecessors(n))]
+        inputs, first = self._aligned()
         return gm.layout_dot(self.box_sizes, self.op_sizes, edges, inputs=inputs, first=first,
                              rankdir=self.rankdir, font=p.label, nodesep=p.nodesep,
                              ranksep=p.ranksep)
+
+    def _aligned(self) -> tuple[list[str], list[str]]:
+        """Inputs to line up in the first rank, and first ops to line up in one rank,
+        each only when that stretches edges little (a deep chain would make every
+        input edge long, and the layout slow)."""
+        G = self.graph
+        height: dict[str, int] = {}
+        for n in reversed(self.order):
+            height[n] = 1 + max((height[v] for v in G.successors(n)), default=-1)
+        top = max(height.values(), default=0)
+        budget = max(200, 2 * len(self.order))
+        inputs = [n for n in self.order if self.kind(n) == "input" and G.out_degree(n)]
+        if sum((top - height[n]) * G.out_degree(n) for n in inputs) > budget:
+            inputs = []
+        leaves = {n for n in self.order if self.kind(n) in ("input", "const")}
+        first = [n for n in self.op_sizes if all(u in leaves for u in G.predecessors(n))]
+        if first and sum(max(height[n] for n in first) - height[n] for n in first) > budget:
+            first = []
+        return inputs, first
 
     # -- caption and legend --------------------------------------------------------
     def caption_texts(self, k: int | None) -> list[str]:

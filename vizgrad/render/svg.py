@@ -54,7 +54,7 @@ def check_step(G: Any, step: Step) -> int | None:
     """
     last = len(G.graph["steps"]) - 1
     if step is None or step == "final":
-        return None if G.graph.get("backward_ran", True) else int(G.graph["default_step"])
+        return None
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= last:
         raise OptionError(f"step must be a whole number from 0 to {last} or 'final' for this "
                           f"graph, got {step!r}")
