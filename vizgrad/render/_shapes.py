@@ -115,11 +115,27 @@ def _edge(scene: Scene, eid: str, e: gm.Edge, dx: float, dy: float, backward: bo
         add(Shape(eid + "-b", "poly", _arrow(pts[0], _unit(pts[0], nxt)), "vg-arrow vg-back"))
 
 
+def _straight(scene: Scene, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
+    """An edge Graphviz did not route: a straight curve from box side to box side."""
+    tx_, ty, tw, th = geo.nodes[tail]
+    hx, hy, hw, hh = geo.nodes[head]
+    if scene.rankdir == "LR":
+        a, b = (tx_ + tw / 2, ty), (hx - hw / 2, hy)
+    else:
+        a, b = (tx_, ty + th / 2), (hx, hy - hh / 2)
+    ux, uy = _unit(a, b)
+    end = (b[0] - ux * _ARROW, b[1] - uy * _ARROW)
+    third = ((end[0] - a[0]) / 3, (end[1] - a[1]) / 3)
+    pts = (a, (a[0] + third[0], a[1] + third[1]), (a[0] + 2 * third[0], a[1] + 2 * third[1]), end)
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    return gm.Edge(pts, b, mid)
+
+
 def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
     size = scene.preset.label
     for (u, v, slot), label in scene.edge_texts.items():
         eid = f"e-{u}-{v}-{slot}"
-        e = geo.edges[eid]
+        e = geo.edges.get(eid) or _straight(scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
         _edge(scene, eid, e, dx, dy, backward=True)
         if label and e.label is not None:
             lx, ly = e.label[0] + dx, e.label[1] + dy

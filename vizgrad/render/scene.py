@@ -42,6 +42,8 @@ RANKDIRS = ("LR", "TB")
 #: the width of a slide, in points, that the ``slides`` preset fits
 SLIDE_WIDTH = 960.0
 _SLIDE_TEXT = 14.0  # the smallest text on a slide, in points
+_SPAN_BUDGET = 1500  # ranks that long edges may cross in all before the longest go free
+_LONG = 3  # ranks an edge may cross and still be laid out, past the budget
 
 
 class Scene:
@@ -147,23 +149,40 @@ class Scene:
                 h = p.op * 1.45
                 self.op_sizes[n] = (max(h, width(glyph, p.op * 0.8) + p.op * 0.7), h)
         self.edge_texts = self.looks.edge_texts()
+        self._heights()
+        self.free = self._free_edges()
         edges = []
         for (u, v, slot), label in self.edge_texts.items():
             size = (width(label, p.label) + p.label * 0.5, p.label * 1.4) if label else None
-            edges.append((u, v, f"e-{u}-{v}-{slot}", size))
+            if (u, v, slot) not in self.free:
+                edges.append((u, v, f"e-{u}-{v}-{slot}", size))
         inputs, first = self._aligned()
         return gm.layout_dot(self.box_sizes, self.op_sizes, edges, inputs=inputs, first=first,
                              rankdir=self.rankdir, font=p.label, nodesep=p.nodesep,
                              ranksep=p.ranksep)
 
+    def _heights(self) -> None:
+        """Each node's longest path to an output: about how far right (LR) it lands."""
+        G = self.graph
+        self.height: dict[str, int] = {}
+        for n in reversed(self.order):
+            self.height[n] = 1 + max((self.height[v] for v in G.successors(n)), default=-1)
+
+    def _free_edges(self) -> set[tuple[str, str, int]]:
+        """Edges left out of the layout and drawn straight: only when the graph has so
+        many long edges (a value shared across a deep chain, like ``a*b + a*b + ...``)
+        that laying them out would take Graphviz minutes."""
+        h = self.height
+        spans = {e: h[e[0]] - h[e[1]] - 1 for e in self.edge_texts}
+        if sum(spans.values()) <= _SPAN_BUDGET + 4 * len(self.order):
+            return set()
+        return {e for e, span in spans.items() if span > _LONG}
+
     def _aligned(self) -> tuple[list[str], list[str]]:
         """Inputs to line up in the first rank, and first ops to line up in one rank,
         each only when that stretches edges little (a deep chain would make every
         input edge long, and the layout slow)."""
-        G = self.graph
-        height: dict[str, int] = {}
-        for n in reversed(self.order):
-            height[n] = 1 + max((height[v] for v in G.successors(n)), default=-1)
+        G, height = self.graph, self.height
         top = max(height.values(), default=0)
         budget = max(200, 2 * len(self.order))
         inputs = [n for n in self.order if self.kind(n) == "input" and G.out_degree(n)]
