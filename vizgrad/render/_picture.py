@@ -3,7 +3,8 @@
 :class:`Picture` turns each :class:`~vizgrad.render._shapes.Shape` of a
 :class:`~vizgrad.render.scene.Scene` into one matplotlib artist (and a set
 of hatch lines under each grad cell), drawn in the SVG writer's order with
-its geometry, stroke widths, dashes, fonts and colours. :meth:`Picture.show`
+its geometry, stroke widths, dashes, fonts and colours (texts as cached
+outlines, :mod:`vizgrad.render._glyphs`; real text in a PDF). :meth:`Picture.show`
 changes only the properties a look changes; the Agg canvas then repaints
 only the regions that changed (:mod:`vizgrad.render._redraw`)::
 
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..exceptions import OptionError
 from ._fonts import Fonts
+from ._glyphs import PathText
 from ._redraw import Redrawer
 from ._svgout import _layer
 
@@ -142,6 +144,7 @@ class Picture:
         from matplotlib.transforms import Affine2D
 
         self.scene = scene
+        self.vector = vector
         self.fonts = Fonts.find(scene, font)
         if vector:
             self.dpi, w, h = 72.0, scene.width, scene.height
@@ -180,9 +183,13 @@ class Picture:
         ha = {"start": "left", "middle": "center", "end": "right"}
         for sh in sorted(self.scene.shapes, key=_layer):
             g = sh.geom
-            if sh.kind == "text":
+            if sh.kind == "text" and self.vector:  # real text, selectable in the PDF
                 a = Text(g[0], g[1], "", fontsize=sh.size, ha=ha[sh.anchor], va="baseline",
-                         family=family, transform=T)
+                         family=family, transform=T, parse_math=False)
+                self.texts[sh.id] = a
+            elif sh.kind == "text":  # cached outlines: fast to redraw per frame
+                a = PathText(g[0], g[1], "", size=sh.size, anchor=sh.anchor,
+                             family=tuple(family), transform=T)
                 self.texts[sh.id] = a
             elif sh.kind == "rect":
                 a = PathPatch(_rounded(*g), transform=T)
@@ -194,15 +201,16 @@ class Picture:
             else:
                 a = Polygon(g, closed=True, transform=T)
             self.artists[sh.id] = a
-            fig.add_artist(a)
             order.append(a)
             if sh.cls == "vg-grad-cell":
                 lines = LineCollection(_hatch_lines(*g[:4]), colors=th.hatch, linewidths=1.6,
                                        transform=T, visible=False)
                 lines.set_clip_path(a)
-                fig.add_artist(lines)
                 order.append(lines)
                 self.hatches[sh.id] = lines
+        for a in order:  # one zorder: the figure draws them in this order, as the SVG does
+            a.set_zorder(1)
+            fig.add_artist(a)
         texts = set(self.texts.values())
         self.redraw = Redrawer(self.canvas, order, fixed=[a for a in order if a not in texts],
                                proxies={h: self.artists[sid] for sid, h in self.hatches.items()})
@@ -247,9 +255,13 @@ class Picture:
     # -- output ----------------------------------------------------------------------------
     def image(self) -> Any:
         """The current picture as an RGB PIL image (drawn incrementally)."""
+        self.redraw.draw()
+        return self.rgb()
+
+    def rgb(self) -> Any:
+        """The canvas as it was last drawn, as an RGB PIL image."""
         from PIL import Image
 
-        self.redraw.draw()
         w, h = self.canvas.get_width_height()
         rgba = Image.frombuffer("RGBA", (w, h), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
         return rgba.convert("RGB")
