@@ -4,7 +4,8 @@ Run: ``python benchmarks/bench_frames.py [--repeat 5]``. Prints a Markdown
 table of medians. Both loops draw the same scene (one Graphviz layout) with
 the same artists: the build-once loop applies each step's look as a diff and
 repaints only the regions that changed; the naive loop clears the figure,
-creates every patch and text again for each frame and draws the whole canvas.
+creates every patch and (ordinary matplotlib) text again for each frame and
+draws the whole canvas.
 Times are CPU seconds of this process (``time.process_time``), so other load
 on the machine matters less; wall-clock medians are printed beside them.
 """
@@ -75,7 +76,7 @@ def bench_graph(name: str, G, repeat: int, window: int) -> list[str]:
     seed = next(i for i, s in enumerate(G.graph["steps"]) if s["kind"] == "seed")
     lo = max(0, min(seed - window // 2, len(looks) - window))
     chosen = looks[lo: lo + window]
-    pic, slow = Picture(scene), Picture(scene)
+    pic, slow = Picture(scene), Picture(scene, real_text=True)
 
     def fast():
         with rc():

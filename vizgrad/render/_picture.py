@@ -134,17 +134,18 @@ class Picture:
         size: ``(width, height)`` in pixels to fit the picture into instead.
         font: a font file for characters DejaVu Sans lacks (CJK).
         vector: draw at exactly the scene's size in points (for PDF).
+        real_text: matplotlib Text artists instead of cached outlines (default: ``vector``).
     """
 
     def __init__(self, scene: Scene, *, dpi: float | None = None,
                  size: tuple[int, int] | None = None, font: Any = None,
-                 vector: bool = False) -> None:
+                 vector: bool = False, real_text: bool | None = None) -> None:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
         from matplotlib.transforms import Affine2D
 
         self.scene = scene
-        self.vector = vector
+        self.real_text = vector if real_text is None else real_text
         self.fonts = Fonts.find(scene, font)
         if vector:
             self.dpi, w, h = 72.0, scene.width, scene.height
@@ -183,7 +184,7 @@ class Picture:
         ha = {"start": "left", "middle": "center", "end": "right"}
         for sh in sorted(self.scene.shapes, key=_layer):
             g = sh.geom
-            if sh.kind == "text" and self.vector:  # real text, selectable in the PDF
+            if sh.kind == "text" and self.real_text:  # real text, selectable in a PDF
                 a = Text(g[0], g[1], "", fontsize=sh.size, ha=ha[sh.anchor], va="baseline",
                          family=family, transform=T, parse_math=False)
                 self.texts[sh.id] = a

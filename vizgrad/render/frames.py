@@ -38,7 +38,7 @@ from .layout import DEFAULT_TIMEOUT
 from .scene import Scene
 from .svg import DEFAULT_MAX_NODES, Drawing, check_common
 
-__all__ = ["ANIMATION_FORMATS", "DURATIONS", "FINAL_HOLD", "FRAME_FORMATS", "animate",
+__all__ = ["ANIMATION_FORMATS", "DURATIONS", "FINAL_HOLD", "FRAME_FORMATS", "animate", "durations",
            "find_ffmpeg", "frames", "picture_bytes"]
 
 FRAME_FORMATS = ("png", "svg")
