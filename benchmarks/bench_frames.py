@@ -1,9 +1,11 @@
 """Frames benchmark: build-once artists vs a naive clear-and-redraw loop; GIF CPU time.
 
 Run: ``python benchmarks/bench_frames.py [--repeat 5]``. Prints a Markdown
-table of medians. Both loops draw the same picture on the same Graphviz
-layout; the naive loop clears the figure and creates every patch and text
-again for each frame (ordinary matplotlib text), then draws the whole canvas.
+table of medians. Both loops draw the same scene (one Graphviz layout) with
+the same artists: the build-once loop applies each step's look as a diff and
+repaints only the regions that changed; the naive loop clears the figure,
+creates every patch and (ordinary matplotlib) text again for each frame and
+draws the whole canvas.
 Times are CPU seconds of this process (``time.process_time``), so other load
 on the machine matters less; wall-clock medians are printed beside them.
 """
@@ -21,11 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vizgrad import Value, to_networkx
 from vizgrad.render import frames as fr
-from vizgrad.render import text as tx
-from vizgrad.render import theme as th
-from vizgrad.render._positions import LINE_EM
-from vizgrad.render._scene import Options, Scene
-from vizgrad.tracing import states
+from vizgrad.render._picture import Picture, rc
+from vizgrad.render.scene import Scene
 
 
 def fork():
@@ -51,59 +50,13 @@ def neuron(n: int = 49):
     return G
 
 
-def naive_frame(sc: Scene, fig, canvas, state):
-    """Clear the figure and create every artist again, as a first attempt would."""
-    from matplotlib.patches import FancyBboxPatch, PathPatch, Polygon
-    from matplotlib.path import Path as MPath
-    from PIL import Image
-
-    G, t, d, s, k = sc.G, sc.theme, sc.opts.decimals, sc.s, state.step
-    fig.clear()
-    ax = fig.add_axes(sc.graph_rect, frameon=False)
-    ax.set_axis_off()
-    ax.set_xlim(0, sc.geo.width)
-    ax.set_ylim(0, sc.geo.height)
-    hot = set(sc.in_edges.get(state.active, ())) if state.kind in ("forward", "backward") else set()
-    for eid, e in sc.geo.edges.items():
-        color = t.active if eid in hot else t.edge
-        codes = [MPath.MOVETO] + [MPath.CURVE4] * (len(e.points) - 1)
-        width = (2.2 if eid in hot else 1) * s
-        ax.add_patch(PathPatch(MPath(e.points, codes), fill=False, lw=width, ec=color))
-        (x0, y0), (x1, y1) = e.points[-1], e.tip
-        nx_, ny_ = (y0 - y1) * 0.35, (x1 - x0) * 0.35
-        ax.add_patch(Polygon([(x1, y1), (x0 + nx_, y0 + ny_), (x0 - nx_, y0 - ny_)], fc=color))
-    for eid, first, total, amount in sc.labels[k]:
-        if sc.show_text:
-            ax.text(*sc.geo.edges[eid].label, f"{first}\n{total}", ha="center", va="center",
-                    family="DejaVu Sans Mono", fontsize=9 * s, color=th.edge_color(amount, t),
-                    bbox=dict(fc=t.background, ec="none", pad=1))
-    lh = LINE_EM * 10
-    for n in sc.order:
-        x, y, w, h = sc.geo.nodes[n]
-        grad = state.grad.get(n)
-        fill = th.grad_color(grad, sc.scale, t) if grad is not None else t.node_fill
-        ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0",
-                                    fc=fill, ec=t.active if n == state.active else t.border,
-                                    lw=(2.6 if n == state.active else 1) * s))
-        if sc.show_text:
-            kw = dict(ha="center", va="center", family="DejaVu Sans Mono", fontsize=10 * s)
-            ax.text(x, y + lh, sc.titles[n], weight="bold", **kw)
-            ax.text(x, y, f"data {tx.fmt(state.data.get(n), d, tx.PENDING)}", **kw)
-            ax.text(x, y - lh, f"grad {tx.fmt(grad, d)}", **kw)
-    W, H, m = sc.W, sc.H, sc.m
-    fig.text(m / W, 1 - m / H, tx.caption(G, k), va="top", fontsize=13)
-    fig.text(m / W, (m + sc.chain) / H, "\n".join(tx.chain_rule(G, k, d)), va="top",
-             family="DejaVu Sans Mono", fontsize=10)
-    x0 = (W - m - sc.table_w) / W
-    for i, n in enumerate(sc.order[: sc.rows]):
-        row = f"{tx.name(G, n):<6}{tx.fmt(state.data.get(n), d, tx.PENDING):>10}" \
-              f"{tx.fmt(state.grad.get(n), d):>10}"
-        fig.text(x0, (sc.table_top - (i + 1.5) * sc.row_h) / H, row, family="DejaVu Sans Mono",
-                 fontsize=10)
-    canvas.draw()
-    w, h = canvas.get_width_height()
-    image = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    return image.convert("RGB")
+def naive_frame(pic: Picture, look) -> None:
+    """Clear the figure, create every artist again and draw it all, as a first attempt would."""
+    pic.figure.clear()
+    pic._build()
+    pic.show(look)
+    pic.canvas.draw()
+    pic.rgb()
 
 
 def per_frame(run, n_frames: int, repeat: int) -> tuple[float, float]:
@@ -118,33 +71,31 @@ def per_frame(run, n_frames: int, repeat: int) -> tuple[float, float]:
 
 
 def bench_graph(name: str, G, repeat: int, window: int) -> list[str]:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    all_states = list(states(G.graph["steps"]))
-    seed = next(i for i, s in enumerate(all_states) if s.kind == "seed")
-    lo = max(0, min(seed - window // 2, len(all_states) - window))
-    chosen = all_states[lo: lo + window]
-    sc = Scene(G, Options.make())
-    fig = Figure(figsize=(sc.W, sc.H), dpi=sc.dpi, facecolor=sc.theme.background)
-    canvas = FigureCanvasAgg(fig)
+    scene = Scene(G, timeout=600)
+    looks = [scene.looks.all(k, st) for k, st in enumerate(scene.states())]
+    seed = next(i for i, s in enumerate(G.graph["steps"]) if s["kind"] == "seed")
+    lo = max(0, min(seed - window // 2, len(looks) - window))
+    chosen = looks[lo: lo + window]
+    pic, slow = Picture(scene), Picture(scene, real_text=True)
 
     def fast():
-        sc.redraw.invalidate()  # each run starts with one full draw
-        for st in chosen:
-            sc.show(st)
-            sc.image()
+        with rc():
+            pic.redraw.invalidate()  # each run starts with one full draw
+            for look in chosen:
+                pic.show(look)
+                pic.image()
 
     def naive():
-        for st in chosen:
-            naive_frame(sc, fig, canvas, st)
+        with rc():
+            for look in chosen:
+                naive_frame(slow, look)
 
     fast()  # warm caches (fonts, glyph outlines)
     naive()
     f_cpu, f_wall = per_frame(fast, len(chosen), repeat)
     n_cpu, n_wall = per_frame(naive, len(chosen), repeat)
-    return [f"| {name} ({G.number_of_nodes()} nodes, {len(chosen)} frames) | {f_cpu:.1f} "
-            f"({f_wall:.1f}) | {n_cpu:.1f} ({n_wall:.1f}) | {n_cpu / f_cpu:.1f}× |"]
+    return [(f"| {name} ({G.number_of_nodes()} nodes, {len(chosen)} frames) | {f_cpu:.1f} "
+             f"({f_wall:.1f}) | {n_cpu:.1f} ({n_wall:.1f}) | {n_cpu / f_cpu:.1f}× |")]
 
 
 def cold_cpu(backend: str, out: Path) -> float:
@@ -196,7 +147,7 @@ def main() -> None:
         for line in bench_graph(name, make(), args.repeat, args.window):
             print(line, flush=True)
     print()
-    print("| 8 frames: layout, drawing, palette, encoding | CPU, warm process | "
+    print("| 9 frames (8 steps, final view): layout, drawing, palette, encoding | CPU, warm process | "
           "CPU, fresh process (imports, Graphviz start) |")
     print("|---|---:|---:|")
     print("\n".join(gif))

@@ -1,4 +1,4 @@
-"""Animation frames: what each frame shows (artists, not pixels), files, GIF/MP4/WebP."""
+"""Frames drawn by matplotlib from the scene: artists match the looks, files, GIF/MP4/WebP."""
 
 from __future__ import annotations
 
@@ -9,18 +9,17 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from matplotlib.colors import to_rgba
 from PIL import Image, features
 
-from vizgrad import Value, from_json, to_json, to_networkx
+from vizgrad import Value, draw, examples, from_json, to_json, to_networkx
 from vizgrad.exceptions import GraphTooLargeError, OptionError, RenderError
+from vizgrad.render import _fonts
 from vizgrad.render import frames as fr
-from vizgrad.render import theme as th
-from vizgrad.render._scene import Options, Scene
-from vizgrad.tracing import replay, states
+from vizgrad.render._picture import Picture, pixel_size, rc
+from vizgrad.render.scene import Scene
 
 from ..helpers import build_fork
-
-IDS = {"a": "v0", "b": "v1", "u": "v2", "v": "v3", "q": "v4"}
 
 
 @pytest.fixture(scope="module")
@@ -30,167 +29,178 @@ def G():
 
 @pytest.fixture(scope="module")
 def scene(G):
-    return Scene(G, Options.make())
+    return Scene(G)
 
 
-def show(scene, G, k):
-    scene.show(replay(G.graph["steps"], k))
-    return scene
+@pytest.fixture
+def pic(scene):
+    return Picture(scene)
 
 
-def label_texts(scene):
-    return {eid: lab.get_text() for eid, (_, _, lab, _) in scene.edges.items() if lab.get_visible()}
+def shown(pic, scene, k):
+    with rc():
+        pic.show(scene.look(k))
+        image = np.asarray(pic.image(), dtype=int)
+    return image
 
 
-def table(scene):
-    return {cn.get_text(): (cd.get_text(), cg.get_text()) for cn, cd, cg in scene.table}
+def same(a, b):
+    return np.allclose(to_rgba(a), to_rgba(b))
 
 
-# -- frame count and files ----------------------------------------------------
-def test_one_frame_per_step_plus_inputs(G, tmp_path):
+def check_artists(pic, look):
+    """Every artist shows what the look says (texts, colours, widths, visibility)."""
+    bg = pic.scene.theme.background
+    for sid, lk in look.items():
+        a = pic.artists[sid]
+        hidden = bool(lk.get("hidden"))
+        if sid in pic.texts:
+            assert a.get_text() == lk.get("text", ""), sid
+            assert a.get_visible() == (bool(lk.get("text")) and not hidden), sid
+            assert same(a.get_color(), lk["fill"]), sid
+            assert a.get_fontweight() == ("bold" if lk.get("bold") else "normal"), sid
+            continue
+        assert a.get_visible() == (not hidden), sid
+        if lk.get("stroke") and lk["stroke"] != "none":
+            assert same(a.get_edgecolor(), lk["stroke"]), sid
+            assert a.get_linewidth() == float(lk.get("sw") or 1), sid
+            dash = tuple(float(v) for v in lk.get("dash", "").split())
+            assert a.get_linestyle() == ((0, dash) if dash else "solid"), sid
+        if "fill" in lk and a.get_fill():
+            assert same(a.get_facecolor(), bg if lk.get("hatch") else lk["fill"]), sid
+        if sid in pic.hatches:
+            assert pic.hatches[sid].get_visible() == (bool(lk.get("hatch")) and not hidden), sid
+
+
+def pixel(pic, image, x, y):
+    """The RGB of the pixel at scene point (x, y)."""
+    px, py = pic.transform.transform((x, y))
+    return tuple(image[pic.pixels[1] - int(py) - 1, int(px)])
+
+
+# -- what each frame shows ------------------------------------------------------
+@pytest.mark.parametrize("k", [*range(8), None], ids=lambda k: f"step{k}")
+def test_artists_show_the_look_of_every_step(scene, pic, k):
+    shown(pic, scene, k)
+    check_artists(pic, scene.look(k))
+
+
+def test_fork_step_7_reads_like_the_svg(scene, pic):
+    th = scene.theme
+    image = shown(pic, scene, 7)
+    grad = pic.texts["t-v0-grad"]
+    assert (grad.get_text(), grad.get_fontweight()) == ("−3", "bold")
+    edge, back, fwd = (pic.artists[f"e-v0-v2-0{s}"] for s in ("", "-b", "-f"))
+    assert same(edge.get_edgecolor(), th.positive) and edge.get_linewidth() == 3
+    assert back.get_visible() and same(back.get_facecolor(), th.positive)
+    assert not fwd.get_visible()
+    assert same(pic.artists["e-v1-v2-1"].get_edgecolor(), th.negative)
+    assert pic.texts["l-v0-v2-0"].get_text() == "3 × 1 = 3"
+    # the pixels: a's grad cell has the look's fill; the background is the theme's
+    x, y, _, h, _ = next(s.geom for s in scene.shapes if s.id == "c-v0-grad")
+    fill = scene.look(7)["c-v0-grad"]["fill"]
+    assert pixel(pic, image, x + 3, y + h / 2) == tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    assert tuple(image[0, 0]) == (255, 255, 255)
+
+
+def test_not_reached_cells_are_hatched(scene, pic):
+    image = shown(pic, scene, 0)
+    x, y, w, h, _ = next(s.geom for s in scene.shapes if s.id == "c-v0-grad")
+    px0, py0 = pic.transform.transform((x, y + h))
+    px1, py1 = pic.transform.transform((x + w * 0.4, y))
+    H = pic.pixels[1]
+    cell = image[H - int(py1):H - int(py0), int(px0) + 2:int(px1)].reshape(-1, 3)
+    colours = {tuple(c) for c in cell}
+    assert (255, 255, 255) in colours and (0xC4, 0xC4, 0xC4) in colours  # background and lines
+    image = shown(pic, scene, 7)
+    assert not pic.hatches["c-v0-grad"].get_visible()
+
+
+def test_partial_redraw_matches_a_full_draw(scene):
+    pic = Picture(scene)
+    with rc():
+        for k, state in enumerate(scene.states()):
+            pic.show(scene.looks.all(k, state))
+            fast = np.asarray(pic.image(), dtype=int)
+            pic.redraw.invalidate()
+            full = np.asarray(pic.image(), dtype=int)
+            diff = np.abs(fast - full)
+            assert diff.max() <= 8 and (diff.sum(axis=2) > 0).mean() < 1e-3, k
+
+
+def test_zero_drift_every_frame_of_every_example(tmp_path):
+    for name in examples.names():
+        G = examples.graph(name)
+        paths = fr.frames(G, tmp_path / name, final=True, dpi=36)
+        assert len(paths) == len(G.graph["steps"]) + 1
+        _, w, h = pixel_size(Scene(G), dpi=36)
+        for p in paths:
+            with Image.open(p) as im:
+                assert im.size == (w, h), (name, p.name)
+
+
+def test_default_size_and_fitting_into_a_size(scene):
+    assert Picture(scene).pixels == (round(scene.width * 97.5 / 72),
+                                     round(scene.height * 97.5 / 72))
+    wide = Scene(examples.graph("softmax-nll"))
+    assert max(Picture(wide).pixels) == 3840  # capped
+    pic = Picture(scene, size=(800, 600))
+    with rc():
+        pic.show(scene.look(7))
+        assert pic.image().size == (800, 600)
+
+
+def test_a_graph_of_199_nodes_shows_every_box_name():
+    xs = [Value(0.5 * i, label=f"x{i}") for i in range(100)]
+    while len(xs) > 1:
+        xs = [xs[i] + xs[i + 1] if i + 1 < len(xs) else xs[i] for i in range(0, len(xs), 2)]
+    G = to_networkx(xs[0])
+    assert G.number_of_nodes() == 199
+    scene = Scene(G)
+    pic = Picture(scene)
+    assert pic.smallest_text_px > 4
+    image = shown(pic, scene, None)
+    H = pic.pixels[1]
+    r = pic.canvas.get_renderer()
+    for n in G.nodes:
+        t = pic.texts[f"t-{n}-name"]
+        assert t.get_visible() and t.get_text(), n
+        b = t.get_window_extent(r)
+        ink = image[H - int(b.y1) - 1:H - int(b.y0) + 1, int(b.x0):int(b.x1) + 1]
+        assert ink.min() < 128, n  # dark glyph pixels, not a blank box
+
+
+# -- files -------------------------------------------------------------------------
+def test_one_png_per_step(G, tmp_path):
     paths = fr.frames(G, tmp_path)
-    assert len(G.graph["steps"]) == 8
     assert [p.name for p in paths] == [f"frame-{k:03d}.png" for k in range(8)]
-    sizes = set()
-    for p in paths:
-        with Image.open(p) as im:
-            sizes.add(im.size)
-    assert len(sizes) == 1
-    assert not list(tmp_path.glob(".*"))  # no temporary files left
+    assert not list(tmp_path.glob(".*"))
 
 
-def test_svg_frames_are_xml(G, tmp_path):
-    paths = fr.frames(G, tmp_path, fmt="svg")
-    assert len(paths) == 8
-    for p in paths:
-        assert ET.parse(p).getroot().tag.endswith("svg")
+def test_svg_frames_are_the_drawings(G, tmp_path):
+    paths = fr.frames(G, tmp_path, fmt="svg", steps=[3, 7])
+    assert paths[1].read_text(encoding="utf-8") == draw(G, 7).svg()
+    ET.parse(paths[0])
 
 
 def test_stale_frames_of_a_longer_run_are_removed(G, tmp_path):
     x = Value(2.0, label="x")
-    fr.frames((x * x + x) * x, tmp_path)  # 9 steps
+    fr.frames((x * x + x) * x, tmp_path, fmt="svg")  # 9 steps
     (tmp_path / "notes.txt").write_text("keep me")
-    fr.frames(G, tmp_path)
+    fr.frames(G, tmp_path, fmt="svg")
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == [f"frame-{k:03d}.png" for k in range(8)] + ["notes.txt"]
+    assert names == [f"frame-{k:03d}.svg" for k in range(8)] + ["notes.txt"]
 
 
-def test_chosen_steps_only(G, tmp_path):
-    paths = fr.frames(G, tmp_path, steps=[0, 7])
-    assert [p.name for p in paths] == ["frame-000.png", "frame-001.png"]
-
-
-# -- what frame k shows ---------------------------------------------------------
-@pytest.mark.parametrize("k", range(8), ids=lambda k: f"step{k}")
-def test_frame_shows_exactly_the_state_after_step(G, scene, k):
-    show(scene, G, k)
-    state = replay(G.graph["steps"], k)
-    for n in G.nodes:
-        _, data, grad = scene.node_texts(n)
-        assert (data == "data pending") == (n not in state.data)
-        assert (grad == "grad —") == (n not in state.grad)
-        if n in state.data:
-            assert data == f"data {state.data[n]:.4f}"
-    assert scene.active_node() == G.graph["steps"][k]["node"]
-    assert scene.caption.get_text().startswith(f"step {k}/7 · ")
-
-
-def test_inputs_frame_hides_every_computed_value(G, scene):
-    show(scene, G, 0)
-    assert [scene.node_texts(IDS[n])[1] for n in "abuvq"] == [
-        "data -2.0000", "data 3.0000", "data pending", "data pending", "data pending"]
-    assert label_texts(scene) == {}
-    assert scene.active_node() is None
-    assert table(scene)["u"] == ("pending", "—")
-
-
-def test_running_totals_of_the_shared_input(G, scene):
-    show(scene, G, 6)
-    assert scene.node_texts(IDS["a"])[2] == "grad -6.0000"
-    assert sorted(label_texts(scene).values()) == [
-        "1.0000 × -6.0000 = -6.0000\na: -6.0000", "1.0000 × -6.0000 = -6.0000\nb: -6.0000"]
-    show(scene, G, 7)
-    assert scene.node_texts(IDS["a"])[2] == "grad -3.0000"
-    assert scene.node_texts(IDS["b"])[2] == "grad -8.0000"
-    assert sorted(label_texts(scene).values()) == [
-        "-2.0000 × 1.0000 = -2.0000\nb: -6.0000 - 2.0000 = -8.0000",
-        "3.0000 × 1.0000 = 3.0000\na: -6.0000 + 3.0000 = -3.0000"]
-    assert table(scene)["a"] == ("-2.0000", "-3.0000")
-    assert table(scene)["b"] == ("3.0000", "-8.0000")
-    assert scene.caption.get_text() == "step 7/7 · backward through u = a × b"
-    assert scene.chain_text.get_text().splitlines()[0] == (
-        "∂q/∂a += 3.0000 × 1.0000 = 3.0000  (-6.0000 → -3.0000)")
-
-
-def test_colours_follow_the_theme(G, scene):
-    t = th.get("light")
-    show(scene, G, 7)
-    same = np.allclose
-    from matplotlib.colors import to_rgba
-
-    assert same(scene.boxes[IDS["u"]].get_edgecolor(), to_rgba(t.active))
-    assert same(scene.boxes[IDS["q"]].get_edgecolor(), to_rgba(t.border))
-    assert same(scene.boxes[IDS["a"]].get_facecolor(), to_rgba(th.grad_color(-3.0, scene.scale, t)))
-    assert scene.scale == 8.0
-    hot = {eid for eid, (line, *_) in scene.edges.items()
-           if same(line.get_edgecolor(), to_rgba(t.active))}
-    assert hot == {"e0", "e1"}  # a → u and b → u, the edges of the active node
-    colours = {lab.get_text().split("\n")[1][0]: lab.get_facecolor()
-               for _, _, lab, _ in scene.edges.values() if lab.get_visible()}
-    assert same(colours["a"], to_rgba(t.positive)) and same(colours["b"], to_rgba(t.negative))
-    show(scene, G, 0)
-    assert scene.boxes[IDS["q"]].get_linestyle() == "--"
-    assert same(scene.texts[IDS["q"]][1].get_facecolor(), to_rgba(t.muted))
-
-
-def test_dark_theme_background(G, tmp_path):
-    p = fr.frames(G, tmp_path, theme="dark", steps=[0])[0]
-    with Image.open(p) as im:
-        assert im.convert("RGB").getpixel((0, 0)) == (0x1E, 0x1E, 0x1E)
-
-
-def test_overwrite_bug_label_says_it_overwrote():
-    from vizgrad.engine import add_with_overwrite_bug
-
-    a = Value(3.0, label="a")
-    G = to_networkx(add_with_overwrite_bug(a, a))
-    scene = Scene(G, Options.make())
-    show(scene, G, len(G.graph["steps"]) - 1)
-    assert sorted(label_texts(scene).values())[-1].endswith("a = 1.0000 (overwrote 1.0000)")
-
-
-def test_incremental_redraw_matches_a_full_draw(G):
-    scene = Scene(G, Options.make())
-    for state in states(G.graph["steps"]):
-        scene.show(state)
-        fast = np.asarray(scene.image(), dtype=int)
-        scene.redraw.invalidate()
-        full = np.asarray(scene.image(), dtype=int)
-        diff = np.abs(fast - full)
-        assert diff.max() <= 3 and (diff.sum(axis=2) > 0).mean() < 1e-4, state.step
-
-
-def test_large_graph_keeps_the_table_and_drops_box_text():
-    xs = [Value(float(i), label=f"x{i}") for i in range(12)]
-    total = xs[0]
-    for x in xs[1:]:
-        total = total + x
-    G = to_networkx(total)
-    scene = Scene(G, Options.make(size=(5, 4), table_rows=6))
-    assert not scene.show_text
-    show(scene, G, len(G.graph["steps"]) - 1)
-    assert len(scene.table) == 6  # 5 rows and "rows i–j of n"
-    assert re.fullmatch(r"rows \d+–\d+ of 23", scene.table[-1][0].get_text())
-
-
-# -- determinism and sources ---------------------------------------------------------
-def test_png_svg_gif_byte_identical_twice(G, tmp_path):
+def test_determinism_png_svg_gif_pdf(G, tmp_path):
     for fmt in ("png", "svg"):
         one = [p.read_bytes() for p in fr.frames(G, tmp_path / f"1{fmt}", fmt=fmt)]
         two = [p.read_bytes() for p in fr.frames(G, tmp_path / f"2{fmt}", fmt=fmt)]
         assert one == two
     assert (fr.animate(G, tmp_path / "1.gif").read_bytes()
             == fr.animate(G, tmp_path / "2.gif").read_bytes())
+    d = draw(G, 5)
+    assert d.save(tmp_path / "1.pdf").read_bytes() == d.save(tmp_path / "2.pdf").read_bytes()
 
 
 def test_graph_from_json_renders_like_the_live_one(G, tmp_path):
@@ -199,18 +209,44 @@ def test_graph_from_json_renders_like_the_live_one(G, tmp_path):
     assert one == two
 
 
-# -- animations -----------------------------------------------------------------
-def test_gif_frames_durations_loop_and_one_palette(G, tmp_path):
-    path = fr.animate(G, tmp_path / "fork.gif", duration=0.4, hold=(1.5, 3))
+def test_dark_theme_background(G, tmp_path):
+    p = fr.frames(G, tmp_path, theme="dark", steps=[0])[0]
+    with Image.open(p) as im:
+        assert im.convert("RGB").getpixel((0, 0)) == (0x1E, 0x1E, 0x1E)
+
+
+# -- animations ----------------------------------------------------------------------
+def gif_frames(path):
     with Image.open(path) as im:
-        assert im.n_frames == 8
-        assert im.info["loop"] == 0
-        durations = []
+        out = []
         for i in range(im.n_frames):
             im.seek(i)
-            durations.append(im.info["duration"])
-    assert durations == [1500] + [400] * 6 + [3000]
-    assert gif_local_palettes(path.read_bytes()) == [False] * 8  # all use the global one
+            out.append((np.asarray(im.convert("RGB"), dtype=int), im.info["duration"]))
+        return out, im.info.get("loop")
+
+
+def test_gif_frames_durations_and_the_final_view(tmp_path):
+    G = examples.graph("fork")  # backward() ran: the final view has every contribution
+    frames_, loop = gif_frames(fr.animate(G, tmp_path / "fork.gif"))
+    assert loop == 0
+    assert [d for _, d in frames_] == [1500, 1000, 1000, 1000, 2000, 2500, 2500, 2500, 4000]
+    # the last frame is the final view, the one before it step 7
+    final = np.asarray(Image.open(draw(G).save(tmp_path / "final.png", dpi=97.5)).convert("RGB"),
+                       dtype=int)
+    step7 = np.asarray(Image.open(draw(G, 7).save(tmp_path / "s7.png", dpi=97.5))
+                       .convert("RGB"), dtype=int)
+    last, before = frames_[-1][0], frames_[-2][0]
+    assert np.abs(last - final).mean() < 1.0 < np.abs(last - step7).mean()
+    assert np.abs(before - step7).mean() < 1.0
+
+
+def test_gif_options(G, tmp_path):
+    frames_, loop = gif_frames(fr.animate(G, tmp_path / "a.gif", duration=0.4, hold=(1.5, 3)))
+    assert [d for _, d in frames_] == [1500] + [400] * 7 + [3000]
+    frames_, loop = gif_frames(fr.animate(G, tmp_path / "b.gif", loop=False, steps=[0, 1],
+                                          final=False, duration={"forward": 0.3}, hold=2))
+    assert loop is None and [d for _, d in frames_] == [1500, 2000]
+    assert gif_local_palettes((tmp_path / "a.gif").read_bytes()) == [False] * 9
 
 
 def gif_local_palettes(data: bytes) -> list[bool]:
@@ -231,51 +267,37 @@ def gif_local_palettes(data: bytes) -> list[bool]:
     return local
 
 
-def test_gif_without_loop(G, tmp_path):
-    with Image.open(fr.animate(G, tmp_path / "once.gif", loop=False, steps=[0, 1])) as im:
-        assert im.n_frames == 2 and "loop" not in im.info
-
-
 @pytest.mark.skipif(not features.check("webp"), reason="Pillow built without WebP")
 def test_webp_frames_and_durations(G, tmp_path):
     with Image.open(fr.animate(G, tmp_path / "fork.webp", duration=0.5, hold=1)) as im:
-        assert im.n_frames == 8
+        assert im.n_frames == 9
         im.seek(3)
         im.load()
         assert im.info["duration"] == 500
 
 
 def test_mp4_is_written_when_ffmpeg_is_available(G, tmp_path):
-    pytest.importorskip("imageio_ffmpeg", reason="needs imageio-ffmpeg: pip install imageio-ffmpeg")
+    if fr.find_ffmpeg() is None:
+        pytest.skip("needs ffmpeg: apt install ffmpeg, or pip install imageio-ffmpeg")
     exe = fr.find_ffmpeg()
     path = fr.animate(G, tmp_path / "fork.mp4", duration=0.5, hold=1)
-    data = path.read_bytes()
-    assert data[4:8] == b"ftyp"
+    assert path.read_bytes()[4:8] == b"ftyp"
     probe = subprocess.run([exe, "-hide_banner", "-i", str(path)], capture_output=True, text=True,
                            check=False)  # ffmpeg exits 1 without an output file
     seconds = re.search(r"Duration: 00:00:(\d+\.\d+)", probe.stderr)
-    assert seconds and abs(float(seconds.group(1)) - 5.0) < 0.1  # 1 + 6 × 0.5 + 1
+    assert seconds and abs(float(seconds.group(1)) - 5.0) < 0.1  # 8 × 0.5 + 1
     assert not list(tmp_path.glob(".*"))
 
 
 def test_missing_ffmpeg_names_both_ways_to_get_it(G, tmp_path, monkeypatch):
-    monkeypatch.setattr(fr.shutil, "which", lambda name: None)
+    from vizgrad.render import _encode
+
+    monkeypatch.setattr(_encode.shutil, "which", lambda name: None)
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # import fails
     with pytest.raises(RenderError) as err:
         fr.animate(G, tmp_path / "fork.mp4")
     assert "PATH" in str(err.value) and "pip install imageio-ffmpeg" in str(err.value)
     assert not list(tmp_path.iterdir())
-
-
-def test_imageio_ffmpeg_without_a_binary_counts_as_missing(monkeypatch):
-    imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
-    monkeypatch.setattr(fr.shutil, "which", lambda name: None)
-
-    def no_binary():
-        raise RuntimeError("no ffmpeg binary for this platform")
-
-    monkeypatch.setattr(imageio_ffmpeg, "get_ffmpeg_exe", no_binary)
-    assert fr.find_ffmpeg() is None
 
 
 def test_failed_write_leaves_the_old_file(G, tmp_path, monkeypatch):
@@ -285,16 +307,69 @@ def test_failed_write_leaves_the_old_file(G, tmp_path, monkeypatch):
     def broken(*args):
         raise OSError("disk full")
 
-    monkeypatch.setattr(fr, "_gif", broken)
+    monkeypatch.setattr(fr, "gif", broken)
     with pytest.raises(OSError):
         fr.animate(G, path)
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["fork.gif"]
 
 
-# -- errors ---------------------------------------------------------------------
+def test_micrograd_values_animate(tmp_path):
+    engine = pytest.importorskip("micrograd.engine", reason="pip install micrograd")
+    a, b = engine.Value(-2.0), engine.Value(3.0)
+    q = (a * b) * (a + b)
+    q.backward()
+    with Image.open(fr.animate(q, tmp_path / "mg.gif")) as im:
+        assert im.n_frames == 9
+
+
+# -- Chinese words need a CJK font ------------------------------------------------------
+def cjk_font():
+    for family in _fonts.CJK_FAMILIES:
+        if _fonts._installed(family):
+            return family
+    pytest.skip("needs a CJK font: apt install fonts-noto-cjk")
+
+
+def test_chinese_frame_uses_the_cjk_font(G):
+    family = cjk_font()
+    from matplotlib import font_manager as fm
+
+    scene = Scene(G, lang="zh")
+    pic = Picture(scene)
+    shown(pic, scene, 7)  # a missing glyph would warn, and warnings are errors
+    assert pic.fonts.families == ["DejaVu Sans", family]
+    label = pic.texts["t-v0-gl"]
+    assert label.get_text() == "梯度"
+    files = fm.fontManager._find_fonts_by_props(label.get_fontproperties())
+    used = next(f for f in files if ord("梯") in fm.get_font(f).get_charmap())
+    assert used == fm.fontManager._find_fonts_by_props(fm.FontProperties(family=family))[0]
+    assert "CJK" in str(used) or "Han" in str(used) or "WenQuanYi" in str(used)
+
+
+def test_chinese_pdf_and_font_file(G, tmp_path):
+    family = cjk_font()
+    from matplotlib import font_manager as fm
+
+    path = fm.findfont(fm.FontProperties(family=family))
+    out = fr.frames(G, tmp_path, lang="zh", steps=[7], font=path)
+    assert out[0].read_bytes()[:4] == b"\x89PNG"
+    assert draw(G, 7, lang="zh").save(tmp_path / "zh.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_without_a_cjk_font_chinese_is_a_clear_error(G, tmp_path, monkeypatch):
+    monkeypatch.setattr(_fonts, "CJK_FAMILIES", ())
+    with pytest.raises(RenderError, match=r"apt install fonts-noto-cjk.*font="):
+        fr.animate(G, tmp_path / "zh.gif", lang="zh")
+    with pytest.raises(RenderError, match="fonts-noto-cjk"):
+        draw(G, lang="zh").save(tmp_path / "zh.png")
+    assert not list(tmp_path.iterdir())
+    fr.frames(G, tmp_path / "svg", fmt="svg", lang="zh", steps=[0])  # SVG needs no font
+
+
+# -- errors -----------------------------------------------------------------------------
 def test_too_many_nodes(G, tmp_path):
-    with pytest.raises(GraphTooLargeError, match=r"5 nodes, more than max_nodes=3.*max_nodes=5"):
+    with pytest.raises(GraphTooLargeError, match=r"5 values, more than max_nodes=3"):
         fr.animate(G, tmp_path / "x.gif", max_nodes=3)
 
 
@@ -305,65 +380,25 @@ def test_too_many_nodes(G, tmp_path):
     (lambda G, d: fr.frames(G, d, colour="red"), OptionError, "unknown option 'colour'"),
     (lambda G, d: fr.frames(G, d, theme="sepia"), OptionError, "unknown theme"),
     (lambda G, d: fr.frames(G, d, dpi=0), OptionError, "dpi"),
-    (lambda G, d: fr.frames(G, d, size=(1, 1)), OptionError, "no room"),
+    (lambda G, d: fr.frames(G, d, dpi=5000), OptionError, "dpi"),
+    (lambda G, d: fr.frames(G, d, size=(1, 1)), OptionError, "size"),
+    (lambda G, d: fr.frames(G, d, size=(800, 600), dpi=100), OptionError, "not both"),
     (lambda G, d: fr.frames(G, d, steps=[8]), OptionError, "0..7"),
+    (lambda G, d: fr.frames(G, d, font=d / "nope.ttf"), OptionError, "not a file"),
+    (lambda G, d: fr.frames(G, d, final="yes"), OptionError, "final"),
     (lambda G, d: fr.animate(G, d / "x.gif", duration=0), OptionError, "duration"),
+    (lambda G, d: fr.animate(G, d / "x.gif", duration={"sideways": 1}), OptionError, "phases"),
     (lambda G, d: fr.animate(G, d / "x.gif", hold="long"), OptionError, "hold"),
     (lambda G, d: fr.animate(G, d / "x.gif", loop="yes"), OptionError, "loop"),
-], ids=["fmt", "suffix", "folder", "unknown", "theme", "dpi", "size", "steps", "duration",
-        "hold", "loop"])
+], ids=["fmt", "suffix", "folder", "unknown", "theme", "dpi", "dpi-big", "size", "size-dpi",
+        "steps", "font", "final", "duration", "phase", "hold", "loop"])
 def test_bad_input_gives_a_clear_error(G, tmp_path, call, error, message):
     with pytest.raises(error, match=message):
         call(G, tmp_path)
-    assert not list(tmp_path.glob("*.gif"))
+    assert not list(tmp_path.glob("*.gif")) and not list(tmp_path.glob("*.png"))
 
 
 def test_frames_into_a_file_path_is_an_error(G, tmp_path):
     (tmp_path / "f").write_text("")
     with pytest.raises(RenderError, match="not a folder"):
         fr.frames(G, tmp_path / "f")
-
-
-def test_without_table_and_top_to_bottom(G):
-    scene = Scene(G, Options.make(table_rows=0, rankdir="TB"))
-    assert scene.table == [] and scene.table_w == 0
-    ys = {n: scene.geo.nodes[n][1] for n in G.nodes}
-    assert ys[IDS["a"]] > ys[IDS["u"]] > ys[IDS["q"]]  # inputs on top
-    show(scene, G, 7)
-    assert scene.node_texts(IDS["a"])[2] == "grad -3.0000"
-
-
-def test_decimals_option(G):
-    scene = show(Scene(G, Options.make(decimals=1)), G, 7)
-    assert scene.node_texts(IDS["b"]) == ("b", "data 3.0", "grad -8.0")
-
-
-def test_svg_then_png_frames_from_one_scene_stay_in_sync(G):
-    scene = Scene(G, Options.make())
-    show(scene, G, 3).svg()
-    show(scene, G, 7)
-    fast = np.asarray(scene.image(), dtype=int)
-    scene.redraw.invalidate()
-    assert np.abs(fast - np.asarray(scene.image(), dtype=int)).max() <= 3
-
-
-def test_a_lone_value_has_two_frames(tmp_path):
-    paths = fr.frames(Value(2.0, label="x"), tmp_path)
-    assert [p.name for p in paths] == ["frame-000.png", "frame-001.png"]
-
-
-def test_micrograd_values_animate(tmp_path):
-    engine = pytest.importorskip("micrograd.engine", reason="pip install micrograd")
-    a, b = engine.Value(-2.0), engine.Value(3.0)
-    q = (a * b) * (a + b)
-    q.backward()
-    with Image.open(fr.animate(q, tmp_path / "mg.gif")) as im:
-        assert im.n_frames == 8
-
-
-def test_glyph_paths_are_not_snapped(scene):
-    # snapping rounds thin straight glyphs such as "-" and "—" away at small sizes
-    from vizgrad.render._glyphs import PathText
-
-    texts = [a for a in scene.redraw.artists if isinstance(a, PathText)]
-    assert len(texts) > 20 and all(a.get_snap() is False for a in texts)

@@ -9,10 +9,8 @@ import pytest
 
 from vizgrad import Value
 from vizgrad.exceptions import RenderError
-from vizgrad.render import layout, svg
+from vizgrad.render import layout
 from vizgrad.render.svg import draw
-
-HAS_DOT = "system" in layout.available_backends()
 
 
 @pytest.fixture
@@ -34,28 +32,32 @@ def test_save_dot_source(drawing, tmp_path, name):
     assert drawing.save(tmp_path / name).read_text(encoding="utf-8") == drawing.dot()
 
 
-def test_save_json_is_the_graphviz_layout(drawing, tmp_path):
-    data = json.loads(drawing.save(tmp_path / "fork.json").read_text(encoding="utf-8"))
-    names = {o["name"] for o in data["objects"]}
-    assert {"v0", "v1", "v2", "v2-op"} <= names
-    assert all("pos" in o for o in data["objects"] if o["name"] == "v0")
+def test_save_json_is_the_graph(drawing, tmp_path):
+    from vizgrad import from_json, to_json
+
+    text = drawing.save(tmp_path / "fork.json").read_text(encoding="utf-8")
+    assert {n["id"] for n in json.loads(text)["nodes"]} == {"v0", "v1", "v2", "v3", "v4"}
+    assert to_json(from_json(text)) == to_json(drawing.graph)
 
 
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".pdf", b"%PDF")])
-def test_save_png_pdf_with_system_dot(drawing, tmp_path, suffix, magic):
-    if not HAS_DOT:
-        pytest.skip("saving png/pdf needs the system Graphviz `dot` (apt install graphviz)")
+def test_save_png_pdf_drawn_by_matplotlib_byte_identical(drawing, tmp_path, monkeypatch, suffix,
+                                                         magic):
+    monkeypatch.setattr(layout, "available_backends", lambda: ["embedded"])  # no system dot
     out = drawing.save(tmp_path / f"fork{suffix}")
     assert out.read_bytes().startswith(magic)
     assert drawing.save(tmp_path / f"again{suffix}").read_bytes() == out.read_bytes()
+    assert drawing.at(0).save(tmp_path / f"step0{suffix}").read_bytes() != out.read_bytes()
 
 
-@pytest.mark.parametrize("suffix", [".png", ".pdf"])
-def test_png_pdf_without_system_dot_is_a_clear_error(drawing, tmp_path, monkeypatch, suffix):
-    monkeypatch.setattr(svg, "system_available", lambda: False)
-    with pytest.raises(RenderError, match=r"needs the Graphviz `dot` program.*save as \.svg"):
-        drawing.save(tmp_path / f"fork{suffix}")
-    assert list(tmp_path.iterdir()) == []
+def test_pdf_page_is_the_scene_size_in_points(drawing, tmp_path):
+    import re
+
+    data = drawing.save(tmp_path / "fork.pdf").read_bytes()
+    box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    assert box is not None
+    assert abs(float(box.group(1)) - drawing.scene.width) < 0.01
+    assert abs(float(box.group(2)) - drawing.scene.height) < 0.01
 
 
 @pytest.mark.parametrize("name", ["fork.jpg", "fork", "fork.svg.bak"])
@@ -76,11 +78,12 @@ def test_failed_layout_leaves_no_file(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise LayoutTimeoutError("stopped")
 
-    monkeypatch.setattr(svg, "run_layout", boom)
-    d = draw(Value(1.0, label="x") * 2)
+    from vizgrad.render import scene
+
+    monkeypatch.setattr(scene, "run_layout", boom)
     (tmp_path / "x.svg").write_text("old", encoding="utf-8")
     with pytest.raises(LayoutTimeoutError):
-        d.save(tmp_path / "x.svg")
+        draw(Value(1.0, label="x") * 2).save(tmp_path / "x.svg")
     assert [p.name for p in tmp_path.iterdir()] == ["x.svg"]
     assert (tmp_path / "x.svg").read_text(encoding="utf-8") == "old"
 
@@ -94,15 +97,15 @@ def test_overwrite_replaces_whole_file(drawing, tmp_path):
 
 
 def test_png_dpi_scales_the_bitmap(drawing, tmp_path):
-    if not HAS_DOT:
-        pytest.skip("saving png needs the system Graphviz `dot` (apt install graphviz)")
+    def size(path):
+        data = path.read_bytes()
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
-    def width(path):
-        return int.from_bytes(path.read_bytes()[16:20], "big")
-
-    normal = width(drawing.save(tmp_path / "a.png"))
-    sharp = width(drawing.save(tmp_path / "b.png", dpi=192))
-    assert 1.9 < sharp / normal < 2.1
+    w, h = drawing.scene.size
+    normal = size(drawing.save(tmp_path / "a.png"))
+    assert normal == (round(w * 2), round(h * 2))  # 144 dpi: two pixels per point
+    sharp = size(drawing.save(tmp_path / "b.png", dpi=72))
+    assert sharp == (round(w), round(h))
 
 
 @pytest.mark.parametrize("name, dpi, match", [("a.png", 0, "dpi must be"),

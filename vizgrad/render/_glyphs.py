@@ -1,132 +1,120 @@
-"""Monospace text as one filled path, built from cached glyph outlines.
+"""Text as one filled path, from cached outlines: fast to redraw in every frame.
 
-Frames change many short numeric texts per step. Laying out and rasterising
-them as matplotlib text costs about a millisecond each; with a monospace
-font a string's layout is just ``i × advance``, so each character's outline
-is computed once and a string becomes one compound path, drawn by Agg like
-any shape (and written as a ``<path>`` in SVG)::
+Laying out and rasterising a matplotlib Text costs a few milliseconds;
+frames change many short texts per step, and the same strings come back
+(numbers, words). :class:`PathText` draws a string as a compound path whose
+outline (from matplotlib's own text-to-path, with the font fallback for CJK)
+is computed once per string and weight, then scaled and placed. Anchors
+follow SVG's ``text-anchor``: the advance widths the layout measured::
 
-    >>> t = PathText(0, 0, "ab", size=10)
+    >>> t = PathText(10, 20, "ab", size=10, anchor="end", family=("DejaVu Sans",))
     >>> t.get_text(), round(t.width, 2)
-    ('ab', 12.04)
-    >>> t.set_text("abc"); round(t.width, 2)
-    18.06
+    ('ab', 12.48)
+    >>> t.set_text("abc"); round(t.left, 2)
+    -7.98
 """
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 from matplotlib.patches import PathPatch
 from matplotlib.path import Path
 
-__all__ = ["PathText", "FAMILY", "ADVANCE"]
+from ._metrics import width as advance
 
-FAMILY = "DejaVu Sans Mono"
-#: advance width of every DejaVu Sans Mono glyph, in em
-ADVANCE = 1233 / 2048
-_CENTER = 0.36  # baseline to the middle of digits and capitals, in em
-_ASCENT = 0.93
+__all__ = ["PathText", "outline"]
+
+_SHIFT = {"start": 0.0, "middle": 0.5, "end": 1.0}
 
 
-@cache
-def _glyph(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Vertices (em units, baseline at y=0) and codes of one character."""
+def _props(family: tuple[str, ...], bold: bool) -> Any:
     from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextPath
 
-    prop = FontProperties(family=FAMILY, weight="bold" if bold else "normal")
-    p = TextPath((0, 0), ch, size=1, prop=prop)
-    return np.asarray(p.vertices, float), np.asarray(p.codes, np.uint8)
+    return FontProperties(family=list(family), weight="bold" if bold else "normal", size=1)
 
 
-def text_path(s: str, x: float, y: float, size: float, ha: str = "center",
-              va: str = "center", linespacing: float = 1.2, bold: bool = False) -> Path:
-    """The outline of ``s`` anchored at ``(x, y)``; ``size`` is the em in path units."""
-    lines = s.split("\n")
-    step = linespacing * size
-    if va == "top":
-        base = y - _ASCENT * size
-    elif va == "bottom":
-        base = y + (len(lines) - 1) * step + 0.24 * size
-    else:
-        base = y + (len(lines) - 1) * step / 2 - _CENTER * size
-    verts, codes = [np.zeros((1, 2)) + (x, y)], [np.array([Path.MOVETO], np.uint8)]
-    for i, line in enumerate(lines):
-        width = len(line) * ADVANCE * size
-        x0 = x - width / 2 if ha == "center" else (x - width if ha == "right" else x)
-        for j, ch in enumerate(line):
-            if ch == " ":
-                continue
-            v, c = _glyph(ch, bold)
-            if len(v):
-                verts.append(v * size + (x0 + j * ADVANCE * size, base - i * step))
-                codes.append(c)
-    return Path(np.concatenate(verts), np.concatenate(codes))
+@lru_cache(maxsize=8192)
+def outline(text: str, bold: bool, family: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices (em units, baseline at y = 0, y up) and codes of ``text``'s glyphs."""
+    from matplotlib.textpath import text_to_path
+
+    verts, codes = text_to_path.get_text_path(_props(family, bold), text, ismath=False)
+    v = np.asarray(verts, float).reshape(-1, 2) / text_to_path.FONT_SCALE
+    return v, np.asarray(codes, np.uint8)
 
 
 class PathText(PathPatch):
-    """A PathPatch that behaves like a one-colour, unrotated monospace Text.
+    """A PathPatch that behaves like a one-colour SVG ``<text>`` at a baseline point.
 
-    ``set_text`` rebuilds the path; ``set_color`` sets the fill. Coordinates
-    and ``size`` are in the units of the patch's transform. Snapping is off:
-    it would round thin straight glyphs (``-``, ``—``) away.
+    ``x, y`` and ``size`` are in the units of the patch's transform (scene
+    points, y down). ``set_text``, ``set_color`` and ``set_fontweight`` change
+    what it shows. Snapping is off: it would round thin glyphs (``-``, ``—``) away.
     """
 
-    def __init__(self, x: float, y: float, s: str = "", *, size: float, ha: str = "center",
-                 va: str = "center", linespacing: float = 1.2, bold: bool = False,
-                 color: Any = "black", **kwargs: Any) -> None:
-        self._anchor = (x, y, size, ha, va, linespacing, bold)
+    def __init__(self, x: float, y: float, s: str = "", *, size: float, anchor: str = "start",
+                 family: tuple[str, ...] = ("DejaVu Sans",), bold: bool = False,
+                 **kwargs: Any) -> None:
+        self._anchor = (x, y, size, _SHIFT[anchor])
+        self._family = tuple(family)
+        self._bold = bold
+        self._text = ""
+        self._box = (x, y, x, y)
+        super().__init__(Path(np.zeros((1, 2)), [Path.MOVETO]), edgecolor="none", linewidth=0,
+                         snap=False, **kwargs)
+        self._rebuild(s)
+
+    def _rebuild(self, s: str) -> None:
         self._text = s
-        super().__init__(text_path(s, *self._anchor[:2], size, ha, va, linespacing, bold),
-                         facecolor=color, edgecolor="none", linewidth=0, snap=False, **kwargs)
-
-    def get_window_extent(self, renderer: Any = None) -> Any:
-        """The text's box in display pixels, without walking the glyph curves."""
-        from matplotlib.transforms import Bbox
-
-        x, y, size, ha, va, ls = self._anchor[:6]
-        lines = self._text.count("\n") + 1
-        left = self.left
-        if va == "top":
-            top = y
-        elif va == "bottom":
-            top = y + (lines - 1) * ls * size + 1.2 * size
-        else:
-            top = y + ((lines - 1) * ls * size + 1.2 * size) / 2
-        bottom = top - (lines - 1) * ls * size - 1.2 * size
-        corners = self.get_transform().transform([(left, bottom), (left + self.width, top)])
-        return Bbox(corners)
+        x, y, size, shift = self._anchor
+        self.left = x - shift * self.width
+        if not s.strip():
+            self.set_path(Path(np.array([[x, y]]), [Path.MOVETO]))
+            self._box = (x, y, x, y)
+            return
+        v, codes = outline(s, self._bold, self._family)
+        pts = np.column_stack([self.left + v[:, 0] * size, y - v[:, 1] * size])
+        self.set_path(Path(pts, codes))
+        self._box = (*pts.min(0), *pts.max(0))
+        self.stale = True
 
     @property
     def width(self) -> float:
-        """Width of the longest line, in path units."""
-        return max(len(line) for line in self._text.split("\n")) * ADVANCE * self._anchor[2]
+        """The advance width of the text, in transform units."""
+        return advance(self._text, self._anchor[2], self._bold)
 
-    @property
-    def left(self) -> float:
-        """The x where the longest line starts, in path units."""
-        x, _, _, ha = self._anchor[:4]
-        return x - self.width / 2 if ha == "center" else (x - self.width if ha == "right" else x)
+    def get_window_extent(self, renderer: Any = None) -> Any:
+        """The outline's box in display pixels (from its points, without walking curves)."""
+        from matplotlib.transforms import Bbox
+
+        x0, y0, x1, y1 = self._box
+        pts = self.get_transform().transform([(x0, y0), (x1, y1)])
+        return Bbox([pts.min(0), pts.max(0)])
 
     def get_text(self) -> str:
-        """The string shown."""
         return self._text
 
     def set_text(self, s: str) -> None:
-        """Show ``s`` (rebuilds the outline)."""
         if s != self._text:
-            self._text = s
-            x, y, size, ha, va, ls, bold = self._anchor
-            self.set_path(text_path(s, x, y, size, ha, va, ls, bold))
-            self.stale = True
+            self._rebuild(s)
+
+    def get_fontweight(self) -> str:
+        return "bold" if self._bold else "normal"
+
+    def set_fontweight(self, weight: str) -> None:
+        bold = weight == "bold"
+        if bold != self._bold:
+            self._bold = bold
+            self._rebuild(self._text)
+
+    def get_fontproperties(self) -> Any:
+        """The font properties the outline is drawn with (families, weight)."""
+        return _props(self._family, self._bold)
 
     def set_color(self, c: Any) -> None:
-        """The text colour (the path's fill)."""
         self.set_facecolor(c)
 
     def get_color(self) -> Any:
-        """The text colour as RGBA."""
         return self.get_facecolor()

@@ -27,6 +27,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 __all__ = ["Redrawer"]
 
 Box = tuple[int, int, int, int]
@@ -35,12 +37,15 @@ Box = tuple[int, int, int, int]
 class Redrawer:
     """Incremental drawing of ``artists`` (listed in the figure's draw order)."""
 
-    def __init__(self, canvas: Any, artists: Sequence[Any], fixed: Sequence[Any] = ()) -> None:
+    def __init__(self, canvas: Any, artists: Sequence[Any], fixed: Sequence[Any] = (),
+                 proxies: dict[Any, Any] | None = None) -> None:
         self.canvas = canvas
         self.artists = list(artists)
         #: artists whose shape never moves (only colours and widths change):
         #: their curve extents, slow to compute, are measured once
         self.fixed = set(fixed)
+        #: artists whose extent is another's (e.g. lines clipped to a patch)
+        self.proxies = proxies or {}
         self._bbox: dict[Any, Any] = {}
         self.props: dict[Any, dict[str, Any]] = {}
         self.dirty: set[Any] = set()
@@ -79,11 +84,12 @@ class Redrawer:
         if not a.get_visible() or (hasattr(a, "get_text") and not a.get_text()):
             return None
         px = r.points_to_pixels(1.0)
-        ink = float(a.get_fontsize()) * 0.15 if isinstance(a, Text) else a.get_linewidth()
+        ink = float(a.get_fontsize()) * 0.15 if isinstance(a, Text) else max(
+            np.ravel(a.get_linewidth()), default=0.0)
         pad = 3 + ink * px
         if a in self.fixed:
             if a not in self._bbox:
-                self._bbox[a] = a.get_window_extent(r)
+                self._bbox[a] = self.proxies.get(a, a).get_window_extent(r)
             b = self._bbox[a]
         else:
             b = a.get_window_extent(r)
