@@ -1,0 +1,104 @@
+// Replaying a vizgrad scene in the browser: one SVG with every shape, and per position
+// the shapes whose look changed (see vizgrad/render/playback.py). Shared by the HTML
+// step player (inlined) and the lab (served as /static/playback.js).
+var VizgradPlayback = (function () {
+  "use strict";
+
+  // look attribute -> SVG attribute ("text", "hidden", "bold" and "hatch" are special)
+  var ATTRS = { stroke: "stroke", sw: "stroke-width", dash: "stroke-dasharray" };
+
+  function paint(el, look, hatchUrl) {
+    if (!el) { return; }
+    if ("text" in look) { el.textContent = look.text; }
+    if ("fill" in look) { el.setAttribute("fill", look.hatch ? hatchUrl : look.fill); }
+    Object.keys(ATTRS).forEach(function (key) {
+      if (!(key in look)) { return; }
+      if (look[key] && !(key === "sw" && !look.stroke)) { el.setAttribute(ATTRS[key], look[key]); }
+      else { el.removeAttribute(ATTRS[key]); }
+    });
+    if ("bold" in look) {
+      if (look.bold) { el.setAttribute("font-weight", "bold"); } else { el.removeAttribute("font-weight"); }
+    }
+    if (look.hidden) { el.setAttribute("display", "none"); } else { el.removeAttribute("display"); }
+  }
+
+  // svg: the scene's <svg> element; data: {base, changes, active, last}; prefix: of the ids.
+  // onChange(id, look) is called for every shape whose look is written.
+  function create(svg, data, prefix, onChange) {
+    var changes = data.changes;
+    var end = changes.length - 1;  // the final view
+    var model = {};
+    var elements = {};
+    var pattern = svg.querySelector("pattern");
+    var hatchUrl = pattern ? "url(#" + pattern.id + ")" : "none";
+    var at = end;
+
+    function element(id) {
+      if (!(id in elements)) { elements[id] = svg.getElementById ? svg.getElementById(prefix + id) : null; }
+      if (!elements[id]) { elements[id] = svg.ownerDocument.getElementById(prefix + id); }
+      return elements[id];
+    }
+
+    function rebuild(k) {
+      model = Object.assign({}, data.base);
+      for (var j = 1; j <= k; j++) { Object.assign(model, changes[j]); }
+    }
+
+    // the page shows the final view before any script runs
+    rebuild(end);
+
+    function write(ids) {
+      ids.forEach(function (id) {
+        paint(element(id), model[id], hatchUrl);
+        if (onChange) { onChange(id, model[id]); }
+      });
+    }
+
+    return {
+      last: data.last,
+      end: end,
+      position: function () { return at; },
+      active: function (k) { return data.active[k === undefined ? at : k]; },
+      look: function (id) { return model[id]; },
+      // show position k (0..last are steps, last + 1 is the final view)
+      show: function (k) {
+        k = Math.max(0, Math.min(end, k));
+        if (k === at) { return k; }
+        var touched = new Set();
+        var j;
+        if (k > at) {
+          for (j = at + 1; j <= k; j++) {
+            Object.keys(changes[j]).forEach(function (id) { touched.add(id); });
+            Object.assign(model, changes[j]);
+          }
+        } else {
+          for (j = k + 1; j <= at; j++) {
+            Object.keys(changes[j]).forEach(function (id) { touched.add(id); });
+          }
+          rebuild(k);
+        }
+        at = k;
+        write(touched);
+        return k;
+      },
+      // write every shape (after the SVG was replaced)
+      repaint: function () { write(Object.keys(model)); }
+    };
+  }
+
+  // Scroll `box` (not the page) so the shape with id `id` is inside it, with a margin.
+  function reveal(box, svg, id, prefix) {
+    var el = id ? svg.ownerDocument.getElementById(prefix + id) : null;
+    if (!el || !box) { return; }
+    var r = el.getBoundingClientRect();
+    var b = box.getBoundingClientRect();
+    var pad = 24;
+    if (r.left < b.left + pad) { box.scrollLeft -= b.left + pad - r.left; }
+    else if (r.right > b.right - pad) { box.scrollLeft += r.right - (b.right - pad); }
+    if (r.top < b.top + pad) { box.scrollTop -= b.top + pad - r.top; }
+    else if (r.bottom > b.bottom - pad) { box.scrollTop += r.bottom - (b.bottom - pad); }
+  }
+
+  return { create: create, paint: paint, reveal: reveal };
+})();
+if (typeof window !== "undefined") { window.VizgradPlayback = VizgradPlayback; }
