@@ -13,8 +13,8 @@ steps 1..k. The last position is the final view::
     (9, 7, [None, 'v2', 'v3'])
     >>> p["changes"][7]["t-v0-grad"]["text"]
     '−3'
-    >>> "t-v1-grad" in p["changes"][8]  # the final view: grads were already final
-    False
+    >>> p["changes"][8]["t-v1-grad"]  # the final view: the same number, no longer bold
+    {'text': '−8', 'fill': '#1a1a1a', 'bold': ''}
 
 The page size is O(shapes + changes): a step changes a few shapes, so a graph
 of 1,000 values gives a page of a few megabytes, never values × steps.
