@@ -46,6 +46,7 @@ __all__ = [
     "examples_payload",
     "RenderCache",
     "SceneCache",
+    "scene_cache",
     "scene_for",
     "scene_payload",
 ]
@@ -284,22 +285,26 @@ class SceneCache:
         return value
 
 
-#: the scenes of this process (a layout is the slow part of every drawing)
-SCENES = SceneCache()
+def scene_cache(app_state: Any) -> SceneCache:
+    """The app's scene cache (made on first use; a layout is the slow part of a drawing)."""
+    cache: SceneCache = app_state._state.setdefault("scenes", SceneCache())
+    return cache
 
 
-def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, key: str | None = None) -> Any:
+def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
+              key: str | None = None) -> Any:
     """The scene of ``G`` with the query's theme, direction, caption and language (cached)."""
     from ..render.scene import Scene
 
     k = (key or graph_key(G), q.theme, q.rankdir, q.caption, q.lang)
-    return SCENES.get(k, lambda: Scene(G, theme=q.theme, rankdir=q.rankdir, caption=q.caption,
-                                       lang=q.lang, timeout=limits.layout_timeout))
+    return cache.get(k, lambda: Scene(G, theme=q.theme, rankdir=q.rankdir, caption=q.caption,
+                                      lang=q.lang, timeout=limits.layout_timeout))
 
 
-def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, key: str) -> dict[str, Any]:
+def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
+                  key: str) -> dict[str, Any]:
     """The scene's SVG once and the changed shapes of every step (as the player has them)."""
     from ..render.html import player_parts
 
-    parts = player_parts(scene_for(G, q, limits, key))
+    parts = player_parts(scene_for(G, q, limits, cache, key))
     return {"graph_key": key, "last_step": parts["playback"]["last"], **parts}

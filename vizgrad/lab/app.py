@@ -165,7 +165,8 @@ def _render(request: Request, q: Query) -> Response:
         from ..render.svg import Drawing, check_common
 
         check_common(G, limits.max_nodes, None, limits.layout_timeout)
-        drawing = Drawing(service.scene_for(G, q, limits, key[0]), step)
+        scene = service.scene_for(G, q, limits, service.scene_cache(request.app.state), key[0])
+        drawing = Drawing(scene, step)
         return drawing.svg() if q.format == "svg" else drawing.dot()
 
     body, hit = request.app.state.cache.get(key, compute)
@@ -180,7 +181,8 @@ def _scene(request: Request, q: Query) -> Response:
     gkey = service.graph_key(G)
     key = ("scene", gkey, q.theme, q.rankdir, q.caption, q.lang)
     body, hit = request.app.state.cache.get(key, lambda: json.dumps(
-        jsonable(service.scene_payload(G, q, limits, gkey)), ensure_ascii=False,
+        jsonable(service.scene_payload(G, q, limits, service.scene_cache(request.app.state),
+                                       gkey)), ensure_ascii=False,
         allow_nan=False, separators=(",", ":")))
     return Response(body, 200, {"X-Vizgrad-Cache": "hit" if hit else "miss"},
                     media_type="application/json")
