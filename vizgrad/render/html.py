@@ -217,6 +217,7 @@ def player_html(
 <input type="range" id="slider" min="0" max="{last + 1}" step="1" value="{first}">
 </nav>
 <p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
+<p class="now" id="now" aria-hidden="true"></p>
 <figure class="stage" id="stage" role="img" aria-label="{e(w("player.picture"))}">
 {parts["svg"]}</figure>
 {_table(scene, parts, final)}

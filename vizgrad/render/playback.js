@@ -86,17 +86,20 @@ var VizgradPlayback = (function () {
     };
   }
 
-  // Scroll `box` (not the page) so the shape with id `id` is inside it, with a margin.
+  // Scroll `box` (not the page) so the shape with id `id` is inside it: a shape out of
+  // view (or closer than a margin to an edge) is brought to the middle of that axis.
   function reveal(box, svg, id, prefix) {
     var el = id ? svg.ownerDocument.getElementById(prefix + id) : null;
     if (!el || !box) { return; }
     var r = el.getBoundingClientRect();
     var b = box.getBoundingClientRect();
     var pad = 24;
-    if (r.left < b.left + pad) { box.scrollLeft -= b.left + pad - r.left; }
-    else if (r.right > b.right - pad) { box.scrollLeft += r.right - (b.right - pad); }
-    if (r.top < b.top + pad) { box.scrollTop -= b.top + pad - r.top; }
-    else if (r.bottom > b.bottom - pad) { box.scrollTop += r.bottom - (b.bottom - pad); }
+    if (r.left < b.left + pad || r.right > b.right - pad) {
+      box.scrollLeft += (r.left + r.right) / 2 - (b.left + b.right) / 2;
+    }
+    if (r.top < b.top + pad || r.bottom > b.bottom - pad) {
+      box.scrollTop += (r.top + r.bottom) / 2 - (b.top + b.bottom) / 2;
+    }
   }
 
   return { create: create, paint: paint, reveal: reveal };

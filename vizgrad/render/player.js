@@ -31,6 +31,17 @@
   var last = play.end;  // the final view, after the last step
   var current = -1;
   var activeRow = null;
+  var now = document.getElementById("now");
+  var cap = document.getElementById(data.prefix + "cap-0");
+
+  // while the picture's caption is scrolled out of its box, the line above shows it
+  function caption() {
+    if (!cap) { return; }
+    var away = cap.getBoundingClientRect().top < stage.getBoundingClientRect().top;
+    now.textContent = away ? cap.textContent : "";
+    now.classList.toggle("on", away);
+  }
+  stage.addEventListener("scroll", caption);
   var timer = null;
 
   function label(k) {
@@ -53,6 +64,7 @@
     activeRow = active ? rows[active] : null;
     if (activeRow) { activeRow.classList.add("active"); activeRow.setAttribute("aria-current", "step"); }
     VizgradPlayback.reveal(stage, svg, active ? "n-" + active : null, data.prefix);
+    caption();
     if (!fromHash) {
       try {
         history.replaceState(null, "", "#step=" + (k > play.last ? "final" : k));
