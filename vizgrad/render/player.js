@@ -37,7 +37,9 @@
   // while the picture's caption is scrolled out of its box, the line above shows it
   function caption() {
     if (!cap) { return; }
-    var away = cap.getBoundingClientRect().top < stage.getBoundingClientRect().top;
+    var c = cap.getBoundingClientRect();
+    var b = stage.getBoundingClientRect();
+    var away = c.top < b.top || c.left < b.left;
     now.textContent = away ? cap.textContent : "";
     now.classList.toggle("on", away);
   }
