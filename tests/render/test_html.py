@@ -14,6 +14,7 @@ import pytest
 from vizgrad import Value, examples, to_networkx
 from vizgrad.exceptions import OptionError
 from vizgrad.render.html import player_html
+from vizgrad.render.playback import unpack
 from vizgrad.render.scene import Scene
 
 
@@ -56,8 +57,9 @@ def _data(page: str) -> dict:
 
 
 def _replay(data: dict, k: int) -> dict:
-    look = dict(data["playback"]["base"])
-    for changes in data["playback"]["changes"][1:k + 1]:
+    play = unpack(data["playback"])
+    look = dict(play["base"])
+    for changes in play["changes"][1:k + 1]:
         look.update(changes)
     return look
 

@@ -28,7 +28,7 @@ from typing import Any
 from ..exceptions import OptionError
 from ..graph import as_graph
 from . import text as tx
-from .playback import node_table, playback, scene_svg
+from .playback import node_table, pack, playback, scene_svg
 from .presets import Preset
 from .scene import Scene
 from .theme import Theme
@@ -73,7 +73,7 @@ def player_parts(scene: Scene) -> dict[str, Any]:
              "pause": scene.word("player.pause"), "pending": scene.word("pending"),
              "grad": scene.word("player.col.grad", root=root)}
     return {"svg": scene_svg(scene, scene.look(None), prefix=_PREFIX), "prefix": _PREFIX,
-            "playback": {k: play[k] for k in ("base", "changes", "active", "last")},
+            "playback": pack(play),
             "captions": play["captions"], "rows": node_table(scene), "words": words,
             "lang": scene.lang, "theme": scene.theme.name, "active": scene.theme.active}
 

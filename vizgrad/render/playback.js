@@ -22,9 +22,22 @@ var VizgradPlayback = (function () {
     if (look.hidden) { el.setAttribute("display", "none"); } else { el.removeAttribute("display"); }
   }
 
-  // svg: the scene's <svg> element; data: {base, changes, active, last}; prefix: of the ids.
-  // onChange(id, look) is called for every shape whose look is written.
-  function create(svg, data, prefix, onChange) {
+  // The looks in place of their indexes (see pack() in playback.py); the objects are shared.
+  function unpack(data) {
+    if (!data.looks) { return data; }
+    function resolve(refs) {
+      var out = {};
+      Object.keys(refs).forEach(function (id) { out[id] = data.looks[refs[id]]; });
+      return out;
+    }
+    return { base: resolve(data.base), changes: data.changes.map(resolve), active: data.active,
+      last: data.last };
+  }
+
+  // svg: the scene's <svg> element; data: {looks, base, changes, active, last}; prefix: of
+  // the ids. onChange(id, look) is called for every shape whose look is written.
+  function create(svg, packed, prefix, onChange) {
+    var data = unpack(packed);
     var changes = data.changes;
     var end = changes.length - 1;  // the final view
     var model = {};

@@ -30,7 +30,7 @@ from ._svgout import svg_document
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["changed", "node_table", "playback", "scene_svg"]
+__all__ = ["changed", "node_table", "pack", "playback", "scene_svg", "unpack"]
 
 Look = dict[str, dict[str, str]]
 
@@ -117,3 +117,39 @@ def playback(scene: Scene) -> dict[str, Any]:
     captions = [scene.caption_texts(k) for k in range(scene.last + 1)] + [scene.caption_texts(None)]
     return {"base": base, "changes": changes, "active": active, "captions": captions,
             "last": scene.last}
+
+
+def pack(play: dict[str, Any]) -> dict[str, Any]:
+    """The same playback with each distinct look written once: ``looks`` is the list of
+    distinct looks, ``base`` and ``changes`` map shape ids to indexes into it (a step's
+    changes repeat a few styles, so this more than halves the data of a large graph).
+
+    >>> p = pack({"base": {"a": {"fill": "red"}}, "changes": [{}, {"a": {"fill": "blue"}},
+    ...           {"a": {"fill": "red"}}], "active": [None] * 3, "last": 1})
+    >>> p["looks"], p["base"], p["changes"]
+    ([{'fill': 'red'}, {'fill': 'blue'}], {'a': 0}, [{}, {'a': 1}, {'a': 0}])
+    >>> unpack(p)["changes"][1]
+    {'a': {'fill': 'blue'}}
+    """
+    index: dict[tuple[tuple[str, str], ...], int] = {}
+    looks: list[dict[str, str]] = []
+
+    def ref(look: dict[str, str]) -> int:
+        key = tuple(sorted(look.items()))
+        if key not in index:
+            index[key] = len(looks)
+            looks.append(look)
+        return index[key]
+
+    base = {sid: ref(look) for sid, look in play["base"].items()}
+    changes = [{sid: ref(look) for sid, look in c.items()} for c in play["changes"]]
+    return {"looks": looks, "base": base, "changes": changes, "active": play["active"],
+            "last": play["last"]}
+
+
+def unpack(packed: dict[str, Any]) -> dict[str, Any]:
+    """The playback :func:`pack` wrote, with the looks in place again."""
+    looks = packed["looks"]
+    return {"base": {sid: looks[i] for sid, i in packed["base"].items()},
+            "changes": [{sid: looks[i] for sid, i in c.items()} for c in packed["changes"]],
+            "active": packed["active"], "last": packed["last"]}
