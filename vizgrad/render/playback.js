@@ -115,6 +115,18 @@ var VizgradPlayback = (function () {
     }
   }
 
-  return { create: create, paint: paint, reveal: reveal };
+  // While the picture's own caption (cap-0) is scrolled out of `box`, `line` shows it and
+  // gets the class "on"; the line keeps its height either way, so nothing moves.
+  function caption(box, svg, prefix, line) {
+    var cap = svg.ownerDocument.getElementById(prefix + "cap-0");
+    if (!cap || !line) { return; }
+    var c = cap.getBoundingClientRect();
+    var b = box.getBoundingClientRect();
+    var away = c.top < b.top || c.left < b.left;
+    line.textContent = away ? cap.textContent : "";
+    line.classList.toggle("on", away);
+  }
+
+  return { create: create, paint: paint, reveal: reveal, caption: caption };
 })();
 if (typeof window !== "undefined") { window.VizgradPlayback = VizgradPlayback; }

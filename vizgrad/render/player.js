@@ -32,17 +32,7 @@
   var current = -1;
   var activeRow = null;
   var now = document.getElementById("now");
-  var cap = document.getElementById(data.prefix + "cap-0");
-
-  // while the picture's caption is scrolled out of its box, the line above shows it
-  function caption() {
-    if (!cap) { return; }
-    var c = cap.getBoundingClientRect();
-    var b = stage.getBoundingClientRect();
-    var away = c.top < b.top || c.left < b.left;
-    now.textContent = away ? cap.textContent : "";
-    now.classList.toggle("on", away);
-  }
+  function caption() { VizgradPlayback.caption(stage, svg, data.prefix, now); }
   stage.addEventListener("scroll", caption);
   var timer = null;
 

@@ -85,6 +85,14 @@ export async function drawScene() {
   const svg = document.importNode(doc.documentElement, true);
   svg.setAttribute("role", "img");
   box.replaceChildren(svg);
+  // a picture that fits at 60 % of its size or more is shown fitted to the box; a wider
+  // one keeps its size and scrolls (the Fit width button toggles)
+  if (state.fit === undefined || state.fitKey !== scene.graph_key) {
+    const natural = svg.viewBox.baseVal.width * 4 / 3;
+    state.fit = natural * 0.6 <= box.clientWidth;
+    state.fitKey = scene.graph_key;
+  }
+  setFit(state.fit);
   state.scene = scene;
   buildTable(scene);
   state.player = window.VizgradPlayback.create(svg, scene.playback, scene.prefix, onShape);
@@ -93,6 +101,12 @@ export async function drawScene() {
   }
   box.setAttribute("aria-busy", "false");
   showPicture();
+}
+
+export function setFit(on) {
+  state.fit = on;
+  $("graph").classList.toggle("fit", on);
+  $("fit").setAttribute("aria-pressed", on ? "true" : "false");
 }
 
 // Move the picture and the table to the current step.
@@ -109,8 +123,9 @@ export function showPicture() {
   }
   const cap = player.look("cap-0");
   $("caption").textContent = cap ? cap.text : "";
-  window.VizgradPlayback.reveal($("graph"), $("graph").querySelector("svg"), active ? `n-${active}` : null,
-    state.scene.prefix);
+  const svg = $("graph").querySelector("svg");
+  window.VizgradPlayback.reveal($("graph"), svg, active ? `n-${active}` : null, state.scene.prefix);
+  window.VizgradPlayback.caption($("graph"), svg, state.scene.prefix, $("now"));
 }
 
 // -- metrics and the numeric check --------------------------------------------------
