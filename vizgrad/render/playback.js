@@ -7,19 +7,26 @@ var VizgradPlayback = (function () {
   // look attribute -> SVG attribute ("text", "hidden", "bold" and "hatch" are special)
   var ATTRS = { stroke: "stroke", sw: "stroke-width", dash: "stroke-dasharray" };
 
-  function paint(el, look, hatchUrl) {
+  // Write `look` on `el`; with `before` (the look it shows now) only what differs.
+  function paint(el, look, hatchUrl, before) {
     if (!el) { return; }
-    if ("text" in look) { el.textContent = look.text; }
-    if ("fill" in look) { el.setAttribute("fill", look.hatch ? hatchUrl : look.fill); }
+    var was = before || {};
+    var all = !before;
+    if ("text" in look && (all || look.text !== was.text)) { el.textContent = look.text; }
+    if ("fill" in look && (all || look.fill !== was.fill || look.hatch !== was.hatch)) {
+      el.setAttribute("fill", look.hatch ? hatchUrl : look.fill);
+    }
     Object.keys(ATTRS).forEach(function (key) {
-      if (!(key in look)) { return; }
+      if (!(key in look) || (!all && look[key] === was[key] && look.stroke === was.stroke)) { return; }
       if (look[key] && !(key === "sw" && !look.stroke)) { el.setAttribute(ATTRS[key], look[key]); }
       else { el.removeAttribute(ATTRS[key]); }
     });
-    if ("bold" in look) {
+    if ("bold" in look && (all || look.bold !== was.bold)) {
       if (look.bold) { el.setAttribute("font-weight", "bold"); } else { el.removeAttribute("font-weight"); }
     }
-    if (look.hidden) { el.setAttribute("display", "none"); } else { el.removeAttribute("display"); }
+    if (all || !look.hidden !== !was.hidden) {
+      if (look.hidden) { el.setAttribute("display", "none"); } else { el.removeAttribute("display"); }
+    }
   }
 
   // The looks in place of their indexes (see pack() in playback.py); the objects are shared.
@@ -60,9 +67,11 @@ var VizgradPlayback = (function () {
     // the page shows the final view before any script runs
     rebuild(end);
 
-    function write(ids) {
-      ids.forEach(function (id) {
-        paint(element(id), model[id], hatchUrl);
+    // write the shapes whose look is not the one they show (`shown`: id -> look shown now)
+    function write(shown) {
+      Object.keys(shown).forEach(function (id) {
+        if (shown[id] === model[id]) { return; }  // equal looks are one shared object
+        paint(element(id), model[id], hatchUrl, shown[id]);
         if (onChange) { onChange(id, model[id]); }
       });
     }
@@ -77,25 +86,29 @@ var VizgradPlayback = (function () {
       show: function (k) {
         k = Math.max(0, Math.min(end, k));
         if (k === at) { return k; }
-        var touched = new Set();
+        var shown = {};
         var j;
+        var touch = function (id) { if (!(id in shown)) { shown[id] = model[id]; } };
         if (k > at) {
           for (j = at + 1; j <= k; j++) {
-            Object.keys(changes[j]).forEach(function (id) { touched.add(id); });
+            Object.keys(changes[j]).forEach(touch);
             Object.assign(model, changes[j]);
           }
         } else {
-          for (j = k + 1; j <= at; j++) {
-            Object.keys(changes[j]).forEach(function (id) { touched.add(id); });
-          }
+          for (j = k + 1; j <= at; j++) { Object.keys(changes[j]).forEach(touch); }
           rebuild(k);
         }
         at = k;
-        write(touched);
+        write(shown);
         return k;
       },
       // write every shape (after the SVG was replaced)
-      repaint: function () { write(Object.keys(model)); }
+      repaint: function () {
+        Object.keys(model).forEach(function (id) {
+          paint(element(id), model[id], hatchUrl);
+          if (onChange) { onChange(id, model[id]); }
+        });
+      }
     };
   }
 
