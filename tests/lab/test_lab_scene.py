@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from vizgrad import examples
-from vizgrad.render.playback import unpack
+from vizgrad.render.playback import look_at
 from vizgrad.render.scene import Scene
 
 FORK = {"example": "fork", "values": {"a": -2, "b": 3}}
@@ -15,12 +15,7 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 def replay(body: dict, k: int) -> dict:
-    """The look of every shape at position ``k``, from the base and the changes."""
-    play = unpack(body["playback"])
-    look = dict(play["base"])
-    for changes in play["changes"][1:k + 1]:
-        look.update(changes)
-    return look
+    return look_at(body["playback"], k)
 
 
 def test_scene_gives_one_svg_and_the_changes_of_every_step(client):

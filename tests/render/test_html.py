@@ -14,7 +14,7 @@ import pytest
 from vizgrad import Value, examples, to_networkx
 from vizgrad.exceptions import OptionError
 from vizgrad.render.html import player_html
-from vizgrad.render.playback import unpack
+from vizgrad.render.playback import look_at
 from vizgrad.render.scene import Scene
 
 
@@ -57,11 +57,7 @@ def _data(page: str) -> dict:
 
 
 def _replay(data: dict, k: int) -> dict:
-    play = unpack(data["playback"])
-    look = dict(play["base"])
-    for changes in play["changes"][1:k + 1]:
-        look.update(changes)
-    return look
+    return look_at(data["playback"], k)
 
 
 def test_one_svg_with_every_shape_showing_the_final_view(fork_page):

@@ -30,7 +30,7 @@ from ._svgout import svg_document
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["changed", "node_table", "pack", "playback", "scene_svg", "unpack"]
+__all__ = ["changed", "look_at", "node_table", "pack", "playback", "scene_svg", "unpack"]
 
 Look = dict[str, dict[str, str]]
 
@@ -153,3 +153,21 @@ def unpack(packed: dict[str, Any]) -> dict[str, Any]:
     return {"base": {sid: looks[i] for sid, i in packed["base"].items()},
             "changes": [{sid: looks[i] for sid, i in c.items()} for c in packed["changes"]],
             "active": packed["active"], "last": packed["last"]}
+
+
+def look_at(play: dict[str, Any], k: int) -> Look:
+    """Every shape's look at position ``k`` of a (packed or not) playback: step 0's look
+    with the changes of positions 1..k applied, as the browser does.
+
+    >>> from vizgrad import examples
+    >>> from vizgrad.render.scene import Scene
+    >>> scene = Scene(examples.graph("fork"))
+    >>> look_at(pack(playback(scene)), 7) == scene.look(7)
+    True
+    """
+    if "looks" in play:
+        play = unpack(play)
+    look = dict(play["base"])
+    for changes in play["changes"][1:k + 1]:
+        look.update(changes)
+    return look
