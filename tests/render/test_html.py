@@ -5,7 +5,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import subprocess
+import sys
 import json
+import os
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
@@ -192,3 +195,12 @@ def test_a_scene_is_reused_and_a_value_before_backward_works():
     a, b = Value(-2.0, label="a"), Value(3.0, label="b")
     page = player_html(to_networkx((a * b) * (a + b)))  # backward() not called
     assert page.count('class="step-text"') == 9
+
+
+def test_the_same_bytes_in_every_process():
+    code = ("import hashlib; from vizgrad import examples, player_html; "
+            "print(hashlib.sha256(player_html(examples.graph('tanh-native')).encode()).hexdigest())")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2", "3")}
+    assert len(digests) == 1

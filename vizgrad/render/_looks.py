@@ -97,14 +97,14 @@ class Looks:
         out: dict[str, Look] = {}
         ctx = self._context(st)
         edges: set[tuple[str, str, int]] = set()
-        for n in nodes:
+        for n in sorted(nodes):  # sorted: the same order in every process
             if n not in s.graph.nodes:
                 continue
             out.update(self.node(n, st, ctx))
             edges.update(self._edges_of.get(n, ()))
             if n in s.op_sizes:
                 out.update(self.out_edge(n, st))
-        for (u, v, slot) in edges:
+        for (u, v, slot) in sorted(edges):
             out.update(self.edge(u, v, slot, st, ctx))
         out.update(self.captions(k, st))
         return out

@@ -141,8 +141,8 @@ def pack(play: dict[str, Any]) -> dict[str, Any]:
             looks.append(look)
         return index[key]
 
-    base = {sid: ref(look) for sid, look in play["base"].items()}
-    changes = [{sid: ref(look) for sid, look in c.items()} for c in play["changes"]]
+    base = {sid: ref(look) for sid, look in sorted(play["base"].items())}
+    changes = [{sid: ref(look) for sid, look in sorted(c.items())} for c in play["changes"]]
     return {"looks": looks, "base": base, "changes": changes, "active": play["active"],
             "last": play["last"]}
 
