@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import os
 import re
 import subprocess
 import sys
-import json
-import os
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
@@ -55,7 +55,7 @@ def fork_page() -> str:
 
 
 def _data(page: str) -> dict:
-    block = re.search(r'<script type="application/json" id="vg-data">(.*?)</script>', page, re.S)
+    block = re.search(r'<script type="application/json" id="vg-data">(.*?)</script>', page, re.DOTALL)
     return json.loads(block.group(1))
 
 
@@ -64,7 +64,7 @@ def _replay(data: dict, k: int) -> dict:
 
 
 def test_one_svg_with_every_shape_showing_the_final_view(fork_page):
-    (svg,) = re.findall(r"<svg\b.*?</svg>", fork_page, flags=re.S)
+    (svg,) = re.findall(r"<svg\b.*?</svg>", fork_page, flags=re.DOTALL)
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("style") is None
     ids = {e.get("id") for e in root.iter() if e.get("id")}
@@ -130,7 +130,7 @@ def test_labelled_controls_and_a_live_counter(fork_page):
 
 
 def _cell(page: str, node: str, column: str) -> str:
-    row = re.search(rf'<tr data-node="{node}"[^>]*>(.*?)</tr>', page, flags=re.S).group(1)
+    row = re.search(rf'<tr data-node="{node}"[^>]*>(.*?)</tr>', page, flags=re.DOTALL).group(1)
     return re.search(rf'<td class="[^"]*\b{column}">([^<]*)</td>', row).group(1)
 
 
@@ -138,7 +138,7 @@ def test_the_table_and_the_text_alternative_show_the_final_view_and_every_step(f
     assert (_cell(fork_page, "v0", "data"), _cell(fork_page, "v0", "grad")) == ("−2", "−3")
     assert _cell(fork_page, "v1", "grad") == "−8"
     steps = re.findall(r'<li class="step-text" value="(\d+)"><p>([^<]*)</p>(.*?)</li>(?=<li|</ol>)',
-                       fork_page, flags=re.S)
+                       fork_page, flags=re.DOTALL)
     assert [int(k) for k, _, _ in steps] == list(range(9))
     assert steps[7][1] == "step 7 / 7 · backward through u = a × b"
     assert "∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3" in steps[7][2]

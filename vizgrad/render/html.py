@@ -84,10 +84,10 @@ def _table(scene: Scene, parts: dict[str, Any], final: dict[str, dict[str, str]]
     root = e(tx.name(G, G.graph["root"]))
     out = ['<div class="table-wrap"><table class="nodes" id="nodes">',
            f"<caption>{e(w('player.table', root=root))}</caption>",
-           f'<thead><tr><th scope="col">{e(w("player.col.node"))}</th>'
-           f'<th scope="col">{e(w("player.col.how"))}</th>'
-           f'<th scope="col">{e(w("player.col.data"))}</th>'
-           f'<th scope="col">{e(parts["words"]["grad"])}</th></tr></thead><tbody>']
+           (f'<thead><tr><th scope="col">{e(w("player.col.node"))}</th>'
+            f'<th scope="col">{e(w("player.col.how"))}</th>'
+            f'<th scope="col">{e(w("player.col.data"))}</th>'
+            f'<th scope="col">{e(parts["words"]["grad"])}</th></tr></thead><tbody>')]
     for r in parts["rows"]:
         n = r["id"]
         data = final.get(f"t-{n}-data", {}).get("text") or scene.num(G.nodes[n].get("data"))
