@@ -303,3 +303,22 @@ def test_inputs_and_graph_are_visible_together(zh_page):
         assert 0 <= b["x"] and b["x"] + b["width"] <= 1400, name
         assert 0 <= b["y"] and b["y"] + b["height"] <= 1000, name
     assert box["a"]["x"] + box["a"]["width"] <= box["graph"]["x"]  # side by side
+
+
+def test_the_lab_picture_never_moves(zh_page):
+    pg = zh_page
+    where = """() => {
+      const box = document.getElementById("graph");
+      const b = box.getBoundingClientRect(), g = box.querySelector("svg").getBoundingClientRect();
+      return [b.x, b.y, b.width, b.height, g.x + box.scrollLeft, g.y + box.scrollTop, g.width]
+        .map(Math.round);
+    }"""
+    settled(pg)
+    expect(pg.locator("#graph")).to_have_attribute("aria-busy", "false")
+    expect(pg.locator("#graph svg")).to_have_count(1)
+    first = pg.evaluate(where)
+    pg.locator("#next").focus()
+    for k in range(1, 8):
+        pg.keyboard.press("ArrowRight")
+        expect(pg.locator("#step-label")).to_have_text(f"步骤 {k} / 7")
+        assert pg.evaluate(where) == first, k
