@@ -101,7 +101,7 @@ def test_trace_fork_gives_the_chapter_numbers(client):
     body = client.post("/api/trace", json=FORK).json()
     assert body["last_step"] == 7 and len(body["steps"]) == 8
     assert [(m["label"], m["text"], m["known_at"]) for m in body["metrics"]] == [
-        ("q", "-6", 3), ("∂q/∂a", "-3", 7), ("∂q/∂b", "-8", 7)]
+        ("q", "−6", 3), ("∂q/∂a", "−3", 7), ("∂q/∂b", "−8", 7)]
     assert [n["name"] for n in body["nodes"]] == ["a", "b", "u", "v", "q"]
     assert body["inputs"] == [{"id": "v0", "name": "a", "value": -2.0},
                               {"id": "v1", "name": "b", "value": 3.0}]
@@ -113,7 +113,7 @@ def test_trace_captions_and_chain_rule_come_from_the_text_module(client):
     for k, step in enumerate(body["steps"]):
         assert step["caption"] == text.caption(G, k)
         assert step["chain_rule"] == text.chain_rule(G, k)
-    assert body["steps"][7]["caption"] == "step 7/7 · backward through u = a × b"
+    assert body["steps"][7]["caption"] == "step 7 / 7 · backward through u = a × b"
 
 
 def test_trace_changes_replay_to_the_trace_state(client):
@@ -131,7 +131,7 @@ def test_trace_changes_replay_to_the_trace_state(client):
 def test_trace_of_an_expression_names_the_output(client):
     body = client.post("/api/trace", json={"expression": "(a*b)*(a+b)",
                                            "values": {"a": -2, "b": 3}}).json()
-    assert [m["text"] for m in body["metrics"]] == ["-6", "-3", "-8"]
+    assert [m["text"] for m in body["metrics"]] == ["−6", "−3", "−8"]
     assert body["output"] == "f" and body["metrics"][1]["label"] == "∂f/∂a"
     other = client.post("/api/trace", json={"expression": "f*2", "values": {"f": 1}}).json()
     assert other["output"] == "out"
@@ -178,7 +178,7 @@ def test_render_svg_is_cached_by_graph_step_and_theme(client):
     assert first.status_code == 200 and first.headers["content-type"].startswith("image/svg+xml")
     root = ET.fromstring(first.content)
     assert root.tag == f"{SVG_NS}svg"
-    assert {g.get("id") for g in root.iter(f"{SVG_NS}g")} >= {"v0", "v1", "v2", "v3", "v4"}
+    assert {e.get("id") for e in root.iter(f"{SVG_NS}rect")} >= {f"n-v{i}" for i in range(5)}
     assert first.headers["x-vizgrad-cache"] == "miss" and first.headers["x-vizgrad-step"] == "3"
     again = client.post("/api/render", json={"example": "fork", "step": 3})  # same graph
     assert again.headers["x-vizgrad-cache"] == "hit" and again.content == first.content
@@ -202,8 +202,8 @@ def test_render_caption_can_be_left_out(client):
         svg = ET.fromstring(client.post("/api/render", json=body).content)
         return " ".join(t.text or "" for t in svg.iter(f"{SVG_NS}text"))
 
-    assert "step 2/7" in texts({**FORK, "step": 2})
-    assert "step 2/7" not in texts({**FORK, "step": 2, "caption": False})
+    assert "step 2 / 7" in texts({**FORK, "step": 2})
+    assert "step 2 / 7" not in texts({**FORK, "step": 2, "caption": False})
 
 
 def test_render_cache_is_bounded(make_client):
@@ -215,32 +215,39 @@ def test_render_cache_is_bounded(make_client):
 
 
 def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
-    import vizgrad.render.svg as svg
+    import vizgrad.render.scene as scene
 
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 10 s and was stopped")
 
-    monkeypatch.setattr(svg, "draw", slow)
+    monkeypatch.setattr(scene, "Scene", slow)
     error_of(client.post("/api/render", json=FORK), 422, "layout_timeout")
+    error_of(client.post("/api/scene", json=FORK), 422, "layout_timeout")
 
     def missing(*args, **kwargs):
         raise BackendError("no layout backend")
 
-    monkeypatch.setattr(svg, "draw", missing)
+    monkeypatch.setattr(scene, "Scene", missing)
     error_of(client.post("/api/render", json={**FORK, "step": 1}), 503, "layout_unavailable")
 
 
 def test_render_passes_the_layout_time_limit(make_client, monkeypatch):
+    import vizgrad.render.scene as scene
     import vizgrad.render.svg as svg
 
     seen = {}
-    real = svg.draw
+    real, real_check = scene.Scene, svg.check_common
 
     def spy(*args, **kwargs):
         seen.update(kwargs)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(svg, "draw", spy)
+    def check(G, max_nodes, backend, timeout):
+        seen["max_nodes"] = max_nodes
+        return real_check(G, max_nodes, backend, timeout)
+
+    monkeypatch.setattr(scene, "Scene", spy)
+    monkeypatch.setattr(svg, "check_common", check)
     make_client(layout_timeout=2.5, max_nodes=50).post(
         "/api/render", json={**FORK, "format": "dot"})
     assert seen["timeout"] == 2.5 and seen["max_nodes"] == 50
@@ -252,8 +259,8 @@ def test_render_passes_the_layout_time_limit(make_client, monkeypatch):
 def test_gradcheck_matches_the_chapter(client):
     body = client.post("/api/gradcheck", json={**FORK, "h": 1e-6}).json()
     rows = {r["input"]: r for r in body["rows"]}
-    assert rows["a"]["error_text"] == "4.1933e-10" and rows["a"]["backprop_text"] == "-3"
-    assert rows["b"]["backprop_text"] == "-8"
+    assert rows["a"]["error_text"] == "4.1933e-10" and rows["a"]["backprop_text"] == "−3"
+    assert rows["b"]["backprop_text"] == "−8"
     other = client.post("/api/gradcheck", json={**FORK, "h": 1e-4}).json()
     assert other["rows"][0]["error_text"] != "4.1933e-10"
     assert other["rows"][0]["backprop"] == -3.0  # h never changes backprop

@@ -12,6 +12,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from vizgrad import examples
+
+from ..words import TEXT_NODES, english_words
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 expect = sync_api.expect
 expect.set_options(timeout=15_000)  # the machine may be busy; nothing here measures speed
@@ -32,7 +36,7 @@ def browser():
 
 @pytest.fixture
 def page(browser, live_server):
-    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    context = browser.new_context(viewport={"width": 1200, "height": 1000}, locale="en-GB")
     pg = context.new_page()
     pg.set_default_timeout(20_000)
     problems: list[str] = []
@@ -89,13 +93,15 @@ def test_the_chapter_lab(page):
         pg.keyboard.press("ArrowRight")
         expect(pg.locator("#step-label")).to_have_text(f"step {k} / 7")
         if k == 3:
-            expect(pg.locator("#metric-output")).to_have_text("-6")
+            expect(pg.locator("#metric-output")).to_have_text("−6")
             expect(pg.locator("#metric-grad-a")).to_have_text("pending")
-    expect(pg.locator("#metric-grad-a")).to_have_text("-3")
-    expect(pg.locator("#metric-grad-b")).to_have_text("-8")
-    expect(rows.nth(0).locator(".grad")).to_have_text("-3")
-    expect(pg.locator("#caption")).to_have_text("step 7/7 · backward through u = a × b")
-    expect(pg.locator("#chain-rule li")).to_have_count(2)
+    expect(pg.locator("#metric-grad-a")).to_have_text("−3")
+    expect(pg.locator("#metric-grad-b")).to_have_text("−8")
+    expect(rows.nth(0).locator(".grad")).to_have_text("−3")
+    expect(pg.locator("#caption")).to_have_text("step 7 / 7 · backward through u = a × b")
+    expect(pg.locator("#vg-cap-1")).to_contain_text("∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3")
+    expect(pg.locator("#vg-cap-1")).to_contain_text("(−6 → −3)")
+    expect(pg.locator("#vg-t-v0-grad")).to_have_text("−3")
     check = pg.locator("#check-table")
     expect(check).to_be_visible()
     expect(check.locator("tr[data-input=a] td.error")).to_have_text("4.1933e-10")
@@ -112,12 +118,12 @@ def test_the_chapter_lab(page):
     pg.wait_for_timeout(400)  # longer than the page's recompute delay
     assert len(pg.api_calls) == calls
     expect(pg.locator("#step-label")).to_have_text("step 7 / 7")
-    expect(pg.locator("#metric-grad-a")).to_have_text("-3")
+    expect(pg.locator("#metric-grad-a")).to_have_text("−3")
 
     # 4. switch h and read the new error; backprop does not move
     pg.get_by_label("Central-difference step h").select_option("1e-4")
     expect(check.locator("tr[data-input=a] td.error")).to_have_text("2.5508e-12")
-    expect(check.locator("tr[data-input=a] td.backprop")).to_have_text("-3")
+    expect(check.locator("tr[data-input=a] td.backprop")).to_have_text("−3")
     expect(pg.locator("#check-caption")).to_contain_text("h = 1e-4")
 
 
@@ -130,7 +136,7 @@ def test_inputs_reject_text_and_accept_exact_numbers(page):
     set_value(pg, "b", "2.75")
     expect(pg.locator("#in-b-error")).to_have_text("")
     pg.click("#last")
-    expect(pg.locator("#metric-grad-b")).to_have_text("-7")  # a² + 2ab at (-2, 2.75)
+    expect(pg.locator("#metric-grad-b")).to_have_text("−7")  # a² + 2ab at (-2, 2.75)
     settled(pg)
     pg.locator("#in-a-range").focus()
     pg.keyboard.press("ArrowRight")  # the slider moves a by 0.1 and the field follows
@@ -160,10 +166,14 @@ def test_example_picker_and_drawing(page):
     expect(pg.locator("#step-label")).to_have_text("step 0 / 31")
     expect(pg.locator("#inputs .input-row")).to_have_count(4)
     pg.click("#last")
-    expect(pg.locator("#metric-grad-z3")).to_have_text(re.compile(r"^-0\.88645038\d+$"))
+    expect(pg.locator("#metric-grad-z3")).to_have_text(re.compile(r"^−0\.88645038\d+$"))
+    expect(pg.locator("#caption")).to_have_text(re.compile(r"^step 31 / 31"))
     svg = pg.locator("#graph svg").evaluate("el => new XMLSerializer().serializeToString(el)")
-    ids = {g.get("id") for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g")}
-    assert {"v0", "v1"} <= ids
+    ids = {e.get("id") for e in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}rect")}
+    assert {"vg-n-v0", "vg-n-v1"} <= ids
+    # the active row is the active box, in the one highlight colour
+    active = pg.locator("#node-table tr.active").get_attribute("data-node")
+    expect(pg.locator(f"#vg-n-{active}")).to_have_attribute("stroke", "#0072b2")
     wide = pg.locator("#graph svg").get_attribute("viewBox")
     pg.get_by_label("Drawing direction").select_option("TB")
     expect(pg.locator("#graph svg")).not_to_have_attribute("viewBox", wide)
@@ -201,6 +211,7 @@ def test_the_address_keeps_the_state(browser, live_server):
         pg.goto(live_server + "/#example=fork&v.a=1&v.b=2&v.zz=3&step=7&h=1e-4")
         expect(pg.locator("body")).to_have_attribute("data-ready", "true")
         expect(pg.locator("#step-label")).to_have_text("step 7 / 7")
+        expect(pg.locator("#vg-t-v0-grad")).to_have_text("8")
         expect(pg.locator("#metric-grad-a")).to_have_text("8")
         expect(pg.locator("#check-caption")).to_contain_text("h = 1e-4")
         pg.click("#first")
@@ -225,6 +236,89 @@ def test_rapid_slider_moves_end_on_the_last_value(page):
     expect(pg.locator("#in-a-number")).to_have_value("-1.5")
     settled(pg)
     pg.click("#last")
-    expect(pg.locator("#node-table tbody tr").nth(0).locator(".data")).to_have_text("-1.5")
+    expect(pg.locator("#node-table tbody tr").nth(0).locator(".data")).to_have_text("−1.5")
     expect(pg.locator("#metric-grad-a")).to_have_text("0")  # 2ab + b² at (-1.5, 3)
     expect(pg.locator("#check-table tr[data-input=a] td.backprop")).to_have_text("0")
+
+
+@pytest.fixture
+def zh_page(browser, live_server):
+    """The lab in a browser that prefers Chinese, in a 1400 × 1000 window."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="zh-CN")
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    problems: list[str] = []
+    pg.on("pageerror", lambda err: problems.append(str(err)))
+    pg.goto(live_server + "/")
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    yield pg
+    context.close()
+    assert not problems, problems
+
+
+def test_the_chapter_lab_in_chinese(zh_page):
+    pg = zh_page
+    expect(pg.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(pg.locator("#lang")).to_have_value("zh")
+    pg.get_by_label("输入 a（−20–20）").fill("1")
+    pg.get_by_label("输入 a（−20–20）").fill("-2")
+    pg.get_by_label("输入 b（−20–20）").fill("3")
+    settled(pg)
+    expect(pg.locator("#step-label")).to_have_text("步骤 0 / 7")
+    expect(pg.locator("#metric-output")).to_have_text("待计算")
+    expect(pg.locator("#vg-t-v2-data")).to_have_text("待计算")
+    pg.locator("#next").focus()
+    pg.keyboard.press("End")
+    expect(pg.locator("#step-label")).to_have_text("步骤 7 / 7")
+    expect(pg.locator("#metric-grad-a")).to_have_text("−3")
+    expect(pg.locator("#metric-grad-b")).to_have_text("−8")
+    expect(pg.locator("#vg-t-v0-grad")).to_have_text("−3")
+    expect(pg.locator("#vg-t-v1-grad")).to_have_text("−8")
+    expect(pg.locator("#caption")).to_have_text("步骤 7 / 7 · 反向经过 u = a × b")
+    expect(pg.locator("#check-table tr[data-input=a] td.error")).to_have_text("4.1933e-10")
+    expect(pg.locator("#check-caption")).to_contain_text("h = 1e-6")
+    pg.get_by_label("输入 a（−20–20）").fill("25")
+    error = pg.locator("#in-a-error")
+    expect(error).to_have_text("25 超出 [−20, 20]，不会被截断。a 仍为 −2；没有重新计算。")
+    expect(pg.locator("#in-a-range")).to_have_value("-2")
+    expect(pg.locator("#step-label")).to_have_text("步骤 7 / 7")
+    expect(pg.get_by_label("中心差分步长 h")).to_have_value("1e-6")
+    G = examples.graph("fork")
+    labels = {str(G.nodes[n].get("label") or n) for n in G.nodes}
+    assert english_words(pg.evaluate(TEXT_NODES), labels) == []
+    # the switch changes every word, the picture too
+    pg.locator("#lang").select_option("en")
+    expect(pg.locator("#step-label")).to_have_text("step 7 / 7")
+    expect(pg.locator("#vg-cap-0")).to_have_text("step 7 / 7 · backward through u = a × b")
+    assert "step" in english_words(pg.evaluate(TEXT_NODES), labels)
+
+
+def test_inputs_and_graph_are_visible_together(zh_page):
+    pg = zh_page
+    box = {name: pg.locator(sel).bounding_box() for name, sel in
+           (("a", "#in-a-number"), ("b", "#in-b-range"), ("graph", "#graph svg"),
+            ("stepper", "#next"))}
+    for name, b in box.items():
+        assert b is not None and b["width"] > 0, name
+        assert 0 <= b["x"] and b["x"] + b["width"] <= 1400, name
+        assert 0 <= b["y"] and b["y"] + b["height"] <= 1000, name
+    assert box["a"]["x"] + box["a"]["width"] <= box["graph"]["x"]  # side by side
+
+
+def test_the_lab_picture_never_moves(zh_page):
+    pg = zh_page
+    where = """() => {
+      const box = document.getElementById("graph");
+      const b = box.getBoundingClientRect(), g = box.querySelector("svg").getBoundingClientRect();
+      return [b.x, b.y, b.width, b.height, g.x + box.scrollLeft, g.y + box.scrollTop, g.width]
+        .map(Math.round);
+    }"""
+    settled(pg)
+    expect(pg.locator("#graph")).to_have_attribute("aria-busy", "false")
+    expect(pg.locator("#graph svg")).to_have_count(1)
+    first = pg.evaluate(where)
+    pg.locator("#next").focus()
+    for k in range(1, 8):
+        pg.keyboard.press("ArrowRight")
+        expect(pg.locator("#step-label")).to_have_text(f"步骤 {k} / 7")
+        assert pg.evaluate(where) == first, k

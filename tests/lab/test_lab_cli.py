@@ -139,7 +139,7 @@ def test_serve_runs_two_workers(tmp_path, free_port):
         assert health.json()["status"] == "ok"
         r = httpx.post(f"http://127.0.0.1:{port}/api/trace",
                        json={"example": "fork", "values": {"a": -2, "b": 3}}, timeout=10)
-        assert [m["text"] for m in r.json()["metrics"]] == ["-6", "-3", "-8"]
+        assert [m["text"] for m in r.json()["metrics"]] == ["−6", "−3", "−8"]
     finally:
         proc.terminate()
         try:

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from vizgrad import examples
+from vizgrad import Value, examples, to_networkx
 from vizgrad.render.html import player_html
+
+from ..words import TEXT_NODES, english_words
 
 CHROMIUM = os.environ.get("VIZGRAD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -31,91 +33,175 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, tmp_path):
-    path = tmp_path / "fork.html"
-    path.write_text(player_html(examples.graph("fork")), encoding="utf-8")
-    ctx = browser.new_context()
-    pg = ctx.new_page()
-    problems: list[str] = []
-    requests: list[str] = []
-    pg.on("pageerror", lambda err: problems.append(str(err)))
-    pg.on("console", lambda msg: problems.append(msg.text) if msg.type in ("error", "warning") else None)
-    pg.on("request", lambda req: requests.append(req.url))
-    pg.goto(path.as_uri())
-    yield pg
+def open_page(browser, tmp_path):
+    """Open a player page of ``G`` (an extra ``#hash`` and viewport optional); checks after."""
+    contexts, problems, requests = [], [], []
+
+    def open_(html: str, hash_: str = "", width: int = 1400, height: int = 1000, **ctx):
+        path = tmp_path / f"page{len(contexts)}.html"
+        path.write_text(html, encoding="utf-8")
+        context = browser.new_context(viewport={"width": width, "height": height}, **ctx)
+        contexts.append(context)
+        pg = context.new_page()
+        pg.on("pageerror", lambda err: problems.append(str(err)))
+        pg.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+        pg.on("request", lambda req: requests.append(req.url))
+        pg.goto(path.as_uri() + hash_)
+        return pg
+
+    yield open_
+    for context in contexts:
+        context.close()
     assert problems == []  # no script error, nothing blocked by the CSP
     assert all(url.startswith("file://") for url in requests), requests
-    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def fork_html() -> str:
+    return player_html(examples.graph("fork"))
 
 
 def _grad(pg, node: str) -> str:
-    return pg.locator(f"section.step.current tr[data-node='{node}'] td.grad").inner_text()
+    return pg.locator(f"tr[data-node='{node}'] td.grad").inner_text()
 
 
-def _visible_steps(pg) -> list[str]:
-    return pg.eval_on_selector_all(
-        "section.step", "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.step)")
+def _svg_text(pg, shape: str) -> str:
+    return pg.locator(f"#vg-{shape}").text_content()
 
 
-def test_next_seven_times_reads_the_chapters_grads(page):
-    assert page.locator("#counter").inner_text() == "step 0 / 7"
-    assert _visible_steps(page) == ["0"]
-    assert _grad(page, "v0") == "—"
-    next_button = page.get_by_role("button", name="Next")
+def test_next_seven_times_reads_the_chapters_grads(open_page, fork_html):
+    pg = open_page(fork_html)
+    assert pg.locator("#counter").inner_text() == "step 0 / 7"
+    assert _grad(pg, "v0") == "—" and _svg_text(pg, "t-v0-grad") == "—"
+    assert pg.locator("tr[data-node='v2'] td.data").inner_text() == "pending"
+    next_button = pg.get_by_role("button", name="Next")
     for _ in range(7):
         next_button.click()
-    assert page.locator("#counter").inner_text() == "step 7 / 7"
-    assert _visible_steps(page) == ["7"]
-    assert _grad(page, "v0") == "-3.0000"
-    assert _grad(page, "v1") == "-8.0000"
-    assert next_button.is_disabled()
-    assert page.get_by_role("button", name="Last").is_disabled()
-    # the inline SVG of the shown step carries the same totals as text
-    svg_text = page.locator("section.step.current svg").text_content()
-    assert "-3.0000" in svg_text and "-8.0000" in svg_text
+    assert pg.locator("#counter").inner_text() == "step 7 / 7"
+    assert (_grad(pg, "v0"), _grad(pg, "v1")) == ("−3", "−8")
+    assert (_svg_text(pg, "t-v0-grad"), _svg_text(pg, "t-v1-grad")) == ("−3", "−8")
+    assert _svg_text(pg, "cap-0") == "step 7 / 7 · backward through u = a × b"
+    assert pg.locator("tr.active").get_attribute("data-node") == "v2"
+    assert pg.locator("#vg-l-v0-v2-0").is_visible() and not pg.locator("#vg-l-v0-v3-0").is_visible()
+    next_button.click()  # after the last step: the final view
+    assert pg.locator("#counter").inner_text() == "final view"
+    assert pg.locator("#vg-l-v0-v3-0").is_visible() and pg.locator("tr.active").count() == 0
+    assert next_button.is_disabled() and pg.get_by_role("button", name="Last").is_disabled()
+    assert pg.evaluate("location.hash") == "#step=final"
 
 
-def test_keys_and_the_other_buttons(page):
-    page.keyboard.press("End")
-    assert page.locator("#counter").inner_text() == "step 7 / 7"
-    page.keyboard.press("ArrowLeft")
-    assert page.locator("#counter").inner_text() == "step 6 / 7"
-    assert _grad(page, "v0") == "-6.0000"  # a has its first contribution, through v
-    page.keyboard.press("Home")
-    assert page.locator("#counter").inner_text() == "step 0 / 7"
-    assert page.locator("section.step.current tr[data-node='v2'] td.data").inner_text() == "pending"
-    assert page.get_by_role("button", name="Back").is_disabled()
-    page.keyboard.press("ArrowRight")
-    page.get_by_role("button", name="Last").click()
-    page.get_by_role("button", name="Back").click()
-    page.get_by_role("button", name="First").click()
-    assert page.locator("#counter").inner_text() == "step 0 / 7"
-    fit = page.get_by_role("button", name="Fit width")
-    fit.click()
-    assert fit.get_attribute("aria-pressed") == "true"
-    assert "fit" in page.locator("#player").get_attribute("class")
-    page.get_by_label("step", exact=True).fill("5")
-    assert page.locator("#counter").inner_text() == "step 5 / 7"
-    assert page.evaluate("location.hash") == "#step=5"
+def test_jumps_show_the_same_picture_as_single_steps(open_page):
+    G = examples.graph("softmax-nll")
+    pg = open_page(player_html(G))
+    texts = "() => [...document.querySelectorAll('#stage svg [id]')].map(e => " \
+            "e.id + e.getAttribute('fill') + e.getAttribute('stroke') + e.getAttribute('display') " \
+            "+ e.getAttribute('font-weight') + (e.tagName === 'text' ? e.textContent : '')).join('|')"
+    seen = []
+    for k in range(33):
+        pg.locator("#slider").fill(str(k))
+        seen.append(pg.evaluate(texts))
+    for k in (30, 2, 31, 0, 17, 32, 16, 5):
+        pg.locator("#slider").fill(str(k))
+        assert pg.evaluate(texts) == seen[k], k
+    assert len(set(seen)) == 33
 
 
-def test_a_step_in_the_url_opens_that_step(browser, tmp_path):
-    path = tmp_path / "fork.html"
-    path.write_text(player_html(examples.graph("fork")), encoding="utf-8")
-    pg = browser.new_page()
-    pg.goto(path.as_uri() + "#step=4")
+def test_keys_buttons_and_the_address(open_page, fork_html):
+    pg = open_page(fork_html)
+    pg.keyboard.press("End")
+    assert pg.locator("#counter").inner_text() == "final view"
+    pg.keyboard.press("ArrowLeft")
+    pg.keyboard.press("ArrowLeft")
+    assert pg.locator("#counter").inner_text() == "step 6 / 7"
+    assert _grad(pg, "v0") == "−6"  # a has its first contribution, through v
+    pg.keyboard.press("Home")
+    assert pg.locator("#counter").inner_text() == "step 0 / 7"
+    assert pg.locator("tr[data-node='v2'] td.data").inner_text() == "pending"
+    assert _svg_text(pg, "t-v2-data") == "pending"
+    assert pg.get_by_role("button", name="Back").is_disabled()
+    pg.get_by_label("step", exact=True).fill("5")
+    assert pg.locator("#counter").inner_text() == "step 5 / 7"
+    assert pg.evaluate("location.hash") == "#step=5"
+    pg = open_page(player_html(examples.graph("fork"), interval_ms=60))
+    pg.get_by_role("button", name="Play").click()
+    pg.wait_for_function("() => document.getElementById('counter').textContent === 'final view'",
+                         timeout=20_000)
+    assert pg.get_by_role("button", name="Play").get_attribute("aria-pressed") == "false"
+
+
+def test_a_step_in_the_url_opens_that_step(open_page, fork_html):
+    pg = open_page(fork_html, "#step=4")
     assert pg.locator("#counter").inner_text() == "step 4 / 7"
-    assert _visible_steps(pg) == ["4"]
-    pg.close()
+    assert _svg_text(pg, "cap-0").startswith("step 4 / 7")
+    pg = open_page(fork_html, "#step=final")
+    assert pg.locator("#counter").inner_text() == "final view"
 
 
-def test_without_javascript_every_step_is_shown_in_turn(browser, tmp_path):
-    path = tmp_path / "fork.html"
-    path.write_text(player_html(examples.graph("fork")), encoding="utf-8")
-    ctx = browser.new_context(java_script_enabled=False)
-    pg = ctx.new_page()
-    pg.goto(path.as_uri())
-    assert pg.locator("section.step").count() == 8
-    assert all(pg.locator("section.step").nth(k).is_visible() for k in range(8))
+def test_the_picture_never_moves(open_page):
+    pg = open_page(player_html(examples.graph("softmax-nll")), width=1800)
+    where = """() => {
+      const stage = document.getElementById("stage");
+      const s = stage.getBoundingClientRect(), g = stage.querySelector("svg").getBoundingClientRect();
+      return [s.x, s.y, s.width, s.height, g.x + stage.scrollLeft, g.y + stage.scrollTop,
+              g.width, g.height].map(Math.round);
+    }"""
+    first = pg.evaluate(where)
+    for _ in range(33):
+        pg.keyboard.press("ArrowRight")
+        assert pg.evaluate(where) == first
+
+
+def test_fit_width_enlarges_a_small_picture(open_page, fork_html):
+    pg = open_page(fork_html, width=1800)
+    natural = pg.locator("#stage svg").bounding_box()["width"]
+    pg.get_by_role("button", name="Fit width").click()
+    fitted = pg.locator("#stage svg").bounding_box()["width"]
+    stage = pg.locator("#stage").bounding_box()["width"]
+    assert fitted > natural * 1.5 and abs(fitted - stage) < 4
+
+
+def test_the_active_node_is_scrolled_into_view(open_page):
+    x = Value(0.5, label="x")
+    for i in range(30):
+        x = (x * 1.1).tanh()
+    x.label = "y"
+    x.backward()
+    pg = open_page(player_html(to_networkx(x)), width=700, height=700)
+    stage = pg.locator("#stage").bounding_box()
+    assert pg.evaluate("document.getElementById('stage').scrollWidth") > stage["width"] * 3
+    steps = int(pg.locator("#slider").get_attribute("max"))
+    for k in (10, 45, 60, 90, 120, steps - 2, 3):
+        pg.locator("#slider").fill(str(k))
+        node = pg.evaluate("document.querySelector('tr.active').dataset.node")
+        rect = pg.locator(f"#vg-n-{node}").bounding_box()
+        assert stage["x"] <= rect["x"] and rect["x"] + rect["width"] <= stage["x"] + stage["width"], k
+
+
+def test_without_javascript_the_final_picture_and_every_step(open_page, fork_html):
+    pg = open_page(fork_html, java_script_enabled=False)
+    assert pg.locator("#stage svg").is_visible()
+    assert _svg_text(pg, "t-v0-grad") == "−3"
+    items = pg.locator(".steps li.step-text")
+    assert items.count() == 9 and all(items.nth(k).is_visible() for k in range(9))
     assert not pg.locator("nav.controls").is_visible()
-    ctx.close()
+
+
+def test_printing_hides_the_controls_and_lists_the_steps(open_page, fork_html):
+    pg = open_page(fork_html)
+    pg.emulate_media(media="print")
+    assert not pg.locator("nav.controls").is_visible()
+    assert pg.locator(".steps").is_visible() and pg.locator("#stage svg").is_visible()
+
+
+def test_a_chinese_page_has_no_english_words(open_page):
+    G = examples.graph("fork")
+    pg = open_page(player_html(G, lang="zh"))
+    assert pg.locator("#counter").inner_text() == "步骤 0 / 7"
+    pg.keyboard.press("ArrowRight")
+    pg.keyboard.press("ArrowRight")
+    labels = {str(G.nodes[n].get("label") or n) for n in G.nodes}
+    assert english_words(pg.evaluate(TEXT_NODES), labels) == []
+    assert english_words(["step pending the"], labels) == ["step", "pending", "the"]  # it can fail
+    pg.keyboard.press("End")
+    assert pg.locator("#counter").inner_text() == "最终结果"
+    assert english_words(pg.evaluate(TEXT_NODES), labels) == []

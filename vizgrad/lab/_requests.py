@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from ..exceptions import DomainError
+from ..i18n import languages
 
 __all__ = [
     "ApiError",
@@ -30,6 +31,7 @@ __all__ = [
     "TRACE_FIELDS",
     "RENDER_FIELDS",
     "GRADCHECK_FIELDS",
+    "SCENE_FIELDS",
     "THEMES",
     "FORMATS",
     "RANKDIRS",
@@ -42,8 +44,9 @@ THEMES = ("light", "dark")
 FORMATS = ("svg", "dot")
 RANKDIRS = ("LR", "TB")
 H_RANGE = (1e-12, 1.0)
-TRACE_FIELDS = ("expression", "example", "values")
+TRACE_FIELDS = ("expression", "example", "values", "lang")
 RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
+SCENE_FIELDS = RENDER_FIELDS
 GRADCHECK_FIELDS = (*TRACE_FIELDS, "h")
 
 
@@ -131,6 +134,7 @@ class Query:
     rankdir: str = "LR"
     caption: bool = True
     h: float = 1e-6
+    lang: str = "en"
 
 
 def _reject_constant(name: str) -> float:
@@ -261,6 +265,8 @@ def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
     for key, choices in (("theme", THEMES), ("format", FORMATS), ("rankdir", RANKDIRS)):
         if data.get(key) is not None:
             opts[key] = _choice(key, data[key], choices)
+    if data.get("lang") is not None:
+        opts["lang"] = _choice("lang", data["lang"], languages())
     if data.get("caption") is not None:
         if not isinstance(data["caption"], bool):
             raise _bad_type("caption", "true or false", data["caption"])

@@ -7,9 +7,9 @@ of workers can answer any request::
     >>> G = build_graph(Query(expression="(a*b)*(a+b)", values={"a": -2, "b": 3}), Limits())
     >>> p = trace_payload(G)
     >>> p["last_step"], p["steps"][7]["caption"]
-    (7, 'step 7/7 · backward through v2 = a × b')
+    (7, 'step 7 / 7 · backward through v2 = a × b')
     >>> [(m["label"], m["text"], m["known_at"]) for m in p["metrics"]]
-    [('f', '-6', 3), ('∂f/∂a', '-3', 7), ('∂f/∂b', '-8', 7)]
+    [('f', '−6', 3), ('∂f/∂a', '−3', 7), ('∂f/∂b', '−8', 7)]
     >>> [r["error_text"] for r in gradcheck_payload(G, 1e-6)["rows"]]
     ['4.1933e-10', '1.1182e-09']
 """
@@ -45,14 +45,18 @@ __all__ = [
     "gradcheck_payload",
     "examples_payload",
     "RenderCache",
+    "SceneCache",
+    "scene_cache",
+    "scene_for",
+    "scene_payload",
 ]
 
 
 def full(x: float | None, missing: str = text.NOT_REACHED) -> str:
-    """A number with every digit it has, as JavaScript prints it: ``-3``, ``0.1``, ``1e-06``.
+    """A number with every digit it has and a true minus sign: ``−3``, ``0.1``, ``1e−06``.
 
     >>> full(-3.0), full(0.1 + 0.2), full(None), full(None, "pending"), full(-0.0)
-    ('-3', '0.30000000000000004', '—', 'pending', '0')
+    ('−3', '0.30000000000000004', '—', 'pending', '0')
     """
     if x is None:
         return missing
@@ -60,8 +64,8 @@ def full(x: float | None, missing: str = text.NOT_REACHED) -> str:
     if not math.isfinite(x):
         return text.fmt(x)
     if x.is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(x)
+        return str(int(x)).replace("-", text.MINUS)
+    return repr(x).replace("-", text.MINUS)
 
 
 def variables(source: str) -> list[str] | None:
@@ -164,7 +168,7 @@ def _changes(step: dict[str, Any]) -> list[dict[str, Any]]:
             for c in step["contributions"]]
 
 
-def trace_payload(G: nx.MultiDiGraph) -> dict[str, Any]:
+def trace_payload(G: nx.MultiDiGraph, lang: str = "en") -> dict[str, Any]:
     """Everything the lab page shows, per step, with every caption and number as text."""
     steps = G.graph["steps"]
     root = G.graph["root"]
@@ -188,8 +192,9 @@ def trace_payload(G: nx.MultiDiGraph) -> dict[str, Any]:
         metrics.append({"id": inp["id"], "label": f"∂{rname}/∂{inp['name']}", "kind": "grad",
                         "value": grad, "text": full(grad), "known_at": reached.get(inp["id"], last)})
     payload_steps = [{"index": s["index"], "kind": s["kind"], "node": s["node"],
-                      "caption": text.caption(G, s["index"]),
-                      "chain_rule": text.chain_rule(G, s["index"]), "changes": _changes(s)}
+                      "caption": text.caption(G, s["index"], lang),
+                      "chain_rule": text.chain_rule(G, s["index"], lang=lang),
+                      "changes": _changes(s)}
                      for s in steps]
     node_link = to_json(G)
     return {
@@ -256,3 +261,50 @@ class RenderCache:
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+class SceneCache:
+    """A small thread-safe LRU of :class:`~vizgrad.render.scene.Scene` objects (one layout
+    each), so every step and the scene endpoint of one graph share one Graphviz run."""
+
+    def __init__(self, maxsize: int = 16) -> None:
+        self.maxsize = maxsize
+        self._data: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                return self._data[key]
+        value = compute()
+        with self._lock:
+            self._data[key] = value
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+        return value
+
+
+def scene_cache(app_state: Any) -> SceneCache:
+    """The app's scene cache (made on first use; a layout is the slow part of a drawing)."""
+    cache: SceneCache = app_state._state.setdefault("scenes", SceneCache())
+    return cache
+
+
+def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
+              key: str | None = None) -> Any:
+    """The scene of ``G`` with the query's theme, direction, caption and language (cached)."""
+    from ..render.scene import Scene
+
+    k = (key or graph_key(G), q.theme, q.rankdir, q.caption, q.lang)
+    return cache.get(k, lambda: Scene(G, theme=q.theme, rankdir=q.rankdir, caption=q.caption,
+                                      lang=q.lang, timeout=limits.layout_timeout))
+
+
+def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
+                  key: str) -> dict[str, Any]:
+    """The scene's SVG once and the changed shapes of every step (as the player has them)."""
+    from ..render.html import player_parts
+
+    parts = player_parts(scene_for(G, q, limits, cache, key))
+    return {"graph_key": key, "last_step": parts["playback"]["last"], **parts}

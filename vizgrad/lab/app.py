@@ -6,6 +6,8 @@ renders), so several uvicorn workers or hosts can serve it::
     >>> app = create_app(max_nodes=100)
     >>> app.state.limits.max_nodes, [r.path for r in app.routes][3:6]
     (100, ['/api/trace', '/api/render', '/api/gradcheck'])
+    >>> [r.path for r in app.routes][6:9]
+    ['/api/scene', '/api/words', '/static/playback.js']
 
 Every error is JSON ``{"error": code, "detail": sentence, ...}`` with a 4xx
 status: 400 malformed JSON, 413 body too large, 415 not JSON, 422 anything
@@ -29,7 +31,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
+from .. import __version__, i18n
 from ..exceptions import (
     BackendError,
     DomainError,
@@ -44,6 +46,7 @@ from . import _service as service
 from ._requests import (
     GRADCHECK_FIELDS,
     RENDER_FIELDS,
+    SCENE_FIELDS,
     TRACE_FIELDS,
     ApiError,
     Limits,
@@ -55,6 +58,8 @@ from ._requests import (
 __all__ = ["create_app", "STATIC"]
 
 STATIC = Path(__file__).with_name("static")
+#: the script that replays a scene, shared with the HTML step player
+PLAYBACK_JS = Path(__file__).parent.parent / "render" / "playback.js"
 _log = logging.getLogger("vizgrad.lab")
 _SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -142,7 +147,7 @@ def _guarded(work: Callable[[Request, Query], Response], request: Request, q: Qu
 
 def _trace(request: Request, q: Query) -> Response:
     G = service.build_graph(q, request.app.state.limits)
-    return _json(service.trace_payload(G))
+    return _json(service.trace_payload(G, q.lang))
 
 
 def _gradcheck(request: Request, q: Query) -> Response:
@@ -154,21 +159,63 @@ def _render(request: Request, q: Query) -> Response:
     limits: Limits = request.app.state.limits
     G = service.build_graph(q, limits)
     step = service.check_step(G, q.step)
-    key = (service.graph_key(G), step, q.theme, q.format, q.rankdir, q.caption)
+    key = (service.graph_key(G), step, q.theme, q.format, q.rankdir, q.caption, q.lang)
 
     def compute() -> str:
-        try:
-            from ..render.svg import draw
-        except ImportError as err:
-            raise BackendError(f"SVG rendering is not installed: {err}") from None
-        drawing = draw(G, step, theme=q.theme, rankdir=q.rankdir, max_nodes=limits.max_nodes,
-                       timeout=limits.layout_timeout, caption=q.caption)
+        from ..render.svg import Drawing, check_common
+
+        check_common(G, limits.max_nodes, None, limits.layout_timeout)
+        scene = service.scene_for(G, q, limits, service.scene_cache(request.app.state), key[0])
+        drawing = Drawing(scene, step)
         return drawing.svg() if q.format == "svg" else drawing.dot()
 
     body, hit = request.app.state.cache.get(key, compute)
     headers = {"X-Vizgrad-Cache": "hit" if hit else "miss", "X-Vizgrad-Step": str(step),
                "ETag": '"' + "-".join([key[0][:16], *map(str, key[1:])]) + '"'}
     return Response(body, 200, headers, media_type=_MEDIA[q.format])
+
+
+def _scene(request: Request, q: Query) -> Response:
+    limits: Limits = request.app.state.limits
+    G = service.build_graph(q, limits)
+    gkey = service.graph_key(G)
+    key = ("scene", gkey, q.theme, q.rankdir, q.caption, q.lang)
+    body, hit = request.app.state.cache.get(key, lambda: json.dumps(
+        jsonable(service.scene_payload(G, q, limits, service.scene_cache(request.app.state),
+                                       gkey)), ensure_ascii=False,
+        allow_nan=False, separators=(",", ":")))
+    return Response(body, 200, {"X-Vizgrad-Cache": "hit" if hit else "miss"},
+                    media_type="application/json")
+
+
+async def _words(request: Request) -> Response:
+    asked = request.query_params.get("lang")
+    try:
+        lang = i18n.resolve(asked) if asked else _accepted(request.headers.get("accept-language"))
+    except VizgradError as err:
+        return _json(ApiError(422, "invalid_choice", str(err), field="lang",
+                              choices=list(i18n.languages())).body(), 422)
+    return _json({"lang": lang, "languages": list(i18n.languages()),
+                  "words": i18n.catalogue(lang)})
+
+
+def _accepted(header: str | None) -> str:
+    """The first language of an Accept-Language header that has a catalogue, else English."""
+    ranked = []
+    for i, part in enumerate((header or "").split(",")):
+        tag, _, q = part.strip().partition(";q=")
+        try:
+            weight = float(q) if q else 1.0
+        except ValueError:
+            continue
+        code = tag.split("-")[0].lower()
+        if code in i18n.languages():
+            ranked.append((-weight, i, code))
+    return min(ranked)[2] if ranked else i18n.DEFAULT
+
+
+async def _playback_js(request: Request) -> Response:
+    return FileResponse(PLAYBACK_JS, media_type="text/javascript; charset=utf-8")
 
 
 async def _index(request: Request) -> Response:
@@ -252,6 +299,9 @@ def create_app(
         Route("/api/trace", _api(_trace, TRACE_FIELDS), methods=["POST"]),
         Route("/api/render", _api(_render, RENDER_FIELDS), methods=["POST"]),
         Route("/api/gradcheck", _api(_gradcheck, GRADCHECK_FIELDS), methods=["POST"]),
+        Route("/api/scene", _api(_scene, SCENE_FIELDS), methods=["POST"]),
+        Route("/api/words", _words, methods=["GET"]),
+        Route("/static/playback.js", _playback_js, methods=["GET", "HEAD"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error,

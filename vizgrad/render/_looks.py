@@ -80,6 +80,44 @@ class Looks:
         out.update(self.captions(k, st))
         return out
 
+    def near(self, k: int | None, st: State, nodes: set[str]) -> dict[str, Look]:
+        """The looks of the shapes that depend only on ``nodes``: their boxes, op circles,
+        operand edges in and out, and the captions (for replaying a step cheaply).
+
+        Every other shape looks as it did, as long as ``nodes`` holds every node the
+        step and the one before it touched (see :meth:`touched`).
+        """
+        s = self.scene
+        if not hasattr(self, "_edges_of"):
+            by: dict[str, list[tuple[str, str, int]]] = {}
+            for e in s.edge_texts:
+                by.setdefault(e[0], []).append(e)
+                by.setdefault(e[1], []).append(e)
+            self._edges_of = by
+        out: dict[str, Look] = {}
+        ctx = self._context(st)
+        edges: set[tuple[str, str, int]] = set()
+        for n in sorted(nodes):  # sorted: the same order in every process
+            if n not in s.graph.nodes:
+                continue
+            out.update(self.node(n, st, ctx))
+            edges.update(self._edges_of.get(n, ()))
+            if n in s.op_sizes:
+                out.update(self.out_edge(n, st))
+        for (u, v, slot) in sorted(edges):
+            out.update(self.edge(u, v, slot, st, ctx))
+        out.update(self.captions(k, st))
+        return out
+
+    @staticmethod
+    def touched(step: dict[str, Any]) -> set[str]:
+        """The nodes one step acts on: its node, new values, and both ends of its contributions."""
+        out = {step["node"]} if step.get("node") is not None else set()
+        out.update(step.get("values", {}))
+        for c in step.get("contributions", ()):
+            out.update((c["source"], c["target"]))
+        return out
+
     def _context(self, st: State) -> dict[str, Any]:
         cur = {(c["source"], c["target"], c["slot"]): c for c in st.contributions}
         final = st.kind == "final"

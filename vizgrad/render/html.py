@@ -1,15 +1,19 @@
-"""A self-contained HTML step player: every step's SVG inline, one file, no server.
+"""A self-contained HTML step player: one picture, the changes of every step, one file.
 
-The page holds one section per step (caption, chain rule with numbers, the
-Graphviz picture and a node table) and first/back/next/last buttons, a play
-button, a slider, arrow keys and a step counter. It loads nothing from the
-network (a Content-Security-Policy forbids it), so it works from ``file://``,
-in an ``<iframe>`` and offline. Without JavaScript every step is shown in turn::
+The page holds the scene's SVG once (every shape, the final view) and, for
+each step, only the shapes whose look changed (:mod:`vizgrad.render.playback`),
+so its size grows with the graph and the steps, not with their product.
+First/Back/Next/Last, Play, a slider, ← → Home End and ``#step=K`` move
+through the steps; the last position is the final view. The node table
+follows the steps. It loads nothing from the network (a Content-Security-Policy
+forbids it), so it works from ``file://``, in an ``<iframe>`` and offline.
+Without JavaScript it shows the final picture and every step's caption and
+chain rule::
 
     >>> from vizgrad import examples
     >>> page = player_html(examples.graph("fork"))
-    >>> page.startswith("<!DOCTYPE html>"), page.count('class="step')
-    (True, 8)
+    >>> page.startswith("<!DOCTYPE html>"), page.count("<svg "), page.count('class="step-text"')
+    (True, 1, 9)
 """
 
 from __future__ import annotations
@@ -17,107 +21,27 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import re
-import xml.etree.ElementTree as ET
+import json
 from importlib import resources
 from typing import Any
 
-from ..exceptions import GraphTooLargeError, OptionError, RenderError
-from ..graph import as_graph, graph_state
-from .theme import get as get_theme
-from .text import NOT_REACHED, caption, chain_rule, fmt, formula, name
+from ..exceptions import OptionError
+from ..graph import as_graph
+from . import text as tx
+from .playback import node_table, pack, playback, scene_svg
+from .presets import Preset
+from .scene import Scene
+from .theme import Theme
 
-__all__ = ["player_html", "node_rows", "MAX_CELLS"]
+__all__ = ["player_html", "player_parts"]
 
-#: default limit of values × steps in one player page
-MAX_CELLS = 10_000
-
-_SVG_NS = "http://www.w3.org/2000/svg"
-_XLINK_NS = "http://www.w3.org/1999/xlink"
-_URL_REF = re.compile(r"url\(#([^)]+)\)")
-_KINDS = {"input": "input", "const": "constant", "op": "operation", "output": "output"}
+_PREFIX = "vg-"
+_HEAD_SCRIPT = 'document.documentElement.classList.add("js");'
+_HEAD_HASH = base64.b64encode(hashlib.sha256(_HEAD_SCRIPT.encode()).digest()).decode("ascii")
 
 
 def _asset(filename: str) -> str:
     return resources.files(__package__).joinpath(filename).read_text(encoding="utf-8")
-
-
-def _inline_svg(svg: str, prefix: str, label: str) -> str:
-    """The SVG as an inline ``<svg>`` element with ids prefixed, so steps never clash."""
-    ET.register_namespace("", _SVG_NS)
-    ET.register_namespace("xlink", _XLINK_NS)
-    try:
-        root = ET.fromstring(svg)
-    except ET.ParseError as err:
-        raise RenderError(f"the SVG renderer produced malformed XML: {err}") from None
-    for el in root.iter():
-        for key, value in list(el.attrib.items()):
-            if key == "id":
-                el.set(key, prefix + value)
-            elif key in ("href", f"{{{_XLINK_NS}}}href") and value.startswith("#"):
-                el.set(key, "#" + prefix + value[1:])
-            elif "url(#" in value:
-                el.set(key, _URL_REF.sub(lambda m: f"url(#{prefix}{m.group(1)})", value))
-    root.set("role", "img")
-    root.set("aria-label", label)
-    return ET.tostring(root, encoding="unicode")
-
-
-def node_rows(G: Any, k: int, decimals: int = 4) -> list[dict[str, Any]]:
-    """The node table after step ``k``: one dict per node in topological order.
-
-    Keys: ``id``, ``name``, ``kind``, ``formula``, ``data`` and ``grad`` (text;
-    ``"pending"`` before a value is computed, ``"—"`` before a grad arrives),
-    ``active`` and ``on_path``.
-
-    >>> from vizgrad import examples
-    >>> rows = node_rows(examples.graph("fork"), 7)
-    >>> [(r["name"], r["data"], r["grad"]) for r in rows[:2]]
-    [('a', '-2.0000', '-3.0000'), ('b', '3.0000', '-8.0000')]
-    >>> node_rows(examples.graph("fork"), 0)[2]["data"]
-    'pending'
-    """
-    state = graph_state(G, k)
-    nodes = sorted(G.nodes(data=True), key=lambda n: n[1].get("order", 0))
-    rows = []
-    for node, attrs in nodes:
-        rows.append({
-            "id": node,
-            "name": name(G, node),
-            "kind": attrs.get("kind", "op"),
-            "formula": formula(G, node),
-            "data": fmt(state.data.get(node), decimals, missing="pending"),
-            "grad": fmt(state.grad.get(node), decimals, missing=NOT_REACHED),
-            "active": node == state.active,
-            "on_path": bool(attrs.get("on_path", True)),
-        })
-    return rows
-
-
-def _table(G: Any, k: int, decimals: int) -> str:
-    e = html.escape
-    root = e(name(G, G.graph["root"]))
-    out = [
-        '<table class="nodes">',
-        f"<caption>Nodes after step {k}: forward value and ∂{root}/∂node</caption>",
-        '<thead><tr><th scope="col">node</th><th scope="col">computed as</th>'
-        f'<th scope="col">value</th><th scope="col">∂{root}/∂node</th></tr></thead><tbody>',
-    ]
-    for r in node_rows(G, k, decimals):
-        classes = [r["kind"]] + (["active"] if r["active"] else []) + ([] if r["on_path"] else ["off-path"])
-        how = _KINDS.get(r["kind"], r["kind"]) if r["formula"] == r["name"] else r["formula"]
-        if not r["on_path"]:
-            how += " (off the backward path)"
-        data_cls = "num pending" if r["data"] == "pending" else "num"
-        grad_cls = "num unreached" if r["grad"] == NOT_REACHED else "num"
-        out.append(
-            f'<tr data-node="{e(r["id"])}" class="{" ".join(classes)}">'
-            f'<th scope="row">{e(r["name"])}</th><td>{e(how)}</td>'
-            f'<td class="{data_cls} data">{e(r["data"])}</td>'
-            f'<td class="{grad_cls} grad">{e(r["grad"])}</td></tr>'
-        )
-    out.append("</tbody></table>")
-    return "\n".join(out)
 
 
 def _csp(script: str) -> str:
@@ -126,105 +50,181 @@ def _csp(script: str) -> str:
             f"script-src 'sha256-{digest}' 'sha256-{_HEAD_HASH}'")
 
 
-_HEAD_SCRIPT = 'document.documentElement.classList.add("js");'
-_HEAD_HASH = base64.b64encode(hashlib.sha256(_HEAD_SCRIPT.encode()).digest()).decode("ascii")
+def _json_block(data: Any) -> str:
+    """JSON safe inside a ``<script type="application/json">`` element."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def player_parts(scene: Scene) -> dict[str, Any]:
+    """What a page needs to replay ``scene``: the SVG, the per-step changes, the table rows
+    and the words the script shows (shared by the player and the lab).
+
+    >>> from vizgrad import examples
+    >>> parts = player_parts(Scene(examples.graph("fork"), lang="zh"))
+    >>> parts["words"]["step"], parts["rows"][0]["how"]
+    ('步骤 {k} / {n}', '输入节点')
+    """
+    G = scene.graph
+    root = tx.name(G, G.graph["root"])
+    play = playback(scene)
+    words = {"step": scene.word("caption.step", k="{k}", n="{n}"),
+             "final": scene.word("player.final"), "play": scene.word("player.play"),
+             "pause": scene.word("player.pause"), "pending": scene.word("pending"),
+             "grad": scene.word("player.col.grad", root=root)}
+    return {"svg": scene_svg(scene, scene.look(None), prefix=_PREFIX), "prefix": _PREFIX,
+            "playback": pack(play),
+            "captions": play["captions"], "rows": node_table(scene), "words": words,
+            "lang": scene.lang, "theme": scene.theme.name, "active": scene.theme.active}
+
+
+def _table(scene: Scene, parts: dict[str, Any], final: dict[str, dict[str, str]]) -> str:
+    e, w = html.escape, scene.word
+    G = scene.graph
+    root = e(tx.name(G, G.graph["root"]))
+    out = ['<div class="table-wrap"><table class="nodes" id="nodes">',
+           f"<caption>{e(w('player.table', root=root))}</caption>",
+           (f'<thead><tr><th scope="col">{e(w("player.col.node"))}</th>'
+            f'<th scope="col">{e(w("player.col.how"))}</th>'
+            f'<th scope="col">{e(w("player.col.data"))}</th>'
+            f'<th scope="col">{e(parts["words"]["grad"])}</th></tr></thead><tbody>')]
+    for r in parts["rows"]:
+        n = r["id"]
+        data = final.get(f"t-{n}-data", {}).get("text") or scene.num(G.nodes[n].get("data"))
+        grad = final.get(f"t-{n}-grad", {}).get("text", tx.NOT_REACHED)
+        cls = " ".join([r["kind"]] + ([] if r["on_path"] else ["off-path"]))
+        out.append(f'<tr data-node="{e(n)}" class="{cls}"><th scope="row">{e(r["name"])}</th>'
+                   f'<td>{e(r["how"])}</td><td class="num data">{e(data)}</td>'
+                   f'<td class="num grad">{e(grad)}</td></tr>')
+    out.append("</tbody></table></div>")
+    return "\n".join(out)
+
+
+def _steps_list(scene: Scene, captions: list[list[str]]) -> str:
+    e = html.escape
+    items = []
+    for k, lines in enumerate(captions):
+        rule = "".join(f"<li>{e(line)}</li>" for line in lines[1:] if line)
+        items.append(f'<li class="step-text" value="{k}"><p>{e(lines[0])}</p>'
+                     + (f"<ul>{rule}</ul>" if rule else "") + "</li>")
+    return (f'<section class="steps" aria-labelledby="steps-h"><h2 id="steps-h">'
+            f'{e(scene.word("player.steps"))}</h2><ol start="0">{"".join(items)}</ol></section>')
+
+
+def _start(G: Any, step: Any, start: int) -> int:
+    """The first position shown: a step number, or ``last + 1`` for the final view."""
+    last = len(G.graph["steps"]) - 1
+    k = start if step is None else step
+    if k == "final":
+        return last + 1
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= last:
+        raise OptionError(f"start step {k!r} is out of range: this trace has steps 0..{last} "
+                          "(or 'final' for the final view)")
+    return k
 
 
 def player_html(
     x: Any,
     *,
     rankdir: str = "LR",
-    theme: str = "light",
-    decimals: int = 4,
+    theme: str | Theme = "light",
+    decimals: int | None = None,
     backend: str | None = None,
     title: str | None = None,
     start: int = 0,
+    step: int | str | None = None,
     interval_ms: int = 1200,
-    max_cells: int = MAX_CELLS,
     fit: bool = False,
+    preset: str | Preset = "docs",
+    lang: str | None = None,
+    trim: bool | None = None,
+    legend: bool = True,
+    timeout: float | None = None,
 ) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
     Args:
-        x: a Value, a Trace or a graph from :func:`vizgrad.to_networkx`.
-        rankdir, theme, decimals, backend: passed to :func:`vizgrad.draw`.
+        x: a Value, a Trace, a graph from :func:`vizgrad.to_networkx`, or a
+            :class:`~vizgrad.render.scene.Scene` (its layout is reused).
+        rankdir, theme, decimals, backend, preset, lang, trim, legend: as
+            for :func:`vizgrad.draw` (ignored when ``x`` is a Scene).
         title: the page heading (default: the root's formula).
-        start: the step shown first (``#step=K`` in the URL overrides it).
+        start, step: the step shown first (``step`` wins; ``"final"`` is the
+            final view); ``#step=K`` in the URL overrides both.
         interval_ms: the delay between steps of the Play button.
-        fit: start with wide pictures shrunk to the page width (a button
-            toggles it); otherwise they keep their size and scroll.
-        max_cells: refuse when values × steps exceeds this (the page holds a
-            picture and a table row of every value at every step); the
-            default allows about 20 MB of HTML.
+        fit: start with the picture scaled to the page width, small pictures
+            enlarged (a button toggles it); otherwise it keeps its size and scrolls.
 
     Returns:
         The page as text; the same graph and options give the same bytes.
     """
-    from .svg import draw
+    if isinstance(x, Scene):
+        scene = x
+    else:
+        opts: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
+        scene = Scene(as_graph(x), preset=preset, theme=theme, rankdir=rankdir,
+                      decimals=decimals, trim=trim, lang=lang, legend=legend, backend=backend,
+                      **opts)
+    G = scene.graph
+    first = _start(G, step, start)
+    if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 50:
+        raise OptionError(f"interval_ms must be a whole number of milliseconds ≥ 50, "
+                          f"got {interval_ms!r}")
+    parts = player_parts(scene)
+    final = scene.look(None)
+    e, w = html.escape, scene.word
+    last = scene.last
+    heading = title if title is not None else tx.formula(G, G.graph["root"])
+    counter = (parts["words"]["final"] if first > last
+               else parts["words"]["step"].format(k=first, n=last))
+    data = {"playback": parts["playback"], "rows": [r["id"] for r in parts["rows"]],
+            "words": parts["words"], "prefix": _PREFIX}
+    script = _asset("playback.js") + "\n" + _asset("player.js")
+    dark = ' class="dark"' if scene.theme.name == "dark" else ""
 
-    G = as_graph(x)
-    steps = G.graph["steps"]
-    last = len(steps) - 1
-    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= last:
-        raise OptionError(f"start step {start!r} is out of range: this trace has steps 0..{last}")
-    look = get_theme(theme)
-    cells = G.number_of_nodes() * len(steps)
-    if cells > max_cells:
-        raise GraphTooLargeError(
-            f"a step player of this graph would hold {len(steps)} pictures of "
-            f"{G.number_of_nodes()} values ({cells:,} node states, more than max_cells="
-            f"{max_cells:,}): too big a page. Leave html out of the formats, step through it in "
-            f"the lab (vizgrad serve), or pass max_cells={cells} to build it anyway"
-        )
-    e = html.escape
-    heading = title if title is not None else formula(G, G.graph["root"])
-    sections = []
-    for k in range(len(steps)):
-        cap = caption(G, k)
-        svg = draw(G, k, rankdir=rankdir, theme=theme, decimals=decimals, backend=backend,
-                   caption=False).svg()
-        lines = "".join(f"<li>{e(line)}</li>" for line in chain_rule(G, k, decimals))
-        chain = f'<ul class="chain" aria-label="chain rule">{lines}</ul>' if lines else ""
-        sections.append(
-            f'<section class="step" id="step-{k}" data-step="{k}" aria-label="{e(cap)}">\n'
-            f'<p class="caption">{e(cap)}</p>\n{chain}\n'
-            f"<figure>{_inline_svg(svg, f's{k}-', cap)}</figure>\n"
-            f"{_table(G, k, decimals)}\n</section>"
-        )
-    script = _asset("player.js")
-    page = f"""<!DOCTYPE html>
-<html lang="en"{' class="dark"' if look.name == "dark" else ''}>
+    def button(go: str, label: str, icon: str, after: bool = False) -> str:
+        span = f'<span aria-hidden="true">{icon}</span>'
+        inner = f"{e(label)} {span}" if after else f"{span} {e(label)}"
+        return (f'<button type="button" data-go="{go}" title="{e(w("player." + go + ".title"))}">'
+                f"{inner}</button>")
+
+    th = scene.theme
+    return f"""<!DOCTYPE html>
+<html lang="{scene.lang}"{dark}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="{_csp(script)}">
 <meta name="generator" content="vizgrad">
-<title>{e(heading)} · vizgrad step player</title>
+<title>{e(w("player.title", heading=heading))}</title>
 <script>{_HEAD_SCRIPT}</script>
 <style>
-{_asset("player.css")}:root {{ --bg: {look.background}; --fg: {look.text}; }}
+{_asset("player.css")}:root {{ --bg: {th.background}; --fg: {th.text}; --active: {th.active}; }}
 </style>
 </head>
 <body>
-<main id="player"{' class="fit"' if fit else ''} data-start="{start}" data-interval="{int(interval_ms)}">
+<main id="player"{' class="fit"' if fit else ''} data-start="{first}" data-interval="{interval_ms}">
 <h1>{e(heading)}</h1>
-<nav class="controls" aria-label="step controls">
-<button type="button" data-go="first" title="first step (Home)"><span aria-hidden="true">|◀</span> First</button>
-<button type="button" data-go="prev" title="previous step (←)"><span aria-hidden="true">◀</span> Back</button>
-<output id="counter" aria-live="polite">step {start} / {last}</output>
-<button type="button" data-go="next" title="next step (→)">Next <span aria-hidden="true">▶</span></button>
-<button type="button" data-go="last" title="last step (End)">Last <span aria-hidden="true">▶|</span></button>
-<button type="button" data-go="play" aria-pressed="false">Play</button>
-<button type="button" data-go="fit" aria-pressed="{'true' if fit else 'false'}" title="shrink wide pictures to the page width">Fit width</button>
-<label for="slider">step</label>
-<input type="range" id="slider" min="0" max="{last}" step="1" value="{start}">
+<nav class="controls" aria-label="{e(w("player.controls"))}">
+{button("first", w("player.first"), "|◀")}
+{button("prev", w("player.prev"), "◀")}
+<output id="counter" aria-live="polite">{e(counter)}</output>
+{button("next", w("player.next"), "▶", True)}
+{button("last", w("player.last"), "▶|", True)}
+<button type="button" data-go="play" aria-pressed="false">{e(w("player.play"))}</button>
+<button type="button" data-go="fit" aria-pressed="{'true' if fit else 'false'}" title="{e(w("player.fit.title"))}">{e(w("player.fit"))}</button>
+<label for="slider">{e(w("player.slider"))}</label>
+<input type="range" id="slider" min="0" max="{last + 1}" step="1" value="{first}">
 </nav>
-<p class="hint">Keys: ← → step, Home and End jump. Pending values are not computed yet;
-“{NOT_REACHED}” marks a gradient that has not arrived.</p>
-{chr(10).join(sections)}
+<p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
+<p class="now" id="now" aria-hidden="true"></p>
+<figure class="stage" id="stage" role="img" aria-label="{e(w("player.picture"))}">
+{parts["svg"]}</figure>
+{_table(scene, parts, final)}
+{_steps_list(scene, parts["captions"])}
 </main>
+<script type="application/json" id="vg-data">{_json_block(data)}</script>
 <script>{script}</script>
 </body>
 </html>
 """
-    return page

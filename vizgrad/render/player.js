@@ -1,49 +1,80 @@
 (function () {
   "use strict";
   var root = document.getElementById("player");
-  var steps = Array.prototype.slice.call(root.querySelectorAll(".step"));
-  var last = steps.length - 1;
+  var data = JSON.parse(document.getElementById("vg-data").textContent);
+  var words = data.words;
+  var stage = document.getElementById("stage");
+  var svg = stage.querySelector("svg");
   var counter = document.getElementById("counter");
   var slider = document.getElementById("slider");
+  var rows = {};
+  Array.prototype.forEach.call(document.querySelectorAll("#nodes tbody tr"), function (tr) {
+    rows[tr.getAttribute("data-node")] = tr;
+  });
   var buttons = {};
   Array.prototype.forEach.call(root.querySelectorAll("button[data-go]"), function (b) {
     buttons[b.getAttribute("data-go")] = b;
   });
+
+  // the node table follows the value and grad texts of the boxes
+  var CELL = /^t-(.+)-(data|grad)$/;
+  function onChange(id, look) {
+    var m = CELL.exec(id);
+    if (!m || !rows[m[1]]) { return; }
+    var td = rows[m[1]].querySelector("td." + m[2]);
+    td.textContent = look.text;
+    td.classList.toggle("pending", m[2] === "data" && look.text === words.pending);
+    td.classList.toggle("unreached", m[2] === "grad" && look.text === "\u2014");
+  }
+
+  var play = VizgradPlayback.create(svg, data.playback, data.prefix, onChange);
+  var last = play.end;  // the final view, after the last step
   var current = -1;
+  var activeRow = null;
+  var now = document.getElementById("now");
+  function caption() { VizgradPlayback.caption(stage, svg, data.prefix, now); }
+  stage.addEventListener("scroll", caption);
   var timer = null;
 
-  function clamp(k) { return Math.max(0, Math.min(last, k)); }
+  function label(k) {
+    return k > play.last ? words.final
+      : words.step.replace("{k}", String(k)).replace("{n}", String(play.last));
+  }
 
   function show(k, fromHash) {
-    k = clamp(k);
+    k = Math.max(0, Math.min(last, k));
     if (k === current) { return; }
-    steps.forEach(function (s, i) {
-      var on = i === k;
-      s.classList.toggle("current", on);
-      s.setAttribute("aria-hidden", on ? "false" : "true");
-    });
+    play.show(k);
     current = k;
-    counter.textContent = "step " + k + " / " + last;
+    counter.textContent = label(k);
     slider.value = String(k);
-    slider.setAttribute("aria-valuetext", "step " + k + " of " + last);
+    slider.setAttribute("aria-valuetext", label(k));
     buttons.first.disabled = buttons.prev.disabled = k === 0;
     buttons.next.disabled = buttons.last.disabled = k === last;
+    var active = play.active(k);
+    if (activeRow) { activeRow.classList.remove("active"); activeRow.removeAttribute("aria-current"); }
+    activeRow = active ? rows[active] : null;
+    if (activeRow) { activeRow.classList.add("active"); activeRow.setAttribute("aria-current", "step"); }
+    VizgradPlayback.reveal(stage, svg, active ? "n-" + active : null, data.prefix);
+    caption();
     if (!fromHash) {
-      try { history.replaceState(null, "", "#step=" + k); } catch (e) { /* file:// in some browsers */ }
+      try {
+        history.replaceState(null, "", "#step=" + (k > play.last ? "final" : k));
+      } catch (e) { /* file:// in some browsers */ }
     }
   }
 
   function stop() {
     if (timer !== null) { clearInterval(timer); timer = null; }
     buttons.play.setAttribute("aria-pressed", "false");
-    buttons.play.textContent = "Play";
+    buttons.play.textContent = words.play;
   }
 
-  function play() {
+  function start() {
     if (timer !== null) { stop(); return; }
     if (current === last) { show(0); }
     buttons.play.setAttribute("aria-pressed", "true");
-    buttons.play.textContent = "Pause";
+    buttons.play.textContent = words.pause;
     timer = setInterval(function () {
       if (current >= last) { stop(); return; }
       show(current + 1);
@@ -54,6 +85,7 @@
     var on = !root.classList.contains("fit");
     root.classList.toggle("fit", on);
     buttons.fit.setAttribute("aria-pressed", on ? "true" : "false");
+    VizgradPlayback.reveal(stage, svg, play.active() ? "n-" + play.active() : null, data.prefix);
   }
 
   var actions = {
@@ -61,7 +93,7 @@
     prev: function () { show(current - 1); },
     next: function () { show(current + 1); },
     last: function () { show(last); },
-    play: play,
+    play: start,
     fit: fit
   };
 
@@ -87,14 +119,15 @@
   });
 
   function fromHash() {
-    var m = /^#step=(\d+)$/.exec(window.location.hash);
-    return m ? Number(m[1]) : null;
+    var m = /^#step=(\d+|final)$/.exec(window.location.hash);
+    if (!m) { return null; }
+    return m[1] === "final" ? last : Number(m[1]);
   }
   window.addEventListener("hashchange", function () {
     var k = fromHash();
     if (k !== null) { show(k, true); }
   });
 
-  var start = fromHash();
-  show(start !== null ? start : Number(root.getAttribute("data-start")) || 0, true);
+  var begin = fromHash();
+  show(begin !== null ? begin : Number(root.getAttribute("data-start")) || 0, true);
 })();

@@ -1,14 +1,15 @@
-// The page's state in the address (#example=fork&v.a=-2&v.b=3&step=7&h=1e-6), so a reload
-// or a shared link shows the same graph, values, step and h.
+// The page's state in the address (#example=fork&v.a=-2&v.b=3&step=7&h=1e-6&lang=en), so a
+// reload or a shared link shows the same graph, values, step, h and language.
 import { NUMBER } from "./numbers.js";
 
-export function encodeState({ source, values, step, h }) {
+export function encodeState({ source, values, step, h, lang }) {
   const p = new URLSearchParams();
   if (source.expression !== undefined) p.set("expression", source.expression);
   else p.set("example", source.example);
   for (const [name, value] of Object.entries(values)) p.set(`v.${name}`, String(value));
   p.set("step", String(step));
   p.set("h", h);
+  if (lang) p.set("lang", lang);
   return `#${p}`;
 }
 
@@ -29,6 +30,7 @@ export function decodeState(hash, { lo, hi }) {
     expression: p.get("expression"),
     example: p.get("example"),
     h: p.get("h"),
+    lang: p.get("lang"),
     values,
     ignored,
     step: Number.isInteger(step) && step > 0 ? step : 0,

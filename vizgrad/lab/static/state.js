@@ -1,0 +1,37 @@
+// What the lab page holds: the graph on screen, the step, and small helpers every module uses.
+
+export const $ = (id) => document.getElementById(id);
+
+export const state = {
+  source: { example: "fork" },
+  inputs: [{ name: "a", value: -2 }, { name: "b", value: 3 }],
+  values: { a: -2, b: 3 },
+  range: [-20, 20],
+  examples: [],
+  trace: null,    // GET /api/trace: nodes, metrics, steps
+  scene: null,    // POST /api/scene: the SVG and the changed shapes of every step
+  player: null,   // VizgradPlayback on the SVG on screen
+  check: null,
+  step: 0,
+  gen: 0,
+  good: null,
+  shown: null,
+  waiting: false,
+  checkGen: 0,
+  sceneGen: 0,
+  timer: 0,
+  busy: false,
+};
+
+export function say(message) { $("status").textContent = message || ""; }
+export function lo() { return state.range[0]; }
+export function hi() { return state.range[1]; }
+
+// The request for the graph on screen: the source and values that produced the shown trace.
+export function traceBody(extra) {
+  return Object.assign({}, state.shown, extra || {});
+}
+
+export function sourceBody(extra) {
+  return Object.assign({}, state.source, { values: Object.assign({}, state.values) }, extra || {});
+}
