@@ -29,6 +29,7 @@ from .._files import write_atomic
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
 from . import text
+from ._pdf import stable_pdf
 from .dot import check_options, to_dot
 from .layout import BACKENDS, DEFAULT_TIMEOUT, available_backends, run_layout
 from .theme import Theme, get
@@ -149,7 +150,7 @@ class Drawing:
             source = self.dot()
             if dpi is not None:
                 source = source.replace("graph [", f'graph [dpi="{dpi:g}" ', 1)
-            return run_layout(source, fmt, "system", self.timeout)
+            return stable_pdf(run_layout(source, fmt, "system", self.timeout))
         return run_layout(self.dot(), fmt, self.backend, self.timeout)
 
     def save(self, path: str | os.PathLike[str], *, dpi: float | None = None) -> Path:
