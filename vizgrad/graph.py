@@ -23,7 +23,7 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from .exceptions import GraphFormatError, OperandTypeError
-from .tracing import FORMAT, State, Trace, jsonable, replay, trace
+from .tracing import FORMAT, State, Trace, replay, strict_json, trace
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -100,7 +100,7 @@ def to_json(G: nx.MultiDiGraph, indent: int | None = None) -> str:
     import networkx as nx
 
     data = nx.node_link_data(G, edges="edges")
-    return json.dumps(jsonable(data), indent=indent, ensure_ascii=False, allow_nan=False)
+    return strict_json(data, indent)
 
 
 def _restore(x: Any, key: str = "") -> Any:

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from ._backward import backward_steps
 from .exceptions import GraphFormatError, OperandTypeError
 
-__all__ = ["Trace", "State", "trace", "replay", "states", "FORMAT"]
+__all__ = ["Trace", "State", "trace", "replay", "states", "strict_json", "FORMAT"]
 
 FORMAT = "vizgrad.trace/1"
 
@@ -175,8 +175,7 @@ class Trace:
 
     def to_json(self, indent: int | None = None) -> str:
         """Deterministic JSON; nan and infinities are written as strings."""
-        return json.dumps(jsonable(self.to_dict()), indent=indent, ensure_ascii=False,
-                          allow_nan=False)
+        return strict_json(self.to_dict(), indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Trace:
@@ -186,6 +185,21 @@ class Trace:
                        d.get("derivatives", "exact"), bool(d.get("backward_ran", True)))
         except (KeyError, TypeError) as err:
             raise GraphFormatError(f"not a vizgrad trace: missing or bad field {err}") from None
+
+
+def strict_json(x: Any, indent: int | None = None) -> str:
+    """``json.dumps`` with nan and infinities written as strings (see :func:`jsonable`).
+
+    Most graphs hold none, so the plain encoder runs first; only when it meets
+    one is the whole value copied through :func:`jsonable`.
+
+    >>> strict_json({"a": [1.0, float("inf")]})
+    '{"a": [1.0, "inf"]}'
+    """
+    try:
+        return json.dumps(x, indent=indent, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        return json.dumps(jsonable(x), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
 def jsonable(x: Any) -> Any:
