@@ -32,14 +32,14 @@ def _close(sim: float, real: float) -> bool:
 
 
 def backward_steps(path: list[Any], operands: list[tuple[Any, ...]],
-                    operand_ids: list[list[str]], names: list[str], native: bool,
-                    steps: list[dict[str, Any]]) -> bool:
+                   operand_ids: list[list[str]], names: list[str], native: bool,
+                   steps: list[dict[str, Any]], inline: bool = True) -> bool:
     """Run the closures in reverse order, appending one step per op node with its
     contributions; True when some contribution had to be observed, not computed.
 
     ``operands[i]`` and ``operand_ids[i]`` are node i's operands and their ids.
     One- and two-operand nodes (nearly all of them) take an inlined path that
-    gives exactly what :func:`_run_native` gives.
+    gives exactly what :func:`_run_native` gives (``inline=False`` turns it off).
     """
     observed = not native
     add_step = steps.append
@@ -53,7 +53,7 @@ def backward_steps(path: list[Any], operands: list[tuple[Any, ...]],
         upstream = float(v.grad)
         src = names[i]
         contribs: list[dict[str, Any]] | None = None
-        if native and n <= 2 and not v.overwrites and (n == 1 or ps[0] is not ps[1]):
+        if inline and native and n <= 2 and not v.overwrites and (n == 1 or ps[0] is not ps[1]):
             p0 = ps[0]
             b0 = float(p0.grad)
             if n == 2:
@@ -61,7 +61,7 @@ def backward_steps(path: list[Any], operands: list[tuple[Any, ...]],
                 b1 = float(p1.grad)
             v._backward()
             local = v._local
-            if len(local) == n:
+            if len(local) >= n:  # as zip(ps, local) in _run_native
                 m0 = local[0] * upstream
                 a0 = b0 + m0
                 real = p0.grad
