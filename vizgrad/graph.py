@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from typing import TYPE_CHECKING, Any
 
 from .exceptions import GraphFormatError, OperandTypeError
-from .tracing import FORMAT, State, Trace, jsonable, replay, trace
+from .tracing import FORMAT, State, Trace, replay, strict_json, trace
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -49,10 +50,13 @@ def to_networkx(x: Any, also: Any = ()) -> nx.MultiDiGraph:
         format=FORMAT, root=t.root, also=list(t.also), derivatives=t.derivatives,
         backward_ran=t.backward_ran, default_step=t.default_step, steps=t.steps,
     )
-    G.add_nodes_from((n["id"], {k: n[k] for k in _NODE_KEYS}) for n in t.nodes)
-    G.add_edges_from(
-        (p, n["id"], slot, {"slot": slot}) for n in t.nodes for slot, p in enumerate(n["parents"])
-    )
+    attrs = operator.itemgetter(*_NODE_KEYS)
+    G.add_nodes_from((n["id"], dict(zip(_NODE_KEYS, attrs(n)))) for n in t.nodes)
+    add_edge = G.add_edge  # one call per edge skips add_edges_from's per-edge view lookups
+    for n in t.nodes:
+        child = n["id"]
+        for slot, p in enumerate(n["parents"]):
+            add_edge(p, child, slot, slot=slot)
     return G
 
 
@@ -96,7 +100,7 @@ def to_json(G: nx.MultiDiGraph, indent: int | None = None) -> str:
     import networkx as nx
 
     data = nx.node_link_data(G, edges="edges")
-    return json.dumps(jsonable(data), indent=indent, ensure_ascii=False, allow_nan=False)
+    return strict_json(data, indent)
 
 
 def _restore(x: Any, key: str = "") -> Any:

@@ -24,12 +24,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
+from ._backward import backward_steps
 from .exceptions import GraphFormatError, OperandTypeError
 
-__all__ = ["Trace", "State", "trace", "replay", "states", "FORMAT"]
+__all__ = ["Trace", "State", "trace", "replay", "states", "strict_json", "FORMAT"]
 
 FORMAT = "vizgrad.trace/1"
-_REL_TOL = 1e-12
 
 
 def _is_value(v: object) -> bool:
@@ -175,8 +175,7 @@ class Trace:
 
     def to_json(self, indent: int | None = None) -> str:
         """Deterministic JSON; nan and infinities are written as strings."""
-        return json.dumps(jsonable(self.to_dict()), indent=indent, ensure_ascii=False,
-                          allow_nan=False)
+        return strict_json(self.to_dict(), indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Trace:
@@ -186,6 +185,21 @@ class Trace:
                        d.get("derivatives", "exact"), bool(d.get("backward_ran", True)))
         except (KeyError, TypeError) as err:
             raise GraphFormatError(f"not a vizgrad trace: missing or bad field {err}") from None
+
+
+def strict_json(x: Any, indent: int | None = None) -> str:
+    """``json.dumps`` with nan and infinities written as strings (see :func:`jsonable`).
+
+    Most graphs hold none, so the plain encoder runs first; only when it meets
+    one is the whole value copied through :func:`jsonable`.
+
+    >>> strict_json({"a": [1.0, float("inf")]})
+    '{"a": [1.0, "inf"]}'
+    """
+    try:
+        return json.dumps(x, indent=indent, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        return json.dumps(jsonable(x), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
 def jsonable(x: Any) -> Any:
@@ -245,116 +259,62 @@ def trace(root: Any, also: Iterable[Any] = ()) -> Trace:
                 f"got {type(v).__name__}"
             )
     order, parents, n_root = _topo([root, *also])
-    ids = {id(v): f"v{i}" for i, v in enumerate(order)}
+    names = [f"v{i}" for i in range(len(order))]
+    ids = dict(zip(map(id, order), names))
     native = all(hasattr(v, "_local") for v in order)
     backward_ran = float(root.grad) != 0.0
     saved = [v.grad for v in order]
-    position = {id(v): i for i, v in enumerate(order)}
-    outputs = {id(root)} | {id(v) for v in also if position[id(v)] >= n_root}
+    # the root ends its own search (position n_root - 1); `also` outputs off its path follow
+    also_ids = {id(v) for v in also}
+    outputs = {id(v) for v in order[n_root:] if id(v) in also_ids}
 
     nodes: list[dict[str, Any]] = []
     values: dict[str, float] = {}
     steps: list[dict[str, Any]] = [{"index": 0, "kind": "inputs", "node": None,
                                     "values": values, "contributions": []}]
+    operands = list(map(parents.__getitem__, map(id, order)))
+    operand_ids: list[list[str]] = []
+    add_node, add_step, add_ids = nodes.append, steps.append, operand_ids.append
     for i, v in enumerate(order):
-        key = id(v)
-        ps = parents[key]
-        vid = ids[key]
+        ps = operands[i]
+        vid = names[i]
         data = float(v.data)
-        if key in outputs:
+        if i == n_root - 1 or (i >= n_root and id(v) in outputs):
             kind = "output"
         elif ps:
             kind = "op"
         else:
             kind = "const" if getattr(v, "is_const", False) else "input"
         label = getattr(v, "label", None)
-        nodes.append({"id": vid, "label": "" if label is None else str(label), "op": _op_of(v),
-                      "kind": kind, "data": data, "grad": None, "on_path": i < n_root,
-                      "parents": [ids[id(p)] for p in ps], "order": i})
+        op = getattr(v, "op", None)
+        if op is None:
+            op = getattr(v, "_op", "")
+        pids = [ids[id(p)] for p in ps] if ps else []
+        add_ids(pids)
+        add_node({"id": vid, "label": "" if label is None else str(label), "op": str(op),
+                  "kind": kind, "data": data, "grad": None, "on_path": i < n_root,
+                  "parents": pids, "order": i})
         if ps:
-            steps.append({"index": len(steps), "kind": "forward", "node": vid, "value": data,
-                          "contributions": []})
+            add_step({"index": len(steps), "kind": "forward", "node": vid, "value": data,
+                      "contributions": []})
         else:
             values[vid] = data
 
     path = order[:n_root]
-    observed = not native
     try:
         for v in path:
             v.grad = 0.0
         root.grad = 1.0
-        steps.append({"index": len(steps), "kind": "seed", "node": ids[id(root)], "grad": 1.0,
-                      "contributions": []})
-        run = _run_native if native else _run_observed
-        reached = {ids[id(root)]}
-        for v in reversed(path):
-            ps = parents[id(v)]
-            if not ps:
-                v._backward()
-                continue
-            upstream = float(v.grad)
-            before = [float(p.grad) for p in ps]
-            v._backward()
-            contribs = run(v, ps, ids, upstream, before)
-            if contribs is None:  # the closure did not do what its local derivatives say
-                observed = True
-                contribs = _run_observed(v, ps, ids, upstream, before)
-            reached.update(c["target"] for c in contribs)
-            steps.append({"index": len(steps), "kind": "backward", "node": ids[id(v)],
-                          "upstream": upstream, "contributions": contribs})
+        steps.append({"index": len(steps), "kind": "seed", "node": names[n_root - 1],
+                      "grad": 1.0, "contributions": []})
+        observed = backward_steps(path, operands, operand_ids, names, native, steps)
+        reached = {c["target"] for s in steps for c in s["contributions"]}
+        reached.add(names[n_root - 1])
         for rec, v in zip(nodes, path):
             if rec["id"] in reached:
                 rec["grad"] = float(v.grad)
     finally:
         for v, g in zip(order, saved):
             v.grad = g
-    return Trace(nodes, steps, ids[id(root)], [ids[id(v)] for v in also],
+    return Trace(nodes, steps, names[n_root - 1], [ids[id(v)] for v in also],
                  "observed" if observed else "exact", backward_ran)
-
-
-def _run_native(v: Any, ps: tuple[Any, ...], ids: dict[int, str], upstream: float,
-                before: list[float]) -> list[dict[str, Any]] | None:
-    """Contributions from the recorded local derivatives, checked against the real call.
-
-    Returns None when ``_backward`` did something else than its local
-    derivatives say; the caller then reports what it saw instead.
-    """
-    src, overwrites = ids[id(v)], v.overwrites
-    running: dict[int, float] = {}
-    contribs = []
-    for slot, (p, local) in enumerate(zip(ps, v._local)):
-        amount = local * upstream
-        b = running.get(id(p), before[slot])
-        a = amount if overwrites else b + amount
-        running[id(p)] = a
-        c = {"source": src, "target": ids[id(p)], "slot": slot, "local": local,
-             "upstream": upstream, "amount": amount, "before": b, "after": a}
-        if overwrites:
-            c["overwrote"] = True
-        contribs.append(c)
-    for p in ps:
-        sim, real = running[id(p)], p.grad
-        if sim != real and not math.isclose(sim, real, rel_tol=_REL_TOL) and not (
-                math.isnan(sim) and math.isnan(real)):
-            return None
-    return contribs
-
-
-def _run_observed(v: Any, ps: tuple[Any, ...], ids: dict[int, str], upstream: float,
-                  before: list[float]) -> list[dict[str, Any]]:
-    """Each operand's observed change over the ``_backward`` call (one per distinct operand)."""
-    src = ids[id(v)]
-    contribs = []
-    done: set[int] = set()
-    for slot, p in enumerate(ps):
-        if id(p) in done:
-            continue
-        done.add(id(p))
-        b = before[slot]
-        after = float(p.grad)
-        amount = after - b
-        contribs.append({"source": src, "target": ids[id(p)], "slot": slot,
-                         "local": amount / upstream if upstream != 0 else None,
-                         "upstream": upstream, "amount": amount, "before": b,
-                         "after": after, "observed": True})
-    return contribs

@@ -22,8 +22,9 @@ from vizgrad.lab import create_app
 
 @pytest.fixture
 def make_client():
-    """Build a test client of a fresh app with the given limits."""
-    return lambda **limits: TestClient(create_app(**limits))
+    """Build a test client of a fresh app with the given limits (it calls the app 127.0.0.1,
+    one of the Host names the lab answers)."""
+    return lambda **limits: TestClient(create_app(**limits), base_url="http://127.0.0.1:8000")
 
 
 @pytest.fixture

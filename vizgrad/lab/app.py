@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Sequence
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -43,6 +43,7 @@ from ..exceptions import (
 )
 from ..tracing import jsonable
 from . import _service as service
+from ._hosts import HostCheck, allowed_hosts
 from ._requests import (
     GRADCHECK_FIELDS,
     RENDER_FIELDS,
@@ -279,13 +280,17 @@ def create_app(
     layout_timeout: float | None = None,
     value_limit: float | None = None,
     cache_size: int | None = None,
+    allow_hosts: Sequence[str] = (),
 ) -> Starlette:
     """Build the lab app; every argument is a limit on what one request may ask for.
 
     A limit not given comes from the environment variable ``VIZGRAD_LAB_<NAME>``
     (``VIZGRAD_LAB_MAX_NODES=500``), else its default: 16384 body bytes,
     500 expression characters, 300 nodes, 10 s of layout, values in [-20, 20],
-    512 cached renders. Use it with ``uvicorn --factory vizgrad.lab.app:create_app``
+    512 cached renders. Requests must name the server as ``127.0.0.1``, ``localhost`` or
+    ``[::1]`` (any port) in their ``Host`` header, or as one of ``allow_hosts`` or of the
+    comma-separated ``VIZGRAD_LAB_ALLOWED_HOSTS``; others get 400 ``invalid_host``
+    (a guard against DNS rebinding). Use it with ``uvicorn --factory vizgrad.lab.app:create_app``
     or ``vizgrad serve``.
     """
     limits = Limits.build(max_body_bytes=max_body_bytes,
@@ -308,5 +313,6 @@ def create_app(
                                                        Exception: _server_error})
     app.state.limits = limits
     app.state.cache = service.RenderCache(limits.cache_size)
+    app.add_middleware(HostCheck, hosts=allowed_hosts(allow_hosts))
     app.add_middleware(_SecurityHeaders)
     return app

@@ -14,6 +14,8 @@ from typing import Any
 
 import click
 
+from ..exceptions import DomainError
+from ._hosts import ENV_ALLOWED_HOSTS, check_host_name
 from ._requests import ENV_PREFIX
 
 __all__ = ["serve", "url_for", "tcp_listener", "APP"]
@@ -38,7 +40,8 @@ def url_for(host: str, port: int) -> str:
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind; the default accepts connections from this machine only.")
+              help="Address to bind; the default accepts connections from this machine only. "
+                   "With 0.0.0.0, name the host clients use with --allow-host.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535),
               help="TCP port to listen on.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
@@ -49,13 +52,23 @@ def url_for(host: str, port: int) -> str:
               help="Seconds one Graphviz layout may run (default 10).")
 @click.option("--cache-size", type=click.IntRange(0, 1_000_000), default=None,
               help="Renders kept per worker; 0 disables the cache (default 512).")
+@click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
+              help="Also answer requests whose Host header is NAME (any port), e.g. behind a "
+                   "proxy; repeatable. 127.0.0.1, localhost and [::1] are always answered.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="uvicorn's log level.")
 def serve(host: str, port: int, workers: int, max_nodes: int | None,
-          layout_timeout: float | None, cache_size: int | None, log_level: str) -> None:
+          layout_timeout: float | None, cache_size: int | None, allow_host: tuple[str, ...],
+          log_level: str) -> None:
     """Serve the interactive backprop lab and its JSON API (Ctrl+C stops it)."""
     import uvicorn
+
+    hosts = _allowed(host, allow_host)
+    if hosts:
+        os.environ[ENV_ALLOWED_HOSTS] = ",".join(hosts)
+    else:
+        os.environ.pop(ENV_ALLOWED_HOSTS, None)
 
     # limits travel as environment variables, so every worker process gets them
     for name, value in (("max_nodes", max_nodes), ("layout_timeout", layout_timeout),
@@ -68,6 +81,10 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
     if host not in _LOOPBACK:
         click.echo(f"note: bound to {host}, so other machines on the network can reach the lab",
                    err=True)
+        if not hosts:
+            click.echo("note: only requests addressed to 127.0.0.1, localhost or [::1] are "
+                       "answered; add --allow-host NAME for the name other machines use",
+                       err=True)
     options = dict(factory=True, host=host, port=port, workers=workers, log_level=log_level,
                    lifespan="off", ws="none", server_header=False)
     try:
@@ -77,6 +94,22 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
             _run_workers(uvicorn.Config(APP, **options))
     except OSError as err:  # pragma: no cover - depends on the machine
         raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
+def _allowed(host: str, names: tuple[str, ...]) -> list[str]:
+    """The extra Host names to answer: ``--allow-host`` values, and a bound IP address."""
+    out = []
+    for name in names:
+        try:
+            out.append(check_host_name(name))
+        except DomainError as err:
+            raise click.BadParameter(str(err), param_hint="'--allow-host'") from None
+    if host not in _LOOPBACK and host not in ("0.0.0.0", "::", ""):
+        try:
+            out.append(check_host_name(host))  # the address itself names this server
+        except DomainError:
+            pass
+    return list(dict.fromkeys(out))
 
 
 def _check_can_listen(host: str, port: int) -> None:
