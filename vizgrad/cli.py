@@ -82,6 +82,8 @@ def _errors(hints: dict[type, str | None] | None = None) -> Iterator[None]:
     except (UnknownExampleError, ExpressionError, OptionError, ModelLoadError,
             GraphFormatError) as err:
         hint = next((h for cls, h in hints.items() if isinstance(err, cls)), None)
+        if isinstance(err, ExpressionError) and err.values:
+            hint = "'--set'"  # the expression is fine; a value is outside its domain
         raise click.BadParameter(str(err), param_hint=hint) from None
     except VizgradError as err:
         raise click.ClickException(str(err)) from None
@@ -171,17 +173,28 @@ def _title(target: str) -> str:
 
 
 def _expr_graph(expr: str, values: dict[str, float]) -> Any:
-    from .expr import parse
+    """The graph of ``--expr``: its output is named as the lab names it (``f``)."""
+    from .expr import name_output, parse
     from .graph import to_networkx
 
-    root = parse(expr, **values)
+    root = name_output(parse(expr, **values), values)
     root.backward()
     G = to_networkx(root)
-    used = {attrs.get("label") for _, attrs in G.nodes(data=True) if attrs.get("kind") == "input"}
+    used = {attrs.get("label") for n, attrs in G.nodes(data=True)
+            if G.in_degree(n) == 0 and attrs.get("kind") != "const"}
     unused = [k for k in values if k not in used]
     if unused:
         click.echo(f"note: --set {', '.join(unused)}: not used by the expression", err=True)
     return G
+
+
+def _parse_size(ctx: click.Context, param: click.Parameter, text: str | None) -> int | None:
+    from ._budget import parse_bytes
+
+    try:
+        return None if text is None else parse_bytes(text)
+    except OptionError as err:
+        raise click.BadParameter(str(err)) from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["--help"], "max_content_width": 100})
@@ -207,7 +220,8 @@ def main() -> None:
 @click.option("--set", "values", multiple=True, callback=_parse_sets, metavar="NAME=NUMBER",
               help="A variable or example input value (repeatable), e.g. --set a=-2.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write one file; its suffix names the format (.svg .dot .json .html .gif .mp4 .png).")
+              help="Write one file; its suffix names the format "
+                   "(.svg .dot .json .html .gif .mp4 .webp .png .pdf).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("gallery"),
               show_default=True, help="The folder a batch export writes into.")
 @click.option("--format", "formats", callback=_parse_format, metavar="LIST",
@@ -228,11 +242,25 @@ def main() -> None:
                    "gallery always embedded, so it is the same on every machine].")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=2, show_default=True,
               help="Worker processes for a batch.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=2000, show_default=True,
+              metavar="N", help="Refuse a graph with more values than this.")
+@click.option("--max-cells", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Refuse a step player holding more than N values × steps [default: 10000].")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=86400),
+              default=60.0, show_default=True, metavar="SECONDS",
+              help="Stop a Graphviz layout that runs longer than this.")
+@click.option("--max-bytes", callback=_parse_size, metavar="SIZE",
+              help="Refuse an export estimated to write more than this, e.g. 500M or 2G "
+                   "[default: 200M].")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
+              show_default=True, metavar="SECONDS",
+              help="Refuse an export estimated to take longer than this.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
            step: int | None, rankdir: str, theme: str, decimals: int, backend: str | None,
-           jobs: int, quiet: bool) -> None:
+           jobs: int, max_nodes: int, max_cells: int | None, timeout: float,
+           max_bytes: int | None, max_seconds: float, quiet: bool) -> None:
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
@@ -245,8 +273,11 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
       path/model.py[:build]    build() returns a Value or a list of Values
                                (the first is the root); micrograd's too
       graph.json               a graph saved by -o graph.json or vizgrad.to_json
+
+    Every limit (--max-nodes, --max-cells, --max-bytes, --max-seconds) is
+    checked before anything is written; the estimates are rough upper bounds.
     """
-    from .gallery import Job, Options, example_jobs, export, plan, write_one
+    from .gallery import Job, Options, example_jobs, export, units, write_one
 
     if expr is not None and targets:
         raise click.UsageError("give either --expr or targets, not both")
@@ -257,8 +288,12 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     everything = expr is None and not targets
     if everything and backend is None:
         backend = "embedded"  # the committed gallery must not depend on the machine
+    limits = {"max_nodes": max_nodes, "timeout": timeout, "max_seconds": max_seconds,
+              **({"max_cells": max_cells} if max_cells is not None else {}),
+              **({"max_bytes": max_bytes} if max_bytes is not None else {})}
     opts = Options(step=step, rankdir=rankdir, theme=theme, decimals=decimals,
-                   frames=frames, backend=backend, **({"formats": formats} if formats else {}))
+                   frames=frames, backend=backend, **limits,
+                   **({"formats": formats} if formats else {}))
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
                   GraphFormatError: "'TARGETS'", OptionError: None}):
@@ -271,23 +306,36 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
         if output is not None:
             if len(job_list) != 1:
                 raise click.UsageError("-o writes one file: give one target (or use --out DIR)")
-            write_one(job_list[0].graph, output, opts, title=job_list[0].title)
+            job = job_list[0]
+            animation = output.suffix.lower() in (".gif", ".mp4", ".webp")
+            if quiet or not animation:
+                write_one(job.graph, output, opts, title=job.title, name=job.name)
+            else:
+                with _bar(len(job.graph.graph["steps"]), "rendering frames") as bar:
+                    write_one(job.graph, output, opts, title=job.title, name=job.name,
+                              on_step=bar.update)
             if not quiet:
                 click.echo(f"wrote {output}", err=True)
             return
-        tasks = plan(job_list, opts)
         if quiet:
             report = export(job_list, out, opts, workers=jobs, readme=everything)
         else:
-            with click.progressbar(length=len(tasks), label="rendering", file=sys.stderr,
-                                   show_eta=False, item_show_func=lambda item: item) as bar:
+            with _bar(units(job_list, opts), "rendering") as bar:
                 report = export(job_list, out, opts, workers=jobs, readme=everything,
-                                on_done=lambda label: bar.update(1, label))
+                                on_done=lambda label: bar.update(0, label),
+                                on_step=bar.update)
     if not quiet:
         click.echo(
             f"rendered {len(report.names)} graph{'s' if len(report.names) != 1 else ''} into "
             f"{out}/: {len(report.files)} files, {len(report.changed)} changed, "
             f"in {report.seconds:.1f} s ({jobs} process{'es' if jobs != 1 else ''})", err=True)
+
+
+def _bar(length: int, label: str) -> Any:
+    """A progress bar on stderr counting pictures (step SVGs, frames), with the time left."""
+    return click.progressbar(length=max(length, 1), label=label, file=sys.stderr,
+                             show_eta=True, show_pos=True,
+                             item_show_func=lambda item: item)
 
 
 @main.command("list")
@@ -304,6 +352,19 @@ def list_(as_json: bool) -> None:
     width = max(map(len, names))
     for n in names:
         click.echo(f"{n:<{width}}  {examples.describe(n)}")
+
+
+def _non_finite(G: Any) -> str:
+    """The first values or grads of the graph that are inf or nan, as text ('' if none)."""
+    from .render.text import formula, name
+
+    found = []
+    for n, attrs in sorted(G.nodes(data=True), key=lambda item: item[1].get("order", 0)):
+        for key, what in (("data", formula(G, n)), ("grad", f"the grad of {name(G, n)}")):
+            v = attrs.get(key)
+            if isinstance(v, float) and not math.isfinite(v):
+                found.append(f"{what} is {v}")
+    return "; ".join(found[:3]) + ("; …" if len(found) > 3 else "")
 
 
 @main.command()
@@ -348,6 +409,11 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
             click.echo("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
         if not rows:
             click.echo(f"({name(G, root)} has no input leaves to check)")
+    overflow = _non_finite(G)
+    if overflow:
+        raise click.ClickException(
+            f"the graph overflowed: {overflow}; backprop and the central differences are "
+            "meaningless there. Use smaller inputs")
     if tol is not None:
         bad = [r for r in rows if not r["error"] <= tol]
         if bad:

@@ -19,17 +19,20 @@ from __future__ import annotations
 import ast
 import math
 from numbers import Real
-from typing import Callable
+from typing import Callable, Iterable
 
 from .engine import Value, _Const
 from .exceptions import ExpressionError, VizgradError
 
-__all__ = ["parse", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH", "MAX_BRACKETS", "MAX_NODES"]
+__all__ = ["parse", "name_output", "OUTPUT_NAMES", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH",
+           "MAX_BRACKETS", "MAX_NODES"]
 
 MAX_LENGTH = 10_000
 MAX_DEPTH = 250
 MAX_BRACKETS = 100
 MAX_NODES = 5_000
+#: what an expression's output is called: the first that is not a variable's name
+OUTPUT_NAMES = ("f", "out", "result", "f_")
 
 FUNCTIONS: dict[str, Callable[[Value], Value]] = {
     "exp": Value.exp,
@@ -151,8 +154,8 @@ class _Builder:
     def apply(self, node: ast.AST, compute: Callable[[], Value]) -> Value:
         try:
             return compute()
-        except VizgradError as err:
-            raise self.fail(node, str(err)) from None
+        except VizgradError as err:  # the expression is fine, the values are not
+            raise ExpressionError(str(err), self.column(node), self.source, values=True) from None
 
 
 def _check_depth(source: str) -> None:
@@ -223,4 +226,21 @@ def parse(source: str, /, **values: float) -> Value:
         raise ExpressionError(f"the expression is nested more than {MAX_DEPTH} deep; simplify it")
     builder = _Builder(source, variables, text, indent)
     root = builder.build(tree.body)
+    return root
+
+
+def name_output(root: Value, variables: Iterable[str] = ()) -> Value:
+    """Call an expression's output ``f`` (``out``, ``result`` or ``f_`` if a variable
+    has that name), unless it is a variable itself; intermediates keep their ids.
+
+    The command line and the lab both name it so:
+
+    >>> name_output(parse("(a*b)*(a+b)", a=-2, b=3)).label
+    'f'
+    >>> name_output(parse("f*2", f=1), ["f"]).label, name_output(parse("a", a=1), ["a"]).label
+    ('out', 'a')
+    """
+    if not root.label:
+        taken = set(variables)
+        root.label = next(n for n in OUTPUT_NAMES if n not in taken)
     return root

@@ -294,7 +294,7 @@ def test_failed_write_leaves_the_old_file(G, tmp_path, monkeypatch):
 
 # -- errors ---------------------------------------------------------------------
 def test_too_many_nodes(G, tmp_path):
-    with pytest.raises(GraphTooLargeError, match=r"5 nodes, more than max_nodes=3.*max_nodes=5"):
+    with pytest.raises(GraphTooLargeError, match=r"5 values, more than max_nodes=3.*max_nodes=5"):
         fr.animate(G, tmp_path / "x.gif", max_nodes=3)
 
 

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .._budget import too_many_values
 from .._files import write_atomic
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
@@ -53,9 +54,9 @@ def _check_graph(x: Any, max_nodes: int) -> Any:
     n = G.number_of_nodes()
     if n > max_nodes:
         raise GraphTooLargeError(
-            f"this graph has {n} nodes, more than max_nodes={max_nodes}, and would need "
-            f"{len(G.graph['steps'])} frames; animate a smaller expression, or pass "
-            f"max_nodes={n} to render it anyway (slowly)"
+            f"{too_many_values(n, max_nodes)}, and would need {len(G.graph['steps']):,} "
+            f"frames; animate a smaller expression, or pass max_nodes={n} to render it "
+            "anyway (slowly)"
         )
     return G
 
@@ -82,14 +83,19 @@ def _scene(x: Any, opts: dict[str, Any]) -> tuple[Any, Scene, list[int]]:
     return G, Scene(G, Options.make(**opts)), _steps(G, steps)
 
 
-def _render(G: Any, scene: Scene, steps: list[int], draw: Any) -> list[Any]:
-    """Show each chosen step and collect ``draw()``'s result; states replay once."""
+def _render(G: Any, scene: Scene, steps: list[int], draw: Any,
+            progress: Any = None) -> list[Any]:
+    """Show each chosen step and collect ``draw()``'s result; states replay once.
+
+    ``progress(1)`` is called after each frame (a progress bar's hook)."""
     wanted = set(steps)
     shown: dict[int, Any] = {}
     for state in states(G.graph["steps"]):
         if state.step in wanted:
             scene.show(state)
             shown[state.step] = draw()
+            if progress is not None:
+                progress(1)
     return [shown[k] for k in steps]
 
 
@@ -125,11 +131,13 @@ def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", **opts: An
             ``"dark"``), ``decimals``, ``rankdir``, ``backend`` and ``timeout``
             (of the layout), ``table_rows`` (rows of the node table; 0 hides it),
             ``steps`` (which steps, default all), ``max_nodes`` (default 2000,
-            as :func:`vizgrad.draw`).
+            as :func:`vizgrad.draw`), ``progress`` (called with 1 after each frame).
     """
     if fmt not in FRAME_FORMATS:
         raise RenderError(f"unknown frame format {fmt!r} (must be one of {list(FRAME_FORMATS)})")
-    G, scene, steps = _scene(x, dict(opts))
+    opts = dict(opts)
+    progress = opts.pop("progress", None)
+    G, scene, steps = _scene(x, opts)
     out = _out_dir(out_dir)
     width = max(3, len(str(len(G.graph["steps"]) - 1)))
     paths: list[Path] = []
@@ -140,7 +148,7 @@ def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", **opts: An
         paths.append(path)
         return path
 
-    _render(G, scene, steps, write)
+    _render(G, scene, steps, write, progress)
     for old in out.iterdir():
         m = _FRAME_NAME.fullmatch(old.name)
         if m and m.group(2) == fmt and old not in paths:
@@ -307,13 +315,14 @@ def animate(x: Any, path: str | os.PathLike[str], **opts: Any) -> Path:
     duration = opts.pop("duration", 1.0)
     hold = opts.pop("hold", 2.5)
     loop = opts.pop("loop", True)
+    progress = opts.pop("progress", None)
     if not isinstance(loop, bool):
         raise OptionError(f"loop must be True or False, got {loop!r}")
     G, scene, steps = _scene(x, opts)
     ms = _durations(len(steps), duration, hold)
     if suffix == ".mp4" and find_ffmpeg() is None:
         _mp4([], ms, out)  # raises the error that says how to get ffmpeg
-    images = _render(G, scene, steps, scene.image)
+    images = _render(G, scene, steps, scene.image, progress)
     if suffix == ".gif":
         write_atomic(out, _gif(images, ms, loop))
     elif suffix == ".webp":

@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .._budget import too_many_values
 from .._files import write_atomic
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
@@ -226,7 +227,7 @@ def draw(x: Any, step: int | None = None, *, rankdir: str = "LR", theme: str | T
     n = G.number_of_nodes()
     if n > max_nodes:
         raise GraphTooLargeError(
-            f"this graph has {n:,} values, more than max_nodes={max_nodes:,}; its layout "
+            f"{too_many_values(n, max_nodes)}; its layout "
             f"would be slow and unreadable. Draw a smaller part of the expression, or pass "
             f"max_nodes={n} to draw it anyway"
         )
