@@ -40,6 +40,7 @@ __all__ = [
     "Drawing",
     "draw",
     "postprocess",
+    "scalable",
     "system_available",
 ]
 
@@ -186,10 +187,33 @@ class Drawing:
         return out
 
     def _repr_svg_(self) -> str:
-        return self.svg()
+        return scalable(self.svg())
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+        return {"image/svg+xml": scalable(self.svg()), "text/plain": repr(self)}
+
+
+_SIZE_ATTR = re.compile(r'\s(width|height)="([^"]*)"')
+
+
+def scalable(svg: str) -> str:
+    """The SVG for a notebook cell: its root's fixed ``width``/``height`` become a style
+    that keeps the natural width but shrinks to the cell (``max-width:100%``), scaled
+    by the ``viewBox``.
+
+    >>> print(scalable('<svg width="879pt" height="60pt"\\n viewBox="0 0 879 60"><g/></svg>'))
+    <svg viewBox="0 0 879 60" style="width:879pt;max-width:100%;height:auto"><g/></svg>
+    """
+    match = _SVG_OPEN.search(svg)
+    if match is None or "viewBox=" not in match.group(0):
+        return svg
+    head = match.group(0)
+    sizes = dict(_SIZE_ATTR.findall(head))
+    head = _SIZE_ATTR.sub("", head).replace("\n ", " ").replace("<svg ", "<svg ", 1)
+    head = re.sub(r"\s+", " ", head)
+    width = f"width:{sizes['width']};" if "width" in sizes else ""
+    head = head[:-1].rstrip("/ ") + f' style="{width}max-width:100%;height:auto">'
+    return svg[:match.start()] + head + svg[match.end():]
 
 
 def system_available() -> bool:
