@@ -13,6 +13,7 @@ import importlib
 import json
 import math
 import sys
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -101,6 +102,10 @@ def _parse_sets(ctx: click.Context, param: click.Parameter, items: tuple[str, ..
             raise click.BadParameter(f"{item!r}: expected NAME=NUMBER, e.g. --set a=-2")
         if not key.isidentifier():
             raise click.BadParameter(f"{item!r}: {key!r} is not a variable name (use e.g. a, x1, w_2)")
+        if unicodedata.normalize("NFKC", key) != key:
+            raise click.BadParameter(
+                f"{item!r}: Python reads the name {key!r} as "
+                f"{unicodedata.normalize('NFKC', key)!r}; write that instead")
         try:
             value = float(raw)
         except ValueError:

@@ -175,3 +175,12 @@ def test_check_notes_only_unused_values(run):
 def test_check_reports_an_overflow_without_tol(run):
     out = run("check", "--expr", "a*b", "--set", "a=1e200", "--set", "b=1e200", code=1).output
     assert "overflowed" in out and "a × b is inf" in out
+
+
+def test_a_flat_sum_and_look_alike_names_on_the_command_line(run, tmp_path):
+    res = run("check", "--expr", "+".join(["a"] * 249), "--set", "a=1")
+    assert "= 249;" in res.output
+    out = run("check", "--expr", "ａ*2", "--set", "a=1", code=2).output
+    assert "'ａ' would be read as 'a'" in out
+    out = run("check", "--expr", "a*2", "--set", "ａ=1", code=2).output
+    assert "'--set'" in out and "reads the name 'ａ' as 'a'" in out
