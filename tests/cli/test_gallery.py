@@ -176,3 +176,15 @@ def test_temporary_files_of_a_killed_run_are_swept(tmp_path):
     mine.write_text("keep", encoding="utf-8")
     export(example_jobs(["fork"]), tmp_path, Options(formats=("json",)), workers=1)
     assert not any(p.exists() for p in left) and mine.exists()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_counts_every_picture_and_frame(tmp_path, workers):
+    jobs = example_jobs(["fork", "shared-node"])
+    opts = Options(formats=("svg", "gif", "html"), frames=True)
+    counts: list[int] = []
+    export(jobs, tmp_path, opts, workers=workers, on_step=counts.append)
+    # per graph: a step SVG, a player step, a GIF frame and a PNG frame per step
+    assert sum(counts) == gallery.units(jobs, opts) == 4 * (8 + 4)
+    if workers == 1:
+        assert counts.count(1) >= 3 * 12
