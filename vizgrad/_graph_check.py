@@ -163,8 +163,9 @@ def _check_step(f: _Fields, k: int, orders: dict[str, int]) -> None:
         _node_ref(c, "source", orders)
         _node_ref(c, "target", orders)
         c.get("slot", "int")
-        for key in ("local", "upstream", "amount", "after"):
+        for key in ("upstream", "amount", "after"):
             c.get(key, "number")
+        c.get("local", "number|null")  # null: observed with an upstream of 0
         c.get("before", "number|null", required=False)
         c.get("observed", "bool", required=False)
         c.get("overwrote", "bool", required=False)
