@@ -8,7 +8,6 @@ for a usage mistake, 1 for a failure while rendering; never a traceback.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import json
 import math
@@ -129,70 +128,6 @@ def _parse_format(ctx: click.Context, param: click.Parameter, text: str | None) 
         raise click.BadParameter(str(err)) from None
 
 
-def _unknown(target: str) -> UnknownExampleError:
-    from . import examples
-
-    close = difflib.get_close_matches(target, examples.names(), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return UnknownExampleError(
-        f"unknown example {target!r}{hint}; choose one of: {', '.join(examples.names())}; "
-        "or give a model file as path/to/model.py:build"
-    )
-
-
-def _graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
-    """(folder name, graph) for an example name, a ``model.py:func`` or a ``graph.json``."""
-    from . import examples
-    from ._load import is_model_spec, load_model, split_spec
-    from .graph import from_json, to_networkx
-
-    if is_model_spec(target):
-        root, also = load_model(target, **values)
-        path, func = split_spec(target)
-        stem = Path(path).stem
-        return (stem if func == "build" else f"{stem}-{func}"), to_networkx(root, also)
-    if target.endswith(".json"):
-        if values:
-            raise OptionError("--set cannot change a graph loaded from JSON; render the model instead")
-        try:
-            text = Path(target).read_text(encoding="utf-8")
-        except OSError as err:
-            raise ModelLoadError(f"cannot read {target}: {err.strerror or err}") from None
-        return Path(target).stem, from_json(text)
-    if target not in examples.names():
-        raise _unknown(target)
-    return target, examples.graph(target, **values)
-
-
-def _title(target: str) -> str:
-    from . import examples
-
-    from ._load import is_model_spec, split_spec
-
-    if target in examples.names():
-        return f"{target}: {examples.describe(target)}"
-    if is_model_spec(target):  # no folders in the output: it must not depend on where it ran
-        path, func = split_spec(target)
-        return f"{Path(path).name}:{func}"
-    return Path(target).name
-
-
-def _expr_graph(expr: str, values: dict[str, float]) -> Any:
-    """The graph of ``--expr``: its output is named as the lab names it (``f``)."""
-    from .expr import name_output, parse
-    from .graph import to_networkx
-
-    root = name_output(parse(expr, **values), values)
-    root.backward()
-    G = to_networkx(root)
-    used = {attrs.get("label") for n, attrs in G.nodes(data=True)
-            if G.in_degree(n) == 0 and attrs.get("kind") != "const"}
-    unused = [k for k in values if k not in used]
-    if unused:
-        click.echo(f"note: --set {', '.join(unused)}: not used by the expression", err=True)
-    return G
-
-
 def _parse_size(ctx: click.Context, param: click.Parameter, text: str | None) -> int | None:
     from ._budget import parse_bytes
 
@@ -282,6 +217,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     Every limit (--max-nodes, --max-cells, --max-bytes, --max-seconds) is
     checked before anything is written; the estimates are rough upper bounds.
     """
+    from ._targets import expr_graph, graph_of, title_of
     from .gallery import Job, Options, example_jobs, export, units, write_one
 
     if expr is not None and targets:
@@ -303,11 +239,11 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
                   GraphFormatError: "'TARGETS'", OptionError: None}):
         if expr is not None:
-            job_list = [Job("expr", _expr_graph(expr, values), expr.strip())]
+            job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
         elif everything:
             job_list = example_jobs(None, **values)
         else:
-            job_list = [Job(*_graph_of(t, values), _title(t)) for t in dict.fromkeys(targets)]
+            job_list = [Job(*graph_of(t, values), title_of(t)) for t in dict.fromkeys(targets)]
         if output is not None:
             if len(job_list) != 1:
                 raise click.UsageError("-o writes one file: give one target (or use --out DIR)")
@@ -359,19 +295,6 @@ def list_(as_json: bool) -> None:
         click.echo(f"{n:<{width}}  {examples.describe(n)}")
 
 
-def _non_finite(G: Any) -> str:
-    """The first values or grads of the graph that are inf or nan, as text ('' if none)."""
-    from .render.text import formula, name
-
-    found = []
-    for n, attrs in sorted(G.nodes(data=True), key=lambda item: item[1].get("order", 0)):
-        for key, what in (("data", formula(G, n)), ("grad", f"the grad of {name(G, n)}")):
-            v = attrs.get(key)
-            if isinstance(v, float) and not math.isfinite(v):
-                found.append(f"{what} is {v}")
-    return "; ".join(found[:3]) + ("; …" if len(found) > 3 else "")
-
-
 @main.command()
 @click.argument("target", required=False, metavar="[EXAMPLE | MODEL.py[:FUNC]]")
 @click.option("--expr", "-e", metavar="EXPRESSION", help="An expression to check instead.")
@@ -389,6 +312,7 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
     Prints input, backprop, numeric and absolute error, e.g. for the fork
     graph at h = 1e-6 the error of a is 4.1933e-10.
     """
+    from ._targets import expr_graph, graph_of, non_finite
     from .checks import gradcheck
     from .render.text import formula, name
 
@@ -398,7 +322,7 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
         raise click.BadParameter(f"{h!r} must be a finite number > 0, e.g. 1e-6", param_hint="'--h'")
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
-        G = _expr_graph(expr, values) if expr is not None else _graph_of(target or "", values)[1]
+        G = expr_graph(expr, values) if expr is not None else graph_of(target or "", values)[1]
         rows = gradcheck(G, h=h)
     if as_json:
         click.echo(json.dumps({"h": h, "rows": rows}, indent=1))
@@ -414,7 +338,7 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
             click.echo("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
         if not rows:
             click.echo(f"({name(G, root)} has no input leaves to check)")
-    overflow = _non_finite(G)
+    overflow = non_finite(G)
     if overflow:
         raise click.ClickException(
             f"the graph overflowed: {overflow}; backprop and the central differences are "
