@@ -10,7 +10,7 @@ The per-node costs come from ``benchmarks/bench_costs.py`` (rounded up)::
     (200000000, 1500000000, 4096)
     >>> e = estimate(132, 154, ("svg", "gif", "json", "dot"))
     >>> fmt_bytes(e.bytes), round(e.seconds)
-    ('55 MB', 22)
+    ('55 MB', 29)
 """
 
 from __future__ import annotations
@@ -54,12 +54,12 @@ def svg_bytes(n: int) -> int:
 
 def svg_seconds(n: int) -> float:
     """Seconds to lay out and write one step SVG."""
-    return 0.02 + 0.0002 * n + 6e-7 * n * n  # the layout grows faster than the graph
+    return 0.02 + 1.4e-7 * n**2.6  # the layout grows much faster than the graph
 
 
 def frame_seconds(n: int) -> float:
     """Seconds to draw one animation frame and encode it."""
-    return 0.06 + 0.0002 * n
+    return 0.08 + 0.0003 * n
 
 
 def gif_frame_bytes(n: int) -> int:
