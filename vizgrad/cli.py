@@ -23,6 +23,7 @@ from . import __version__
 from .exceptions import (
     ExpressionError,
     GraphFormatError,
+    LayoutTimeoutError,
     ModelLoadError,
     OptionError,
     UnknownExampleError,
@@ -85,6 +86,8 @@ def _errors(hints: dict[type, str | None] | None = None) -> Iterator[None]:
         if isinstance(err, ExpressionError) and err.values:
             hint = "'--set'"  # the expression is fine; a value is outside its domain
         raise click.BadParameter(str(err), param_hint=hint) from None
+    except LayoutTimeoutError as err:
+        raise click.ClickException(f"{err} (on the command line: --timeout SECONDS)") from None
     except VizgradError as err:
         raise click.ClickException(str(err)) from None
     except OSError as err:

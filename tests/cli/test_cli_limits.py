@@ -184,3 +184,15 @@ def test_a_flat_sum_and_look_alike_names_on_the_command_line(run, tmp_path):
     assert "'ａ' would be read as 'a'" in out
     out = run("check", "--expr", "a*2", "--set", "ａ=1", code=2).output
     assert "'--set'" in out and "reads the name 'ａ' as 'a'" in out
+
+
+def test_a_layout_timeout_names_the_option(run, tmp_path, monkeypatch):
+    from vizgrad.exceptions import LayoutTimeoutError
+    from vizgrad.render import svg
+
+    def slow(*args, **kwargs):
+        raise LayoutTimeoutError("the Graphviz layout ran longer than 0.5 s and was stopped")
+
+    monkeypatch.setattr(svg, "run_layout", slow)
+    out = run("render", "fork", "--timeout", "0.5", "-o", str(tmp_path / "f.svg"), code=1).output
+    assert "ran longer than 0.5 s" in out and "--timeout SECONDS" in out
