@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .exceptions import GraphTooLargeError, OptionError
 
@@ -72,6 +72,16 @@ def png_frame_bytes(n: int) -> int:
     return 60_000 + 300 * n
 
 
+def player_cost(n: int, steps: int, own: Callable[[int, int], Any] | None = None
+                ) -> tuple[int, float]:
+    """Bytes and seconds of a step player: ``own(n, steps) -> (bytes, seconds)`` when the
+    player module estimates itself (``vizgrad.render.html.estimate``); else a picture per step."""
+    if own is not None:
+        size, secs = own(n, steps)
+        return int(size), float(secs)
+    return n * steps * PLAYER_BYTES_PER_CELL, steps * svg_seconds(n)
+
+
 @dataclass(frozen=True)
 class Estimate:
     """What a render is expected to write (``bytes``) and take (``seconds``);
@@ -82,8 +92,10 @@ class Estimate:
     units: int
 
 
-def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False) -> Estimate:
-    """The estimate for one graph of ``n`` values and ``steps`` steps in these formats."""
+def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
+             player: Callable[[int, int], Any] | None = None) -> Estimate:
+    """The estimate for one graph of ``n`` values and ``steps`` steps in these formats
+    (``player``: the step player's own estimate, see :func:`player_cost`)."""
     size, secs, units = 0, 0.0, 0
     if set(formats) & {"svg", "dot", "png", "html"}:
         size, secs = size + svg_bytes(n), secs + svg_seconds(n)
@@ -92,8 +104,9 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False) -
         secs += steps * svg_seconds(n)
         units += steps
     if "html" in formats:
-        size += n * steps * PLAYER_BYTES_PER_CELL
-        secs += steps * svg_seconds(n)
+        player_bytes, player_seconds = player_cost(n, steps, player)
+        size += player_bytes
+        secs += player_seconds
         units += steps
     if "json" in formats:
         size += 300 * (n + steps)
@@ -148,7 +161,8 @@ _FORMAT_NAMES = {"svg": "step SVGs", "html": "step player", "gif": "GIF", "mp4":
 
 
 def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: bool,
-          max_nodes: int, max_cells: int, max_bytes: int, max_seconds: float) -> Estimate:
+          max_nodes: int, max_cells: int, max_bytes: int, max_seconds: float,
+          player: Callable[[int, int], Any] | None = None) -> Estimate:
     """Check every limit of an export of ``(name, graph)`` pairs before anything is written.
 
     Raises :class:`~vizgrad.exceptions.GraphTooLargeError` naming the graph, the
@@ -169,7 +183,7 @@ def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: 
                 "of --format, step through the graph in the lab (vizgrad serve), or pass "
                 f"--max-cells {cells} to build it anyway")
     kinds = [*formats, *(["frames"] if frames else [])]
-    parts = {k: estimate_all(graphs, [k]) for k in kinds}
+    parts = {k: estimate_all(graphs, [k], player) for k in kinds}
     total = Estimate(sum(e.bytes for e in parts.values()), sum(e.seconds for e in parts.values()),
                      sum(e.units for e in parts.values()))
     heavy = sorted(parts, key=lambda k: -parts[k].bytes)
@@ -191,9 +205,11 @@ def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: 
     return total
 
 
-def estimate_all(graphs: Sequence[tuple[str, Any]], formats: Sequence[str]) -> Estimate:
+def estimate_all(graphs: Sequence[tuple[str, Any]], formats: Sequence[str],
+                 player: Callable[[int, int], Any] | None = None) -> Estimate:
     """The sum of :func:`estimate` over the graphs (``"frames"`` in formats: PNG frames)."""
-    parts = [estimate(G.number_of_nodes(), len(G.graph["steps"]), formats) for _, G in graphs]
+    parts = [estimate(G.number_of_nodes(), len(G.graph["steps"]), formats, player=player)
+             for _, G in graphs]
     return Estimate(sum(e.bytes for e in parts), sum(e.seconds for e in parts),
                     sum(e.units for e in parts))
 

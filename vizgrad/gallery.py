@@ -246,9 +246,12 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
                 raise OptionError(f"--step {opts.step} is out of range for {j.name}: "
                                   f"its steps are 0..{last}")
     _check_tools(opts.formats)
+    from .render import html
+
     return budget_check([(j.name, j.graph) for j in jobs], opts.formats, frames=opts.frames,
                         max_nodes=opts.max_nodes, max_cells=opts.max_cells,
-                        max_bytes=opts.max_bytes, max_seconds=opts.max_seconds)
+                        max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
+                        player=getattr(html, "estimate", None))  # the player's own, if it has one
 
 
 def _check_tools(formats: Sequence[str]) -> None:

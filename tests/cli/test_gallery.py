@@ -188,3 +188,19 @@ def test_progress_counts_every_picture_and_frame(tmp_path, workers):
     assert sum(counts) == gallery.units(jobs, opts) == 4 * (8 + 4)
     if workers == 1:
         assert counts.count(1) >= 3 * 12
+
+
+def test_a_player_that_estimates_itself_is_budgeted_by_its_own_figures(tmp_path, monkeypatch):
+    from vizgrad import _budget
+    from vizgrad.exceptions import GraphTooLargeError
+    from vizgrad.render import html
+
+    jobs = example_jobs(["softmax-nll"])
+    G = jobs[0].graph
+    default = _budget.player_cost(G.number_of_nodes(), len(G.graph["steps"]))[0]
+    opts = Options(formats=("html",), max_bytes=default - 1)
+    with pytest.raises(GraphTooLargeError, match="step player"):
+        gallery.units(jobs, opts)
+    monkeypatch.setattr(html, "estimate", lambda n, steps: (1000, 0.5),
+                        raising=False)
+    assert gallery.units(jobs, opts) == len(G.graph["steps"])
