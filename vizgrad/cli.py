@@ -232,12 +232,12 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     everything = expr is None and not targets
     if everything and backend is None:
         backend = "embedded"  # the committed gallery must not depend on the machine
-    limits = {"max_nodes": max_nodes, "timeout": timeout, "max_seconds": max_seconds,
-              **({"max_cells": max_cells} if max_cells is not None else {}),
-              **({"max_bytes": max_bytes} if max_bytes is not None else {})}
+    chosen: dict[str, Any] = {"max_nodes": max_nodes, "timeout": timeout,
+                              "max_seconds": max_seconds, "max_cells": max_cells,
+                              "max_bytes": max_bytes, "formats": formats or None}
     opts = Options(step=step, rankdir=rankdir, theme=theme, decimals=decimals,
-                   frames=frames, backend=backend, **limits,
-                   **({"formats": formats} if formats else {}))
+                   frames=frames, backend=backend,
+                   **{k: v for k, v in chosen.items() if v is not None})  # else the defaults
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
                   GraphFormatError: "'TARGETS'", OptionError: None}):

@@ -228,58 +228,6 @@ def _check_letters(source: str) -> None:
 _LOOKALIKES = {"−": "-", "×": "*", "·": "*", "÷": "/", "²": "**2"}
 
 
-def _tokens(text: str) -> int:
-    """How many tokens ``text`` has (names, numbers, operators), counted without recursion."""
-    try:
-        return sum(1 for t in tokenize.generate_tokens(io.StringIO(text).readline)
-                   if t.type in (tokenize.NAME, tokenize.NUMBER, tokenize.OP))
-    except (tokenize.TokenError, SyntaxError):
-        return 0
-
-
-def _check_depth(source: str) -> None:
-    depth = 0
-    for i, ch in enumerate(source):
-        if ch in "([{":
-            depth += 1
-            if depth > MAX_BRACKETS:
-                raise ExpressionError(
-                    f"brackets are nested more than {MAX_BRACKETS} deep; simplify the expression",
-                    i + 1, source)
-        elif ch in ")]}":
-            depth -= 1
-
-
-def _depth(tree: ast.AST) -> int:
-    """How deep the expression nests; a chain ``a + b + c`` is flat, however long."""
-    best, stack = 0, [(tree, 1)]
-    while stack:
-        node, d = stack.pop()
-        best = max(best, d)
-        for child in ast.iter_child_nodes(node):
-            flat = (isinstance(node, ast.BinOp) and child is node.left
-                    and isinstance(child, ast.BinOp) and type(child.op) in _BINARY
-                    and type(node.op) in _BINARY)
-            stack.append((child, d if flat else d + 1))
-    return best
-
-
-def _check_ascii(source: str) -> None:
-    """Refuse non-ASCII text: Python would read ``ａ`` or ``𝐚`` silently as ``a``."""
-    for i, ch in enumerate(source):
-        if ch.isascii():
-            continue
-        plain = unicodedata.normalize("NFKC", ch)
-        if ("a" + ch).isidentifier():
-            reads = f"; Python would read it as {plain!r}" if plain != ch and plain.isascii() else ""
-            message = (f"{ch!r} is not an ASCII letter{reads}: write names in ASCII, "
-                       "such as a, x1 or w_2")
-        else:
-            hint = {"−": "-", "×": "*", "·": "*", "÷": "/", "²": "**2"}.get(ch)
-            message = f"{ch!r} is not allowed" + (f"; write {hint}" if hint else f"; {_HELP}")
-        raise ExpressionError(message, i + 1, source)
-
-
 def parse(source: str, /, **values: float) -> Value:
     """Build the Value graph of ``source`` with the given variable values.
 
