@@ -10,7 +10,7 @@ import pytest
 from vizgrad import Value, from_json, to_json, to_networkx, trace
 from vizgrad.exceptions import GraphTooLargeError, OptionError
 from vizgrad.render import layout
-from vizgrad.render.svg import Drawing, draw
+from vizgrad.render.svg import Drawing, draw, scalable
 
 from ..helpers import build_fork
 
@@ -325,9 +325,9 @@ def test_graph_from_json_renders_the_same(G):
 def test_jupyter_display(G):
     d = draw(G, 7)
     assert isinstance(d, Drawing)
-    assert d._repr_svg_() == d.svg()
+    assert d._repr_svg_() == scalable(d.svg())  # shrinks to the cell: see test_svg_jupyter
     bundle = d._repr_mimebundle_()
-    assert bundle["image/svg+xml"] == d.svg()
+    assert bundle["image/svg+xml"] == scalable(d.svg())
     assert bundle["text/plain"] == "<Drawing of q, step 7/7, 5 nodes>"
 
 
