@@ -27,3 +27,7 @@ def pytest_runtest_makereport(item, call):
 def fork():
     """The chapter's fork graph q = (a*b)*(a+b) at a=-2, b=3: (q, a, b), before backward()."""
     return build_fork(backward=False)
+
+
+# model files that tests render through the command line, not test modules
+collect_ignore = ["models"]

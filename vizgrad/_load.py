@@ -21,7 +21,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from .exceptions import ModelLoadError, VizgradError
+from .exceptions import ModelLoadError, ModelRunError, VizgradError
 
 __all__ = ["is_model_spec", "split_spec", "load_model", "is_value"]
 
@@ -56,6 +56,32 @@ def _where(err: BaseException, path: Path) -> str:
     return f" (at {path.name}, line {frames[-1].lineno})" if frames else ""
 
 
+_HERE = Path(__file__).resolve().parent
+
+
+def _user_frames(err: BaseException) -> str:
+    """The traceback frames of the user's code (and what it called), not vizgrad's own."""
+    frames = []
+    for f in traceback.extract_tb(err.__traceback__):
+        if f.filename.startswith("<frozen"):
+            continue
+        try:
+            if Path(f.filename).resolve().is_relative_to(_HERE):
+                continue
+        except (OSError, ValueError):
+            pass
+        frames.append(f)
+    if not frames:
+        return ""
+    return "\nwhere it failed (most recent call last):\n" + "".join(
+        traceback.format_list(frames)).rstrip("\n")
+
+
+def _failed(what: str, err: BaseException, path: Path) -> ModelRunError:
+    return ModelRunError(f"{what} raised {type(err).__name__}: {err}{_where(err, path)}"
+                         f"{_user_frames(err)}")
+
+
 def _import(path: Path) -> Any:
     digest = hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:12]
     module_name = f"_vizgrad_model_{digest}"
@@ -70,11 +96,9 @@ def _import(path: Path) -> Any:
     except SyntaxError as err:
         sys.modules.pop(module_name, None)
         raise ModelLoadError(f"{path.name}, line {err.lineno}: syntax error: {err.msg}") from None
-    except Exception as err:  # the user's module failed at import time
+    except Exception as err:  # the user's module failed at import time: their code
         sys.modules.pop(module_name, None)
-        raise ModelLoadError(
-            f"importing {path.name} raised {type(err).__name__}: {err}{_where(err, path)}"
-        ) from None
+        raise _failed(f"importing {path.name}", err, path) from None
     finally:
         if sys.path and sys.path[0] == str(path.parent):
             del sys.path[0]
@@ -96,7 +120,9 @@ def load_model(spec: str, **values: float) -> tuple[Any, list[Any]]:
     """Import ``path.py``, call ``func(**values)`` and return ``(root, also)``.
 
     Raises :class:`~vizgrad.exceptions.ModelLoadError` for a missing file or
-    function, an import or build failure, or a result that is not a Value.
+    function, a syntax error or a result that is not a Value, and
+    :class:`~vizgrad.exceptions.ModelRunError` (with the user's traceback
+    frames) when importing the file or calling the function raised.
     """
     path_text, func = split_spec(spec)
     path = Path(path_text).resolve()
@@ -118,10 +144,8 @@ def load_model(spec: str, **values: float) -> tuple[Any, list[Any]]:
         result = fn(**values)
     except VizgradError:
         raise
-    except Exception as err:  # the user's build() failed: say where, without a traceback
-        raise ModelLoadError(
-            f"{path.name}:{func}() raised {type(err).__name__}: {err}{_where(err, path)}"
-        ) from None
+    except Exception as err:  # the user's build() failed: show their frames, not ours
+        raise _failed(f"{path.name}:{func}()", err, path) from None
     items = _flatten(result)
     bad = [v for v in items if not is_value(v)]
     if not items or bad:

@@ -8,11 +8,11 @@ for a usage mistake, 1 for a failure while rendering; never a traceback.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import json
 import math
 import sys
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -23,6 +23,7 @@ from . import __version__
 from .exceptions import (
     ExpressionError,
     GraphFormatError,
+    LayoutTimeoutError,
     ModelLoadError,
     OptionError,
     UnknownExampleError,
@@ -82,7 +83,11 @@ def _errors(hints: dict[type, str | None] | None = None) -> Iterator[None]:
     except (UnknownExampleError, ExpressionError, OptionError, ModelLoadError,
             GraphFormatError) as err:
         hint = next((h for cls, h in hints.items() if isinstance(err, cls)), None)
+        if isinstance(err, ExpressionError) and err.values:
+            hint = "'--set'"  # the expression is fine; a value is outside its domain
         raise click.BadParameter(str(err), param_hint=hint) from None
+    except LayoutTimeoutError as err:
+        raise click.ClickException(f"{err} (on the command line: --timeout SECONDS)") from None
     except VizgradError as err:
         raise click.ClickException(str(err)) from None
     except OSError as err:
@@ -99,6 +104,10 @@ def _parse_sets(ctx: click.Context, param: click.Parameter, items: tuple[str, ..
             raise click.BadParameter(f"{item!r}: expected NAME=NUMBER, e.g. --set a=-2")
         if not key.isidentifier():
             raise click.BadParameter(f"{item!r}: {key!r} is not a variable name (use e.g. a, x1, w_2)")
+        if unicodedata.normalize("NFKC", key) != key:
+            raise click.BadParameter(
+                f"{item!r}: Python reads the name {key!r} as "
+                f"{unicodedata.normalize('NFKC', key)!r}; write that instead")
         try:
             value = float(raw)
         except ValueError:
@@ -122,66 +131,13 @@ def _parse_format(ctx: click.Context, param: click.Parameter, text: str | None) 
         raise click.BadParameter(str(err)) from None
 
 
-def _unknown(target: str) -> UnknownExampleError:
-    from . import examples
+def _parse_size(ctx: click.Context, param: click.Parameter, text: str | None) -> int | None:
+    from ._budget import parse_bytes
 
-    close = difflib.get_close_matches(target, examples.names(), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return UnknownExampleError(
-        f"unknown example {target!r}{hint}; choose one of: {', '.join(examples.names())}; "
-        "or give a model file as path/to/model.py:build"
-    )
-
-
-def _graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
-    """(folder name, graph) for an example name, a ``model.py:func`` or a ``graph.json``."""
-    from . import examples
-    from ._load import is_model_spec, load_model, split_spec
-    from .graph import from_json, to_networkx
-
-    if is_model_spec(target):
-        root, also = load_model(target, **values)
-        path, func = split_spec(target)
-        stem = Path(path).stem
-        return (stem if func == "build" else f"{stem}-{func}"), to_networkx(root, also)
-    if target.endswith(".json"):
-        if values:
-            raise OptionError("--set cannot change a graph loaded from JSON; render the model instead")
-        try:
-            text = Path(target).read_text(encoding="utf-8")
-        except OSError as err:
-            raise ModelLoadError(f"cannot read {target}: {err.strerror or err}") from None
-        return Path(target).stem, from_json(text)
-    if target not in examples.names():
-        raise _unknown(target)
-    return target, examples.graph(target, **values)
-
-
-def _title(target: str) -> str:
-    from . import examples
-
-    from ._load import is_model_spec, split_spec
-
-    if target in examples.names():
-        return f"{target}: {examples.describe(target)}"
-    if is_model_spec(target):  # no folders in the output: it must not depend on where it ran
-        path, func = split_spec(target)
-        return f"{Path(path).name}:{func}"
-    return Path(target).name
-
-
-def _expr_graph(expr: str, values: dict[str, float]) -> Any:
-    from .expr import parse
-    from .graph import to_networkx
-
-    root = parse(expr, **values)
-    root.backward()
-    G = to_networkx(root)
-    used = {attrs.get("label") for _, attrs in G.nodes(data=True) if attrs.get("kind") == "input"}
-    unused = [k for k in values if k not in used]
-    if unused:
-        click.echo(f"note: --set {', '.join(unused)}: not used by the expression", err=True)
-    return G
+    try:
+        return None if text is None else parse_bytes(text)
+    except OptionError as err:
+        raise click.BadParameter(str(err)) from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["--help"], "max_content_width": 100})
@@ -207,7 +163,8 @@ def main() -> None:
 @click.option("--set", "values", multiple=True, callback=_parse_sets, metavar="NAME=NUMBER",
               help="A variable or example input value (repeatable), e.g. --set a=-2.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write one file; its suffix names the format (.svg .dot .json .html .gif .mp4 .png).")
+              help="Write one file; its suffix names the format "
+                   "(.svg .dot .json .html .gif .mp4 .webp .png .pdf).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("gallery"),
               show_default=True, help="The folder a batch export writes into.")
 @click.option("--format", "formats", callback=_parse_format, metavar="LIST",
@@ -228,11 +185,25 @@ def main() -> None:
                    "gallery always embedded, so it is the same on every machine].")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=2, show_default=True,
               help="Worker processes for a batch.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=2000, show_default=True,
+              metavar="N", help="Refuse a graph with more values than this.")
+@click.option("--max-cells", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Refuse a step player holding more than N values × steps [default: 10000].")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=86400),
+              default=60.0, show_default=True, metavar="SECONDS",
+              help="Stop a Graphviz layout that runs longer than this.")
+@click.option("--max-bytes", callback=_parse_size, metavar="SIZE",
+              help="Refuse an export estimated to write more than this, e.g. 500M or 2G "
+                   "[default: 200M].")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
+              show_default=True, metavar="SECONDS",
+              help="Refuse an export estimated to take longer than this.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
            step: int | None, rankdir: str, theme: str, decimals: int, backend: str | None,
-           jobs: int, quiet: bool) -> None:
+           jobs: int, max_nodes: int, max_cells: int | None, timeout: float,
+           max_bytes: int | None, max_seconds: float, quiet: bool) -> None:
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
@@ -245,8 +216,12 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
       path/model.py[:build]    build() returns a Value or a list of Values
                                (the first is the root); micrograd's too
       graph.json               a graph saved by -o graph.json or vizgrad.to_json
+
+    Every limit (--max-nodes, --max-cells, --max-bytes, --max-seconds) is
+    checked before anything is written; the estimates are rough upper bounds.
     """
-    from .gallery import Job, Options, example_jobs, export, plan, write_one
+    from ._targets import expr_graph, graph_of, title_of
+    from .gallery import Job, Options, example_jobs, export, units, write_one
 
     if expr is not None and targets:
         raise click.UsageError("give either --expr or targets, not both")
@@ -257,37 +232,54 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     everything = expr is None and not targets
     if everything and backend is None:
         backend = "embedded"  # the committed gallery must not depend on the machine
+    chosen: dict[str, Any] = {"max_nodes": max_nodes, "timeout": timeout,
+                              "max_seconds": max_seconds, "max_cells": max_cells,
+                              "max_bytes": max_bytes, "formats": formats or None}
     opts = Options(step=step, rankdir=rankdir, theme=theme, decimals=decimals,
-                   frames=frames, backend=backend, **({"formats": formats} if formats else {}))
+                   frames=frames, backend=backend,
+                   **{k: v for k, v in chosen.items() if v is not None})  # else the defaults
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
                   GraphFormatError: "'TARGETS'", OptionError: None}):
         if expr is not None:
-            job_list = [Job("expr", _expr_graph(expr, values), expr.strip())]
+            job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
         elif everything:
             job_list = example_jobs(None, **values)
         else:
-            job_list = [Job(*_graph_of(t, values), _title(t)) for t in dict.fromkeys(targets)]
+            job_list = [Job(*graph_of(t, values), title_of(t)) for t in dict.fromkeys(targets)]
         if output is not None:
             if len(job_list) != 1:
                 raise click.UsageError("-o writes one file: give one target (or use --out DIR)")
-            write_one(job_list[0].graph, output, opts, title=job_list[0].title)
+            job = job_list[0]
+            animation = output.suffix.lower() in (".gif", ".mp4", ".webp")
+            if quiet or not animation:
+                write_one(job.graph, output, opts, title=job.title, name=job.name)
+            else:
+                with _bar(len(job.graph.graph["steps"]), "rendering frames") as bar:
+                    write_one(job.graph, output, opts, title=job.title, name=job.name,
+                              on_step=bar.update)
             if not quiet:
                 click.echo(f"wrote {output}", err=True)
             return
-        tasks = plan(job_list, opts)
         if quiet:
             report = export(job_list, out, opts, workers=jobs, readme=everything)
         else:
-            with click.progressbar(length=len(tasks), label="rendering", file=sys.stderr,
-                                   show_eta=False, item_show_func=lambda item: item) as bar:
+            with _bar(units(job_list, opts), "rendering") as bar:
                 report = export(job_list, out, opts, workers=jobs, readme=everything,
-                                on_done=lambda label: bar.update(1, label))
+                                on_done=lambda label: bar.update(0, label),
+                                on_step=bar.update)
     if not quiet:
         click.echo(
             f"rendered {len(report.names)} graph{'s' if len(report.names) != 1 else ''} into "
             f"{out}/: {len(report.files)} files, {len(report.changed)} changed, "
             f"in {report.seconds:.1f} s ({jobs} process{'es' if jobs != 1 else ''})", err=True)
+
+
+def _bar(length: int, label: str) -> Any:
+    """A progress bar on stderr counting pictures (step SVGs, frames), with the time left."""
+    return click.progressbar(length=max(length, 1), label=label, file=sys.stderr,
+                             show_eta=True, show_pos=True,
+                             item_show_func=lambda item: item)
 
 
 @main.command("list")
@@ -323,6 +315,7 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
     Prints input, backprop, numeric and absolute error, e.g. for the fork
     graph at h = 1e-6 the error of a is 4.1933e-10.
     """
+    from ._targets import expr_graph, graph_of, non_finite
     from .checks import gradcheck
     from .render.text import formula, name
 
@@ -332,7 +325,7 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
         raise click.BadParameter(f"{h!r} must be a finite number > 0, e.g. 1e-6", param_hint="'--h'")
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
-        G = _expr_graph(expr, values) if expr is not None else _graph_of(target or "", values)[1]
+        G = expr_graph(expr, values) if expr is not None else graph_of(target or "", values)[1]
         rows = gradcheck(G, h=h)
     if as_json:
         click.echo(json.dumps({"h": h, "rows": rows}, indent=1))
@@ -348,6 +341,11 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
             click.echo("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
         if not rows:
             click.echo(f"({name(G, root)} has no input leaves to check)")
+    overflow = non_finite(G)
+    if overflow:
+        raise click.ClickException(
+            f"the graph overflowed: {overflow}; backprop and the central differences are "
+            "meaningless there. Use smaller inputs")
     if tol is not None:
         bad = [r for r in rows if not r["error"] <= tol]
         if bad:

@@ -27,6 +27,7 @@ __all__ = [
     "RenderError",
     "OptionError",
     "ModelLoadError",
+    "ModelRunError",
 ]
 
 
@@ -50,12 +51,16 @@ class ExpressionError(VizgradError, ValueError):
     """A user expression could not be accepted.
 
     ``column`` is the 1-based column where the problem starts (or ``None``).
+    ``values`` is True when the expression is fine but the variables' values
+    are not (``log(a)`` at a = -1).
     """
 
-    def __init__(self, message: str, column: int | None = None, source: str = ""):
+    def __init__(self, message: str, column: int | None = None, source: str = "",
+                 values: bool = False):
         self.column = column
         self.source = source
         self.reason = message
+        self.values = values
         text = message if column is None else f"column {column}: {message}"
         if source and column is not None and "\n" not in source and len(source) <= 200:
             text += f"\n  {source}\n  {' ' * (column - 1)}^"
@@ -92,3 +97,10 @@ class OptionError(VizgradError, ValueError):
 
 class ModelLoadError(VizgradError, ValueError):
     """A user's ``model.py:build`` could not be loaded or returned no Value."""
+
+
+class ModelRunError(VizgradError, RuntimeError):
+    """A user's model file raised an exception while it was imported or built.
+
+    The message carries the frames of the user's code, since the mistake is there.
+    """

@@ -12,24 +12,33 @@
 
 Accepted: numbers, the given variables, ``+ - * / **`` (with a constant
 exponent), unary minus and one-argument calls to ``exp log tanh relu``.
+Names may be in any script (``αβ``, ``變數``), but letters that Python would
+silently read as others (a full-width ``ａ`` or a bold ``𝐚`` as ``a``) are
+refused. A long flat sum is limited only by the number of parts.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import math
+import tokenize
+import unicodedata
 from numbers import Real
-from typing import Callable
+from typing import Callable, Iterable
 
 from .engine import Value, _Const
 from .exceptions import ExpressionError, VizgradError
 
-__all__ = ["parse", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH", "MAX_BRACKETS", "MAX_NODES"]
+__all__ = ["parse", "name_output", "OUTPUT_NAMES", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH",
+           "MAX_BRACKETS", "MAX_NODES"]
 
 MAX_LENGTH = 10_000
 MAX_DEPTH = 250
 MAX_BRACKETS = 100
 MAX_NODES = 5_000
+#: what an expression's output is called: the first that is not a variable's name
+OUTPUT_NAMES = ("f", "out", "result", "f_")
 
 FUNCTIONS: dict[str, Callable[[Value], Value]] = {
     "exp": Value.exp,
@@ -103,14 +112,24 @@ class _Builder:
             k = self.exponent(node.right)
             return self.apply(node, lambda: base**k)
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            left, right = self.build(node.left), self.build(node.right)
-            fn = _BINARY[type(node.op)]
-            return self.apply(node, lambda: fn(left, right))
+            return self.chain(node)
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, (ast.BinOp, ast.UnaryOp)):
             return self.reject(node, "this operator")
         return self.reject(node, _FORBIDDEN.get(type(node), type(node).__name__))
+
+    def chain(self, node: ast.BinOp) -> Value:
+        """``a + b + c + …`` parses as a left spine as long as the sum: build it in a loop."""
+        spine = [node]
+        while isinstance(spine[-1].left, ast.BinOp) and type(spine[-1].left.op) in _BINARY:
+            spine.append(spine[-1].left)  # type: ignore[arg-type]
+        value = self.build(spine[-1].left)
+        for op_node in reversed(spine):
+            left, right = value, self.build(op_node.right)
+            fn = _BINARY[type(op_node.op)]
+            value = self.apply(op_node, lambda: fn(left, right))
+        return value
 
     def reject(self, node: ast.AST, what: str) -> Value:
         raise self.fail(node, f"{what} {'is' if what == 'this operator' else 'are'} not allowed; {_HELP}")
@@ -151,8 +170,17 @@ class _Builder:
     def apply(self, node: ast.AST, compute: Callable[[], Value]) -> Value:
         try:
             return compute()
-        except VizgradError as err:
-            raise self.fail(node, str(err)) from None
+        except VizgradError as err:  # the expression is fine, the values are not
+            raise ExpressionError(str(err), self.column(node), self.source, values=True) from None
+
+
+def _tokens(text: str) -> int:
+    """How many tokens ``text`` has (names, numbers, operators), counted without recursion."""
+    try:
+        return sum(1 for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                   if t.type in (tokenize.NAME, tokenize.NUMBER, tokenize.OP))
+    except (tokenize.TokenError, SyntaxError):
+        return 0
 
 
 def _check_depth(source: str) -> None:
@@ -169,12 +197,35 @@ def _check_depth(source: str) -> None:
 
 
 def _depth(tree: ast.AST) -> int:
+    """How deep the expression nests; a chain ``a + b + c`` is flat, however long."""
     best, stack = 0, [(tree, 1)]
     while stack:
         node, d = stack.pop()
         best = max(best, d)
-        stack.extend((child, d + 1) for child in ast.iter_child_nodes(node))
+        for child in ast.iter_child_nodes(node):
+            flat = (isinstance(node, ast.BinOp) and child is node.left
+                    and isinstance(child, ast.BinOp) and type(child.op) in _BINARY
+                    and type(node.op) in _BINARY)
+            stack.append((child, d if flat else d + 1))
     return best
+
+
+def _check_letters(source: str) -> None:
+    """Refuse letters that Python would silently read as others (``ａ`` and ``𝐚`` as ``a``)."""
+    for i, ch in enumerate(source):
+        if ch.isascii():
+            continue
+        plain = unicodedata.normalize("NFKC", ch)
+        if ("a" + ch).isidentifier() and plain != ch:
+            raise ExpressionError(
+                f"{ch!r} would be read as {plain!r} (Python normalises names): write "
+                f"{plain!r} itself", i + 1, source)
+        hint = _LOOKALIKES.get(ch)
+        if hint:
+            raise ExpressionError(f"{ch!r} is not an operator; write {hint}", i + 1, source)
+
+
+_LOOKALIKES = {"−": "-", "×": "*", "·": "*", "÷": "/", "²": "**2"}
 
 
 def parse(source: str, /, **values: float) -> Value:
@@ -196,11 +247,13 @@ def parse(source: str, /, **values: float) -> Value:
         raise ExpressionError("the expression is empty; try something like (a*b)*(a+b)")
     variables: dict[str, Value] = {}
     for key, val in values.items():
-        if not key.isidentifier() or key in FUNCTIONS:
+        if (not key.isidentifier() or key in FUNCTIONS
+                or unicodedata.normalize("NFKC", key) != key):
             raise ExpressionError(f"{key!r} cannot be a variable name; use a plain name such as a or x1")
         if isinstance(val, bool) or not isinstance(val, Real):
             raise ExpressionError(f"variable {key!r} must be a number, got {val!r}")
         variables[key] = Value(float(val), label=key)
+    _check_letters(source)
     _check_depth(source)
     text = source.strip()
     lead = source[: len(source) - len(source.lstrip())]
@@ -215,6 +268,10 @@ def parse(source: str, /, **values: float) -> Value:
             col += indent
         raise ExpressionError(f"syntax error: {err.msg}", col, source) from None
     except (MemoryError, RecursionError, ValueError):
+        parts = 2 * _tokens(text)  # Python builds its syntax tree recursively: a long sum fails
+        if parts > MAX_NODES:
+            raise ExpressionError(f"the expression has more than {MAX_NODES} parts; "
+                                  f"the limit is {MAX_NODES}") from None
         raise ExpressionError("the expression is too deeply nested or malformed; simplify it") from None
     count = sum(1 for _ in ast.walk(tree))
     if count > MAX_NODES:
@@ -223,4 +280,21 @@ def parse(source: str, /, **values: float) -> Value:
         raise ExpressionError(f"the expression is nested more than {MAX_DEPTH} deep; simplify it")
     builder = _Builder(source, variables, text, indent)
     root = builder.build(tree.body)
+    return root
+
+
+def name_output(root: Value, variables: Iterable[str] = ()) -> Value:
+    """Call an expression's output ``f`` (``out``, ``result`` or ``f_`` if a variable
+    has that name), unless it is a variable itself; intermediates keep their ids.
+
+    The command line and the lab both name it so:
+
+    >>> name_output(parse("(a*b)*(a+b)", a=-2, b=3)).label
+    'f'
+    >>> name_output(parse("f*2", f=1), ["f"]).label, name_output(parse("a", a=1), ["a"]).label
+    ('out', 'a')
+    """
+    if not root.label:
+        taken = set(variables)
+        root.label = next(n for n in OUTPUT_NAMES if n not in taken)
     return root

@@ -17,17 +17,20 @@ tree changes nothing::
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import time
-from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ._files import prune, sweep, via_temp, write_atomic
+from . import _pool
+from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, Estimate
+from ._budget import check as budget_check
+from ._files import prune, sweep, sweep_one, via_temp, write_atomic
 from .exceptions import OptionError, RenderError
+from .render.html import MAX_CELLS
+from .render.layout import DEFAULT_TIMEOUT
+from .render.svg import DEFAULT_MAX_NODES
 
 __all__ = [
     "FORMATS",
@@ -40,6 +43,7 @@ __all__ = [
     "example_jobs",
     "plan",
     "export",
+    "units",
     "write_one",
     "write_atomic",
 ]
@@ -58,6 +62,10 @@ class Options:
 
     ``backend`` is the Graphviz layout (``"embedded"``, ``"system"``, or None
     for ``VIZGRAD_LAYOUT`` else embedded); png and pdf always need the system one.
+    The limits are checked before anything is written: ``max_nodes`` values per
+    graph, ``max_cells`` values × steps per step player, ``timeout`` seconds per
+    Graphviz layout, and the estimated output (``max_bytes``) and time
+    (``max_seconds``) of the whole export (see :mod:`vizgrad._budget`).
     """
 
     formats: tuple[str, ...] = DEFAULT_FORMATS
@@ -67,6 +75,11 @@ class Options:
     theme: str = "light"
     decimals: int = 4
     backend: str | None = None
+    max_nodes: int = DEFAULT_MAX_NODES
+    max_cells: int = MAX_CELLS
+    timeout: float = DEFAULT_TIMEOUT
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_seconds: float = DEFAULT_MAX_SECONDS
 
 
 @dataclass(frozen=True)
@@ -122,9 +135,17 @@ def step_file(G: Any, k: int) -> str:
     return f"steps/step-{k:0{_pad(G)}d}.svg"
 
 
-def _draw_opts(opts: Options) -> dict[str, Any]:
+def _look(opts: Options) -> dict[str, Any]:
     return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals,
             "backend": opts.backend}
+
+
+def _draw_opts(opts: Options) -> dict[str, Any]:
+    return {**_look(opts), "max_nodes": opts.max_nodes, "timeout": opts.timeout}
+
+
+def _player_opts(opts: Options) -> dict[str, Any]:
+    return {**_look(opts), "max_cells": opts.max_cells}
 
 
 def _print_opts(opts: Options) -> dict[str, Any]:
@@ -132,7 +153,8 @@ def _print_opts(opts: Options) -> dict[str, Any]:
     return {**_draw_opts(opts), "backend": None if opts.backend == "embedded" else opts.backend}
 
 
-_frame_opts = _draw_opts
+def _frame_opts(opts: Options) -> dict[str, Any]:
+    return {**_draw_opts(opts), "progress": _pool.progress_hook()}
 
 
 def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
@@ -153,6 +175,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         put(f"{n}.svg", main.svg())
         for k in steps:
             put(step_file(G, k), draw(G, k, **_draw_opts(opts)).svg())
+            _pool.report(1)
         prune(folder / "steps", {Path(step_file(G, k)).name for k in steps}, "step-", ".svg")
     if "dot" in opts.formats:
         put(f"{n}.dot", main.dot())
@@ -160,7 +183,8 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         put(f"{n}.json", to_json(G, indent=1) + "\n")
     if "html" in opts.formats:
         start = 0 if opts.step is None else opts.step
-        put(f"{n}.html", player_html(G, start=start, title=job.title, **_draw_opts(opts)))
+        put(f"{n}.html", player_html(G, start=start, title=job.title, **_player_opts(opts)))
+        _pool.report(len(steps))
     if "png" in opts.formats:
         written[f"{n}.png"] = via_temp(folder / f"{n}.png",
                                        draw(G, opts.step, **_print_opts(opts)).save)
@@ -182,28 +206,13 @@ def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     return {f"frames/{p.name}": before.get(p.name) != p.read_bytes() for p in paths}
 
 
-_TASKS = {
+#: what a task of each kind writes, run by :func:`vizgrad._pool.run_task`
+TASKS = {
     "pictures": _pictures,
     "gif": lambda job, folder, opts: _animation(job, folder, opts, "gif"),
     "mp4": lambda job, folder, opts: _animation(job, folder, opts, "mp4"),
     "frames": _frames,
 }
-
-
-def _run_task(kind: str, job: Job, out: str, opts: Options) -> dict[str, bool]:
-    """One unit of work, run in a worker process; returns {relative path: changed}."""
-    global _IN_TASK
-    folder = Path(out) / job.name
-    _IN_TASK = True
-    try:
-        written = _TASKS[kind](job, folder, opts)
-    except KeyboardInterrupt:
-        if multiprocessing.parent_process() is not None:
-            os._exit(130)  # stopped by the parent: leave now, do not take the next task
-        raise
-    finally:
-        _IN_TASK = False
-    return {f"{job.name}/{rel}": changed for rel, changed in written.items()}
 
 
 def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
@@ -218,7 +227,8 @@ def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
     return sorted(tasks, key=lambda t: -t[1].graph.number_of_nodes() * (2 if t[0] != "pictures" else 1))
 
 
-def _check(jobs: Sequence[Job], opts: Options) -> None:
+def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
+    """Check the options and every limit before anything is written; return the estimate."""
     if opts.rankdir not in ("LR", "TB"):
         raise OptionError(f"unknown rankdir {opts.rankdir!r} (must be one of LR, TB)")
     if opts.backend not in (None, "embedded", "system"):
@@ -235,53 +245,34 @@ def _check(jobs: Sequence[Job], opts: Options) -> None:
             if not 0 <= opts.step <= last:
                 raise OptionError(f"--step {opts.step} is out of range for {j.name}: "
                                   f"its steps are 0..{last}")
+    _check_tools(opts.formats)
+    from .render import html
+
+    return budget_check([(j.name, j.graph) for j in jobs], opts.formats, frames=opts.frames,
+                        max_nodes=opts.max_nodes, max_cells=opts.max_cells,
+                        max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
+                        player=getattr(html, "estimate", None))  # the player's own, if it has one
 
 
-def _worker_init() -> None:
-    """In a worker: leave Ctrl+C to the parent; on SIGTERM unwind, so temporary files go."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _interrupt)
+def _check_tools(formats: Sequence[str]) -> None:
+    """png and pdf need the system Graphviz, mp4 ffmpeg: say so before anything is written."""
+    if "mp4" in formats:
+        from .render.frames import find_ffmpeg
 
+        if find_ffmpeg() is None:
+            raise RenderError(
+                "mp4 needs ffmpeg: pip install 'vizgrad[mp4]' (it ships a binary), or install "
+                "ffmpeg so that it is on your PATH (apt install ffmpeg, brew install ffmpeg); "
+                "or write a gif instead")
+    if set(formats) & {"png", "pdf"}:
+        from .render.svg import system_available
 
-_IN_TASK = False
-
-
-def _interrupt(signum: int, frame: Any) -> None:
-    if not _IN_TASK:
-        os._exit(128 + signum)
-    raise KeyboardInterrupt  # unwinds the task (temporary files are removed), see _run_task
-
-
-def _run_parallel(tasks: list[tuple[str, Job]], root: Path, opts: Options, workers: int,
-                  results: dict[str, bool], on_done: Callable[[str], None] | None) -> None:
-    """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once."""
-    # spawn: a clean interpreter per worker on every OS (no inherited threads or
-    # layout processes), and workers are children of this process, so their CPU
-    # time is accounted to it
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
-                               initializer=_worker_init)
-    try:
-        futures = {pool.submit(_run_task, kind, job, str(root), opts): f"{job.name} {kind}"
-                   for kind, job in tasks}
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
-            for f in sorted(done, key=lambda f: futures[f]):
-                error = f.exception()
-                if error is not None:
-                    raise error
-                results.update(f.result())
-                if on_done:
-                    on_done(futures[f])
-    except BaseException:
-        # the remaining work is abandoned: running workers are stopped (each
-        # removes its temporary file), not waited for
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+        if not system_available():
+            fmt = "png" if "png" in formats else "pdf"
+            raise RenderError(
+                f"{fmt} needs the Graphviz `dot` program, which is not installed: install "
+                "Graphviz (apt install graphviz, brew install graphviz or conda install "
+                "graphviz), or write svg, which needs no install")
 
 
 def export(
@@ -292,14 +283,18 @@ def export(
     workers: int = 2,
     readme: bool = False,
     on_done: Callable[[str], None] | None = None,
+    on_step: Callable[[int], None] | None = None,
 ) -> Report:
     """Export every job into ``out/<name>/`` with ``workers`` processes.
 
     The files do not depend on how the work was scheduled. With ``readme``
     the gallery page ``out/README.md`` is written too (see :mod:`vizgrad._gallery_page`).
     ``on_done(label)`` is called in this process after each finished task
-    (label: ``"fork gif"``). Workers start from a fresh interpreter (spawn),
-    so a script that calls this needs the usual
+    (label: ``"fork gif"``), ``on_step(k)`` as pictures are finished (``k`` of
+    them since the last call; :func:`units` gives the total). Every limit of
+    :class:`Options` is checked before anything is written; if the export
+    fails, no temporary file is left behind. Workers start from a fresh
+    interpreter (spawn), so a script that calls this needs the usual
     ``if __name__ == "__main__":`` guard.
     """
     if opts.backend is None:  # workers may outlive a change of the environment: decide here
@@ -312,13 +307,21 @@ def export(
     for job in jobs:
         sweep(root / job.name)
     results: dict[str, bool] = {}
-    if workers <= 1 or len(tasks) <= 1:
-        for kind, job in tasks:
-            results.update(_run_task(kind, job, str(root), opts))
-            if on_done:
-                on_done(f"{job.name} {kind}")
-    else:
-        _run_parallel(tasks, root, opts, workers, results, on_done)
+    try:
+        if workers <= 1 or len(tasks) <= 1:
+            _pool.set_progress(on_step)
+            for kind, job in tasks:
+                results.update(_pool.run_task(kind, job, str(root), opts))
+                if on_done:
+                    on_done(f"{job.name} {kind}")
+        else:
+            _pool.run_parallel(tasks, root, opts, workers, results, on_done, on_step)
+    except BaseException:
+        for job in jobs:  # a worker stopped mid-write cannot always remove its own
+            sweep(root / job.name)
+        raise
+    finally:
+        _pool.set_progress(None)
     if readme:
         from ._gallery_page import gallery_readme
 
@@ -330,29 +333,45 @@ def export(
     return report
 
 
+def units(jobs: Sequence[Job], opts: Options) -> int:
+    """How many pictures an export makes: the length of its progress bar."""
+    return _check(jobs, opts).units
+
+
 def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
-              title: str | None = None) -> Path:
-    """Write one file; its suffix names the format (see :data:`SINGLE_FILE_FORMATS`)."""
+              title: str | None = None, name: str | None = None,
+              on_step: Callable[[int], None] | None = None) -> Path:
+    """Write one file; its suffix names the format (see :data:`SINGLE_FILE_FORMATS`).
+
+    ``name`` is what messages call the graph (default: the file's stem);
+    ``on_step(1)`` is called after each frame of an animation.
+    """
     target = Path(path)
     fmt = target.suffix.lower().lstrip(".")
     if fmt not in SINGLE_FILE_FORMATS:
         raise OptionError(f"cannot tell the format of {target.name!r} from its suffix "
                           f"(must be one of {', '.join('.' + f for f in SINGLE_FILE_FORMATS)})")
-    _check([Job(target.stem, G)], opts)
-    if not target.parent.is_dir():
-        raise RenderError(f"the folder {target.parent} does not exist; create it first")
-    job = Job(target.stem, G)
+    kind = {"webp": "gif", "pdf": "png"}.get(fmt, fmt)
+    _check([Job(name or target.stem, G)], replace(opts, formats=(kind,)))
+    parent = target.parent
+    for folder in (parent, *parent.parents):
+        if folder.exists() and not folder.is_dir():
+            raise RenderError(f"cannot write {target}: {folder} is a file, not a folder")
+    if not parent.is_dir():
+        raise RenderError(f"cannot write {target}: the folder {parent} does not exist; "
+                          "create it first")
+    sweep_one(target)
     if fmt in ("gif", "mp4", "webp"):
         from .render.frames import animate
 
-        via_temp(target, lambda p: animate(G, p, **_frame_opts(opts)))
+        via_temp(target, lambda p: animate(G, p, **{**_frame_opts(opts), "progress": on_step}))
         return target
     from .graph import to_json
     from .render.html import player_html
     from .render.svg import draw
 
-    drawing = draw(job.graph, opts.step, **(_print_opts(opts) if fmt in ("png", "pdf")
-                                            else _draw_opts(opts)))
+    drawing = draw(G, opts.step, **(_print_opts(opts) if fmt in ("png", "pdf")
+                                    else _draw_opts(opts)))
     if fmt == "svg":
         write_atomic(target, drawing.svg().encode("utf-8"))
     elif fmt == "dot":
@@ -361,9 +380,8 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         write_atomic(target, (to_json(G, indent=1) + "\n").encode("utf-8"))
     elif fmt == "html":
         start = 0 if opts.step is None else opts.step
-        page = player_html(G, start=start, title=title, **_draw_opts(opts))
+        page = player_html(G, start=start, title=title, **_player_opts(opts))
         write_atomic(target, page.encode("utf-8"))
     else:
         via_temp(target, drawing.save)
     return target
-

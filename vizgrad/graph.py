@@ -22,6 +22,7 @@ import math
 import operator
 from typing import TYPE_CHECKING, Any
 
+from ._graph_check import check_document
 from .exceptions import GraphFormatError, OperandTypeError
 from .tracing import FORMAT, State, Trace, replay, strict_json, trace
 
@@ -122,13 +123,20 @@ def _restore(x: Any, key: str = "") -> Any:
 
 
 def from_json(text: str | bytes) -> nx.MultiDiGraph:
-    """Load a graph written by :func:`to_json`; it renders without any Value."""
+    """Load a graph written by :func:`to_json`; it renders without any Value.
+
+    The whole document is checked first (types, node references, step indices):
+    anything malformed is a :class:`~vizgrad.exceptions.GraphFormatError` that
+    names the field and the node.
+    """
     import networkx as nx
 
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise GraphFormatError(f"not valid JSON: {err}") from None
+    except RecursionError:
+        raise GraphFormatError("not a vizgrad graph: the JSON is nested too deeply") from None
     if not isinstance(data, dict) or "nodes" not in data or "edges" not in data:
         raise GraphFormatError("not a vizgrad graph: expected node-link JSON with nodes and edges")
     graph = data.get("graph")
@@ -148,12 +156,9 @@ def from_json(text: str | bytes) -> nx.MultiDiGraph:
                 isinstance(e.get(end), str) and e[end] in ids for end in ("source", "target")):
             raise GraphFormatError(
                 f"not a vizgrad graph: edge {e!r} must join two nodes listed in 'nodes'")
+    check_document(data)  # every field renderers, replay and gradcheck read
     try:
         G = nx.node_link_graph(_restore(data), directed=True, multigraph=True, edges="edges")
-    except (KeyError, TypeError, nx.NetworkXError) as err:
+    except (KeyError, TypeError, ValueError, RecursionError, nx.NetworkXError) as err:
         raise GraphFormatError(f"not a vizgrad graph: {err}") from None
-    for n, attrs in G.nodes(data=True):
-        missing = [k for k in ("op", "kind", "data") if k not in attrs]
-        if missing:
-            raise GraphFormatError(f"node {n!r} lacks {', '.join(missing)}")
     return G

@@ -111,17 +111,31 @@ def test_sibling_imports_work(run, model, tmp_path):
 @pytest.mark.parametrize("source, spec_suffix, message", [
     (VALUE, ":make", "has no function 'make'; its functions are: build"),
     ("def build(:\n    pass\n", ":build", "line 1: syntax error"),
-    ("import no_such_module_xyz\n", ":build", "importing model.py raised ModuleNotFoundError"),
-    ("def build():\n    return 1 / 0\n", ":build", "build() raised ZeroDivisionError: division by zero (at model.py, line 2)"),
     ("def build():\n    return 3.0\n", ":build", "must return a Value or a list of Values, got float"),
     ("def build():\n    return []\n", ":build", "got an empty list"),
     ("build = 3\n", ":build", "model.py:build is not a function but int 3"),
     (VALUE, ":9x", "is not a function name"),
-], ids=["no-function", "syntax", "import", "raises", "float", "empty", "not-callable", "bad-name"])
+], ids=["no-function", "syntax", "float", "empty", "not-callable", "bad-name"])
 def test_model_errors_are_clear(run, model, source, spec_suffix, message):
     path = model(source)
     out = run("render", f"{path}{spec_suffix}", "-o", "x.svg", code=2).output
     assert message in out
+
+
+@pytest.mark.parametrize("source, message, line", [
+    ("import no_such_module_xyz\n", "importing model.py raised ModuleNotFoundError",
+     "import no_such_module_xyz"),
+    ("def helper():\n    return 1 / 0\n\ndef build():\n    return helper()\n",
+     "build() raised ZeroDivisionError: division by zero (at model.py, line 2)", "return 1 / 0"),
+], ids=["import", "build"])
+def test_an_exception_in_the_users_code_is_a_failure_with_their_frames(run, model, source,
+                                                                         message, line):
+    path = model(source)
+    out = run("render", f"{path}:build", "-o", "x.svg", code=1).output
+    assert message in out
+    assert "where it failed (most recent call last):" in out
+    assert f'File "{path}", line' in out and f"    {line}" in out
+    assert "_load.py" not in out and "importlib" not in out  # only the user's own frames
 
 
 def test_a_missing_file(run, tmp_path):

@@ -90,17 +90,79 @@ def test_write_one_checks_the_suffix(tmp_path):
         gallery.write_one(examples.graph("fork"), tmp_path / "q.bmp")
 
 
+def _broken_fork():
+    """The fork graph with a last step that names a node the graph lacks: drawing it fails."""
+    G = examples.graph("fork")
+    G.graph["steps"] = [*G.graph["steps"], {
+        "index": 8, "kind": "backward", "node": "v4", "upstream": 1.0,
+        "contributions": [{"source": "v4", "target": "gone", "slot": 0, "local": 1.0,
+                           "upstream": 1.0, "amount": 1.0, "before": 0.0, "after": 1.0}]}]
+    return G
+
+
 def test_a_failing_worker_stops_the_batch_and_leaves_no_temporary_file(tmp_path):
     from vizgrad import Value, to_networkx
-    from vizgrad.exceptions import GraphTooLargeError
 
     x = Value(1.0, label="x")
-    for _ in range(2100):
+    for _ in range(60):
         x = x + 1.0
-    jobs = [Job("big", to_networkx(x)), *example_jobs(["fork", "sum-square"])]
-    with pytest.raises(GraphTooLargeError, match="max_nodes"):
-        export(jobs, tmp_path, Options(formats=("svg",)), workers=2)
-    assert not [p for p in tmp_path.rglob(".*")]
+    # two workers: one writes the big graph's GIF (a temporary file from its first frame)
+    # while the other fails on the broken graph and the batch is stopped
+    jobs = [Job("big", to_networkx(x)), Job("broken", _broken_fork())]
+    with pytest.raises(Exception, match="gone"):
+        export(jobs, tmp_path, Options(formats=("svg", "gif")), workers=2)
+    assert [p.relative_to(tmp_path) for p in tmp_path.rglob(".*")] == []
+
+
+def test_a_failure_in_one_process_leaves_no_temporary_file(tmp_path):
+    jobs = [Job("broken", _broken_fork())]
+    with pytest.raises(Exception, match="gone"):
+        export(jobs, tmp_path, Options(formats=("svg", "gif")), workers=1)
+    assert [p.relative_to(tmp_path) for p in tmp_path.rglob(".*")] == []
+
+
+def test_temporary_files_a_stopped_task_could_not_remove_are_swept_after_a_failure(
+        tmp_path, monkeypatch):
+    # a worker stopped twice (SIGTERM while it unwinds) leaves its temporary file: the
+    # export removes it once the workers are gone
+    def stopped(job, folder, opts):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f".{job.name}.kt9cfqn7.gif").write_bytes(b"")
+        (folder / f".{job.name}.gif.a1b2c3d4.tmp").write_bytes(b"")
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(gallery.TASKS, "gif", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        export(example_jobs(["fork"]), tmp_path, Options(formats=("gif",)), workers=1)
+    assert [p.relative_to(tmp_path) for p in tmp_path.rglob(".*")] == []
+
+
+def test_every_limit_is_checked_before_anything_is_written(tmp_path, monkeypatch):
+    from vizgrad import Value, to_networkx
+    from vizgrad.exceptions import GraphTooLargeError, RenderError
+
+    x = Value(1.0, label="x")
+    for _ in range(40):
+        x = x + 1.0
+    G = to_networkx(x)  # 81 values, 82 steps
+    fork = [Job("fork", examples.graph("fork"))]
+    cases = [
+        (Options(max_nodes=80), "81 values, more than --max-nodes 80.*--max-nodes 81"),
+        (Options(max_cells=6641), "6,642 node states, more than --max-cells 6,641.*--max-cells 6642"),
+        (Options(max_bytes=1_000_000), r"write about \d+ MB \(step SVGs .*--max-bytes \d"),
+        (Options(max_seconds=1.0), r"take about \d+ s .*--max-seconds \d"),
+    ]
+    for opts, message in cases:
+        with pytest.raises(GraphTooLargeError, match=message):
+            export([Job("x", G), *fork], tmp_path, opts)
+    gallery.write_one(G, tmp_path / "x.json", Options(max_bytes=1_000_000))  # a small format
+    with pytest.raises(GraphTooLargeError, match="--max-bytes"):
+        gallery.write_one(G, tmp_path / "x.gif", Options(max_bytes=1_000_000))
+    assert [p.name for p in tmp_path.iterdir()] == ["x.json"]
+    monkeypatch.setenv("PATH", str(tmp_path))  # no system dot
+    with pytest.raises(RenderError, match="Graphviz"):
+        export(fork, tmp_path / "png", Options(formats=("png",)))
+    assert not (tmp_path / "png").exists()
 
 
 def test_temporary_files_of_a_killed_run_are_swept(tmp_path):
@@ -114,3 +176,31 @@ def test_temporary_files_of_a_killed_run_are_swept(tmp_path):
     mine.write_text("keep", encoding="utf-8")
     export(example_jobs(["fork"]), tmp_path, Options(formats=("json",)), workers=1)
     assert not any(p.exists() for p in left) and mine.exists()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_counts_every_picture_and_frame(tmp_path, workers):
+    jobs = example_jobs(["fork", "shared-node"])
+    opts = Options(formats=("svg", "gif", "html"), frames=True)
+    counts: list[int] = []
+    export(jobs, tmp_path, opts, workers=workers, on_step=counts.append)
+    # per graph: a step SVG, a player step, a GIF frame and a PNG frame per step
+    assert sum(counts) == gallery.units(jobs, opts) == 4 * (8 + 4)
+    if workers == 1:
+        assert counts.count(1) >= 3 * 12
+
+
+def test_a_player_that_estimates_itself_is_budgeted_by_its_own_figures(tmp_path, monkeypatch):
+    from vizgrad import _budget
+    from vizgrad.exceptions import GraphTooLargeError
+    from vizgrad.render import html
+
+    jobs = example_jobs(["softmax-nll"])
+    G = jobs[0].graph
+    default = _budget.player_cost(G.number_of_nodes(), len(G.graph["steps"]))[0]
+    opts = Options(formats=("html",), max_bytes=default - 1)
+    with pytest.raises(GraphTooLargeError, match="step player"):
+        gallery.units(jobs, opts)
+    monkeypatch.setattr(html, "estimate", lambda n, steps: (1000, 0.5),
+                        raising=False)
+    assert gallery.units(jobs, opts) == len(G.graph["steps"])

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .. import examples
 from ..checks import gradcheck
 from ..exceptions import GraphTooLargeError, UnknownExampleError
-from ..expr import FUNCTIONS, parse
+from ..expr import FUNCTIONS, name_output, parse
 from ..graph import to_json, to_networkx
 from ..render import text
 from ._requests import ApiError, Limits, Query
@@ -119,8 +119,7 @@ def _expression_graph(q: Query) -> nx.MultiDiGraph:
                            f"{', '.join(names) or 'none'}", field=f"values.{extra[0]}",
                            variables=names)
     root = parse(source, **q.values)
-    if not root.label:
-        root.label = next(n for n in ("f", "out", "result", "f_") if n not in q.values)
+    name_output(root, q.values)
     root.backward()
     return to_networkx(root)
 

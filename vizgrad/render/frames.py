@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,7 @@ FINAL_HOLD = 4.0
 _FRAME_NAME = re.compile(r"frame-(\d{3,})\.(png|svg)")
 _SCENE_OPTS = ("preset", "theme", "rankdir", "decimals", "trim", "lang", "caption", "legend",
                "backend", "timeout")
-_FRAME_OPTS = (*_SCENE_OPTS, "max_nodes", "steps", "final", "dpi", "size", "font")
+_FRAME_OPTS = (*_SCENE_OPTS, "max_nodes", "steps", "final", "dpi", "size", "font", "progress")
 _ANIMATION_OPTS = (*_FRAME_OPTS, "duration", "hold", "loop")
 
 
@@ -83,9 +82,18 @@ def _steps(scene: Scene, steps: Iterable[int] | None, final: Any) -> list[int | 
     return [*chosen, None] if final else chosen
 
 
-def _draw(pic: Picture, ks: list[int | None], make: Any) -> list[Any]:
-    """Show each chosen step (states replay once, in order) and collect ``make()``."""
+def _draw(pic: Picture, ks: list[int | None], make: Any, progress: Any = None) -> list[Any]:
+    """Show each chosen step (states replay once, in order) and collect ``make()``;
+    ``progress(1)`` is called after each picture (a progress bar's hook)."""
     scene = pic.scene
+    if progress is not None:
+        inner = make
+
+        def make() -> Any:
+            out = inner()
+            progress(1)
+            return out
+
     done: dict[int | None, Any] = {}
     wanted = {k for k in ks if k is not None}
     with rc():
@@ -158,7 +166,7 @@ def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", **opts: An
     ks = _steps(scene, opts.get("steps"), opts.get("final", False))
     if fmt == "png":
         pic = _picture(scene, opts)
-        data = _draw(pic, ks, pic.png)
+        data = _draw(pic, ks, pic.png, opts.get("progress"))
     else:
         data = [Drawing(scene, k).svg().encode("utf-8") for k in ks]
     out = _out_dir(out_dir)
@@ -251,7 +259,7 @@ def animate(x: Any, path: str | os.PathLike[str], **opts: Any) -> Path:
         raise no_ffmpeg()
     pic = _picture(scene, opts)
     store = FrameStore()
-    store.blobs = _draw(pic, ks, lambda: store.pack(pic.image()))
+    store.blobs = _draw(pic, ks, lambda: store.pack(pic.image()), opts.get("progress"))
     if suffix == ".gif":
         write_atomic(out, gif(store, ms, loop))
     elif suffix == ".webp":

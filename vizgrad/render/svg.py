@@ -25,6 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .._budget import too_many_values
 from .._files import write_atomic
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
@@ -162,7 +163,7 @@ def check_common(G: Any, max_nodes: int, backend: str | None, timeout: float) ->
     n = G.number_of_nodes()
     if n > max_nodes:
         raise GraphTooLargeError(
-            f"this graph has {n:,} values, more than max_nodes={max_nodes:,}; its layout "
+            f"{too_many_values(n, max_nodes)}; its layout "
             f"would be slow and unreadable. Draw a smaller part of the expression, or pass "
             f"max_nodes={n} to draw it anyway"
         )

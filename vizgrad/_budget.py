@@ -1,0 +1,222 @@
+"""Up-front estimates of a render: how many bytes it writes and how long it takes.
+
+``vizgrad render`` checks every limit before it writes anything: the node
+limit, the step player's cell limit and these estimates against a budget.
+The per-node costs come from ``benchmarks/bench_costs.py`` (rounded up)::
+
+    >>> fmt_bytes(37_412_000), fmt_bytes(950), fmt_bytes(2_500_000_000)
+    ('37 MB', '950 B', '2.5 GB')
+    >>> parse_bytes("200M"), parse_bytes("1.5G"), parse_bytes("4096")
+    (200000000, 1500000000, 4096)
+    >>> e = estimate(132, 154, ("svg", "gif", "json", "dot"))
+    >>> fmt_bytes(e.bytes), round(e.seconds)
+    ('55 MB', 29)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .exceptions import GraphTooLargeError, OptionError
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_SECONDS",
+    "Estimate",
+    "estimate",
+    "fmt_bytes",
+    "parse_bytes",
+    "frame_seconds",
+    "gif_frame_bytes",
+    "svg_seconds",
+    "svg_bytes",
+    "too_many_values",
+    "check",
+    "estimate_all",
+]
+
+#: the output a render may write unless ``--max-bytes`` allows more
+DEFAULT_MAX_BYTES = 200_000_000
+#: the estimated time a render may take unless ``--max-seconds`` allows more
+DEFAULT_MAX_SECONDS = 600.0
+
+#: bytes the step player holds per value and step (a picture and a table row)
+PLAYER_BYTES_PER_CELL = 2_200
+
+
+def svg_bytes(n: int) -> int:
+    """Bytes of one step SVG of a graph with ``n`` values."""
+    return 4_000 + 2_200 * n
+
+
+def svg_seconds(n: int) -> float:
+    """Seconds to lay out and write one step SVG."""
+    return 0.02 + 1.4e-7 * n**2.6  # the layout grows much faster than the graph
+
+
+def frame_seconds(n: int) -> float:
+    """Seconds to draw one animation frame and encode it."""
+    return 0.08 + 0.0003 * n
+
+
+def gif_frame_bytes(n: int) -> int:
+    """GIF bytes per frame."""
+    return 30_000 + 220 * n
+
+
+def png_frame_bytes(n: int) -> int:
+    """Bytes of one PNG frame."""
+    return 60_000 + 300 * n
+
+
+def player_cost(n: int, steps: int, own: Callable[[int, int], Any] | None = None
+                ) -> tuple[int, float]:
+    """Bytes and seconds of a step player: ``own(n, steps) -> (bytes, seconds)`` when the
+    player module estimates itself (``vizgrad.render.html.estimate``); else a picture per step."""
+    if own is not None:
+        size, secs = own(n, steps)
+        return int(size), float(secs)
+    return n * steps * PLAYER_BYTES_PER_CELL, steps * svg_seconds(n)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a render is expected to write (``bytes``) and take (``seconds``);
+    ``units`` counts its pictures, for a progress bar."""
+
+    bytes: int
+    seconds: float
+    units: int
+
+
+def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
+             player: Callable[[int, int], Any] | None = None) -> Estimate:
+    """The estimate for one graph of ``n`` values and ``steps`` steps in these formats
+    (``player``: the step player's own estimate, see :func:`player_cost`)."""
+    size, secs, units = 0, 0.0, 0
+    if set(formats) & {"svg", "dot", "png", "html"}:
+        size, secs = size + svg_bytes(n), secs + svg_seconds(n)
+    if "svg" in formats:
+        size += steps * svg_bytes(n)
+        secs += steps * svg_seconds(n)
+        units += steps
+    if "html" in formats:
+        player_bytes, player_seconds = player_cost(n, steps, player)
+        size += player_bytes
+        secs += player_seconds
+        units += steps
+    if "json" in formats:
+        size += 300 * (n + steps)
+    if "dot" in formats:
+        size += 400 * n
+    kinds = [*formats, *(["frames"] if frames else [])]
+    for kind, per_frame in (("gif", gif_frame_bytes(n)), ("mp4", 20_000), ("frames", png_frame_bytes(n))):
+        if kind in kinds:
+            size += steps * per_frame
+            secs += steps * frame_seconds(n)
+            units += steps
+    return Estimate(size, secs, units)
+
+
+def fmt_bytes(n: float) -> str:
+    """``37 MB``: two significant digits, decimal units."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            v = n / scale
+            return f"{v:.1f} {unit}" if v < 10 else f"{v:.0f} {unit}"
+    return f"{int(n)} B"
+
+
+_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?)\s*([kmgt]?)b?\s*", re.IGNORECASE)
+
+
+def parse_bytes(text: str) -> int:
+    """``"200M"`` → 200000000; decimal units k, M, G, T (an optional B)."""
+    m = _SIZE.fullmatch(text)
+    if m is None:
+        raise OptionError(f"{text!r} is not a size; write e.g. 500M, 2G or 100000")
+    value = float(m.group(1)) * 1000 ** " kmgt".index(m.group(2).lower() or " ")
+    if not math.isfinite(value) or value < 1:
+        raise OptionError(f"{text!r} is not a size of at least 1 byte")
+    return int(value)
+
+
+def too_many_values(n: int, limit: int, option: str = "max_nodes") -> str:
+    """The one wording of the node limit, for drawings, animations and the command line.
+
+    >>> too_many_values(2500, 2000)
+    'this graph has 2,500 values, more than max_nodes=2,000'
+    >>> too_many_values(2500, 2000, "--max-nodes")
+    'this graph has 2,500 values, more than --max-nodes 2,000'
+    """
+    sep = " " if option.startswith("--") else "="
+    return f"this graph has {n:,} values, more than {option}{sep}{limit:,}"
+
+
+_FORMAT_NAMES = {"svg": "step SVGs", "html": "step player", "gif": "GIF", "mp4": "MP4",
+                 "frames": "PNG frames", "json": "JSON", "dot": "DOT", "png": "PNG"}
+
+
+def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: bool,
+          max_nodes: int, max_cells: int, max_bytes: int, max_seconds: float,
+          player: Callable[[int, int], Any] | None = None) -> Estimate:
+    """Check every limit of an export of ``(name, graph)`` pairs before anything is written.
+
+    Raises :class:`~vizgrad.exceptions.GraphTooLargeError` naming the graph, the
+    limit and the command-line option that raises it; returns the estimate.
+    """
+    for name, G in graphs:
+        n = G.number_of_nodes()
+        if n > max_nodes:
+            raise GraphTooLargeError(
+                f"{name}: {too_many_values(n, max_nodes, '--max-nodes')}; its layout would be "
+                f"slow and unreadable. Render a smaller graph, or pass --max-nodes {n} to "
+                "render it anyway")
+        cells = n * len(G.graph["steps"])
+        if "html" in formats and cells > max_cells:
+            raise GraphTooLargeError(
+                f"{name}: a step player of {len(G.graph['steps']):,} steps of {n:,} values would "
+                f"hold {cells:,} node states, more than --max-cells {max_cells:,}. Leave html out "
+                "of --format, step through the graph in the lab (vizgrad serve), or pass "
+                f"--max-cells {cells} to build it anyway")
+    kinds = [*formats, *(["frames"] if frames else [])]
+    parts = {k: estimate_all(graphs, [k], player) for k in kinds}
+    total = Estimate(sum(e.bytes for e in parts.values()), sum(e.seconds for e in parts.values()),
+                     sum(e.units for e in parts.values()))
+    heavy = sorted(parts, key=lambda k: -parts[k].bytes)
+    if total.bytes > max_bytes:
+        detail = ", ".join(f"{_FORMAT_NAMES.get(k, k)} {fmt_bytes(parts[k].bytes)}"
+                           for k in heavy[:3] if parts[k].bytes)
+        raise GraphTooLargeError(
+            f"this export would write about {fmt_bytes(total.bytes)} ({detail}), more than "
+            f"--max-bytes {fmt_bytes(max_bytes)}. Choose fewer formats (--format), render a "
+            f"smaller graph, or pass --max-bytes {_round_up(total.bytes)} to write it anyway")
+    if total.seconds > max_seconds:
+        slow = sorted(parts, key=lambda k: -parts[k].seconds)
+        detail = ", ".join(f"{_FORMAT_NAMES.get(k, k)} {parts[k].seconds:,.0f} s"
+                           for k in slow[:3] if parts[k].seconds >= 1)
+        raise GraphTooLargeError(
+            f"this export would take about {total.seconds:,.0f} s ({detail}), more than "
+            f"--max-seconds {max_seconds:,.0f}. Choose fewer formats (--format), render a "
+            f"smaller graph, or pass --max-seconds {math.ceil(total.seconds)} to render it anyway")
+    return total
+
+
+def estimate_all(graphs: Sequence[tuple[str, Any]], formats: Sequence[str],
+                 player: Callable[[int, int], Any] | None = None) -> Estimate:
+    """The sum of :func:`estimate` over the graphs (``"frames"`` in formats: PNG frames)."""
+    parts = [estimate(G.number_of_nodes(), len(G.graph["steps"]), formats, player=player)
+             for _, G in graphs]
+    return Estimate(sum(e.bytes for e in parts), sum(e.seconds for e in parts),
+                    sum(e.units for e in parts))
+
+
+def _round_up(n: int) -> str:
+    """A ``--max-bytes`` value a little above ``n``: ``4.5G``, ``40M``."""
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= scale:
+            return f"{math.ceil(n / scale * 10) / 10:g}{unit}"
+    return str(n)

@@ -1,0 +1,92 @@
+"""What ``vizgrad render`` and ``vizgrad check`` draw: an example, a model file, a graph JSON
+or an expression, each turned into a graph (see :mod:`vizgrad.cli`)."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .exceptions import ModelLoadError, OptionError, UnknownExampleError
+
+__all__ = ["unknown", "graph_of", "title_of", "expr_graph", "non_finite"]
+
+
+def unknown(target: str) -> UnknownExampleError:
+    from . import examples
+
+    close = difflib.get_close_matches(target, examples.names(), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return UnknownExampleError(
+        f"unknown example {target!r}{hint}; choose one of: {', '.join(examples.names())}; "
+        "or give a model file as path/to/model.py:build"
+    )
+
+
+def graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
+    """(folder name, graph) for an example name, a ``model.py:func`` or a ``graph.json``."""
+    from . import examples
+    from ._load import is_model_spec, load_model, split_spec
+    from .graph import from_json, to_networkx
+
+    if is_model_spec(target):
+        root, also = load_model(target, **values)
+        path, func = split_spec(target)
+        stem = Path(path).stem
+        return (stem if func == "build" else f"{stem}-{func}"), to_networkx(root, also)
+    if target.endswith(".json"):
+        if values:
+            raise OptionError("--set cannot change a graph loaded from JSON; render the model instead")
+        try:
+            text = Path(target).read_text(encoding="utf-8")
+        except OSError as err:
+            raise ModelLoadError(f"cannot read {target}: {err.strerror or err}") from None
+        return Path(target).stem, from_json(text)
+    if target not in examples.names():
+        raise unknown(target)
+    return target, examples.graph(target, **values)
+
+
+def title_of(target: str) -> str:
+    from . import examples
+
+    from ._load import is_model_spec, split_spec
+
+    if target in examples.names():
+        return f"{target}: {examples.describe(target)}"
+    if is_model_spec(target):  # no folders in the output: it must not depend on where it ran
+        path, func = split_spec(target)
+        return f"{Path(path).name}:{func}"
+    return Path(target).name
+
+
+def expr_graph(expr: str, values: dict[str, float]) -> Any:
+    """The graph of ``--expr``: its output is named as the lab names it (``f``)."""
+    from .expr import name_output, parse
+    from .graph import to_networkx
+
+    root = name_output(parse(expr, **values), values)
+    root.backward()
+    G = to_networkx(root)
+    used = {attrs.get("label") for n, attrs in G.nodes(data=True)
+            if G.in_degree(n) == 0 and attrs.get("kind") != "const"}
+    unused = [k for k in values if k not in used]
+    if unused:
+        click.echo(f"note: --set {', '.join(unused)}: not used by the expression", err=True)
+    return G
+
+
+def non_finite(G: Any) -> str:
+    """The first values or grads of the graph that are inf or nan, as text ('' if none)."""
+    from .render.text import formula, name
+
+    found = []
+    for n, attrs in sorted(G.nodes(data=True), key=lambda item: item[1].get("order", 0)):
+        for key, what in (("data", formula(G, n)), ("grad", f"the grad of {name(G, n)}")):
+            v = attrs.get(key)
+            if isinstance(v, float) and not math.isfinite(v):
+                found.append(f"{what} is {v}")
+    return "; ".join(found[:3]) + ("; …" if len(found) > 3 else "")
