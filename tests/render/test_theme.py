@@ -49,8 +49,10 @@ def test_text_stays_readable_on_every_fill(name):
 
 def test_palette_is_colorbrewer_puor():
     light = get("light")
-    assert (light.negative, light.positive) == ("#e66101", "#5e3c99")
-    assert edge_color(-1.0) == "#e66101" and edge_color(2.0) == "#5e3c99"
+    assert (light.fill_negative, light.fill_positive) == ("#e66101", "#5e3c99")
+    # edges and label text use the darker PuOr orange, for 4.5:1 on white
+    assert (light.negative, light.positive) == ("#b35806", "#5e3c99")
+    assert edge_color(-1.0) == "#b35806" and edge_color(2.0) == "#5e3c99"
     assert edge_color(float("nan")) == light.edge
 
 
