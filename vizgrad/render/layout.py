@@ -349,10 +349,12 @@ class _Embedded:
             if timeout <= 0:
                 raise LayoutTimeoutError(_timeout_message(total))
             proc = self._worker()
-            if proc is not None:
-                return self._render_worker(proc, dot, fmt, timeout)
             try:
+                if proc is not None:
+                    return self._render_worker(proc, dot, fmt, timeout)
                 return self._render_here(dot, fmt, timeout)
+            except LayoutTimeoutError:
+                raise LayoutTimeoutError(_timeout_message(total)) from None
             except ImportError as err:
                 raise BackendError(
                     f"the embedded Graphviz is not installed ({err}): {_INSTALL_EMBEDDED}, "
