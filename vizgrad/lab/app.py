@@ -19,7 +19,8 @@ import asyncio
 import json
 import logging
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -276,6 +277,16 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    try:
+        yield
+    finally:  # a layout still running must not hold the shutdown up to its time limit
+        from ..render.layout import stop_layouts
+
+        stop_layouts()
+
+
 def create_app(
     *,
     max_body_bytes: int | None = None,
@@ -309,7 +320,8 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error,
-                                                       Exception: _server_error})
+                                                       Exception: _server_error},
+                    lifespan=_lifespan)
     app.state.limits = limits
     app.state.cache = service.RenderCache(limits.cache_size)
     app.state.gate = LayoutGate(active=1, waiting=max_waiting)

@@ -16,10 +16,17 @@ import click
 
 from ._requests import ENV_PREFIX
 
-__all__ = ["serve", "url_for", "tcp_listener", "APP"]
+__all__ = ["serve", "url_for", "tcp_listener", "APP", "SERVER_LIMITS"]
 
 #: the import string uvicorn loads in every worker
 APP = "vizgrad.lab.app:create_app"
+
+#: uvicorn options that keep slow or idle clients and shutdowns bounded: idle keep-alive
+#: connections close after 5 s, headers may have 16 KiB, past 256 open connections new
+#: requests get 503, and SIGTERM cancels what still runs after 2 s (the request body has
+#: its own time limit in the app)
+SERVER_LIMITS: dict[str, Any] = {"timeout_keep_alive": 5, "h11_max_incomplete_event_size": 16384,
+                                 "limit_concurrency": 256, "timeout_graceful_shutdown": 2}
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -69,7 +76,7 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
         click.echo(f"note: bound to {host}, so other machines on the network can reach the lab",
                    err=True)
     options = dict(factory=True, host=host, port=port, workers=workers, log_level=log_level,
-                   lifespan="off", ws="none", server_header=False)
+                   lifespan="on", ws="none", server_header=False, **SERVER_LIMITS)
     try:
         if workers == 1:
             uvicorn.run(APP, **options)

@@ -48,6 +48,7 @@ __all__ = [
     "backend_formats",
     "resolve_backend",
     "run_layout",
+    "stop_layouts",
 ]
 
 BACKENDS = ("embedded", "system")
@@ -401,3 +402,12 @@ def _release() -> None:
         if _EMBEDDED is not None:
             _EMBEDDED.close()
         _EMBEDDED = None
+
+
+def stop_layouts() -> None:
+    """Stop the embedded Graphviz worker now, for a server that shuts down.
+
+    A layout still running in another thread fails at once instead of holding the
+    process up to its time limit; the next :func:`run_layout` starts a new worker.
+    """
+    _release()
