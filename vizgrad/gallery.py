@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ._files import prune, sweep, via_temp, write_atomic
+from ._parent import exit_with_parent
 from .exceptions import OptionError, RenderError
 
 __all__ = [
@@ -238,9 +239,17 @@ def _check(jobs: Sequence[Job], opts: Options) -> None:
 
 
 def _worker_init() -> None:
-    """In a worker: leave Ctrl+C to the parent; on SIGTERM unwind, so temporary files go."""
+    """In a worker: leave Ctrl+C to the parent; on SIGTERM unwind, so temporary files go;
+    when the parent dies (even by SIGKILL), stop as on SIGTERM."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _interrupt)
+    exit_with_parent(_orphaned)
+
+
+def _orphaned() -> None:
+    os.kill(os.getpid(), signal.SIGTERM)  # unwinds a running task (see _interrupt)
+    time.sleep(5)
+    os._exit(1)  # the task did not unwind in time
 
 
 _IN_TASK = False
