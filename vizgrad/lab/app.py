@@ -43,7 +43,7 @@ from ..exceptions import (
 )
 from ..tracing import jsonable
 from . import _service as service
-from ._admission import RETRY_AFTER, LayoutGate
+from ._admission import RETRY_AFTER, LayoutGate, busy
 from ._requests import (
     GRADCHECK_FIELDS,
     RENDER_FIELDS,
@@ -215,7 +215,14 @@ async def _render(request: Request) -> Response:
         if found is not None:
             return _render_answer(found, True, step, key, q.format)
         async with request.app.state.gate.slot(deadline, request.is_disconnected) as left:
-            body = await run_in_threadpool(_guarded, _draw, request, q, G, step, left)
+            try:
+                body = await run_in_threadpool(_guarded, _draw, request, q, G, step, left)
+            except ApiError as err:
+                if err.error == "layout_timeout" and left < 0.9 * limits.layout_timeout:
+                    # most of its time went on waiting for other layouts: the lab is busy
+                    raise busy("the lab is busy: this drawing waited for other layouts and "
+                               f"ran out of time; try again in {RETRY_AFTER} s") from None
+                raise
         cache.store(key, body)
         return _render_answer(body, False, step, key, q.format)
     except ApiError as err:
