@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from ._requests import ApiError
 
-__all__ = ["LayoutGate", "RETRY_AFTER", "busy"]
+__all__ = ["RETRY_AFTER", "LayoutGate", "busy"]
 
 #: seconds a client is asked to wait before it retries an overloaded request
 RETRY_AFTER = 2

@@ -18,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from pathlib import Path
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
