@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import time
 
 import pytest
 
@@ -11,6 +13,7 @@ import vizgrad.lab.app as lab_app
 from vizgrad.lab import create_app
 from vizgrad.lab._admission import LayoutGate
 from vizgrad.lab._requests import ApiError
+from vizgrad.render.layout import cancel_layout
 
 
 def _call(app, path: str, receive) -> list[dict]:
@@ -101,3 +104,45 @@ def test_gate_drops_a_waiter_whose_client_left():
                 return err.status, "disconnected" in err.detail
 
     assert asyncio.run(scenario()) == (503, True)
+
+
+def test_a_render_whose_client_left_stops_its_layout(monkeypatch, caplog):
+    calls = []
+
+    def spy():
+        calls.append(cancel_layout())
+        return calls[-1]
+
+    monkeypatch.setattr(lab_app, "cancel_layout", spy)
+    body = json.dumps({"expression": "+".join(["a*b"] * 125), "values": {"a": 0.25, "b": 3}})
+    state = {"sent": 0.0}
+
+    async def receive():
+        if not state["sent"]:
+            state["sent"] = time.monotonic()
+            return {"type": "http.request", "body": body.encode(), "more_body": False}
+        while time.monotonic() < state["sent"] + 0.3:  # the client leaves while the layout runs
+            await asyncio.sleep(0.05)
+        return {"type": "http.disconnect"}
+
+    with caplog.at_level(logging.INFO, logger="vizgrad.lab"):
+        sent = _call(create_app(cache_size=0), "/api/render", receive)
+    assert calls == [True]  # a layout was running, and it was stopped
+    assert sent[0]["status"] == 499
+    assert any("disconnected" in r.getMessage() for r in caplog.records)
+    # the next layout starts a new worker and works
+    r = _call(create_app(), "/api/render", _once(b'{"example": "fork", "format": "svg"}'))
+    assert r[0]["status"] == 200
+
+
+def _once(body: bytes):
+    messages = iter([{"type": "http.request", "body": body, "more_body": False}])
+
+    async def receive():
+        try:
+            return next(messages)
+        except StopIteration:
+            await asyncio.sleep(30)
+            return {"type": "http.disconnect"}
+
+    return receive

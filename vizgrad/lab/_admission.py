@@ -25,14 +25,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 from ._requests import ApiError
 
-__all__ = ["RETRY_AFTER", "LayoutGate", "busy"]
+__all__ = ["RETRY_AFTER", "LayoutGate", "busy", "watch"]
 
 #: seconds a client is asked to wait before it retries an overloaded request
 RETRY_AFTER = 2
 _POLL = 0.2  # seconds between checks that a waiting client is still connected
+T = TypeVar("T")
 
 
 def busy(detail: str) -> ApiError:
@@ -95,3 +97,27 @@ class LayoutGate:
             async with free:
                 self._running -= 1
                 free.notify()
+
+
+async def watch(work: Awaitable[T], gone: Callable[[], Awaitable[bool]],
+                on_gone: Callable[[], Any]) -> T | None:
+    """Await ``work``; if ``gone()`` turns true first, call ``on_gone()`` (which must make
+    the work stop), wait for it to end and return None.
+
+    >>> async def answer():
+    ...     return 42
+    >>> async def here():
+    ...     return False
+    >>> asyncio.run(watch(answer(), here, lambda: None))
+    42
+    """
+    task = asyncio.ensure_future(work)
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=_POLL)
+        if done:
+            return task.result()
+        if await gone():
+            on_gone()
+            with contextlib.suppress(Exception):
+                await task
+            return None

@@ -41,9 +41,10 @@ from ..exceptions import (
     NumericOverflowError,
     VizgradError,
 )
+from ..render.layout import cancel_layout
 from ..tracing import jsonable
 from . import _service as service
-from ._admission import RETRY_AFTER, LayoutGate, busy
+from ._admission import RETRY_AFTER, LayoutGate, busy, watch
 from ._requests import (
     GRADCHECK_FIELDS,
     RENDER_FIELDS,
@@ -216,13 +217,16 @@ async def _render(request: Request) -> Response:
             return _render_answer(found, True, step, key, q.format)
         async with request.app.state.gate.slot(deadline, request.is_disconnected) as left:
             try:
-                body = await run_in_threadpool(_guarded, _draw, request, q, G, step, left)
+                body = await watch(run_in_threadpool(_guarded, _draw, request, q, G, step, left),
+                                   request.is_disconnected, cancel_layout)
             except ApiError as err:
                 if err.error == "layout_timeout" and left < 0.9 * limits.layout_timeout:
                     # most of its time went on waiting for other layouts: the lab is busy
                     raise busy("the lab is busy: this drawing waited for other layouts and "
                                f"ran out of time; try again in {RETRY_AFTER} s") from None
                 raise
+        if body is None:  # the client left and its layout was stopped
+            return _disconnected(request)
         cache.store(key, body)
         return _render_answer(body, False, step, key, q.format)
     except ApiError as err:

@@ -47,6 +47,7 @@ __all__ = [
     "available_backends",
     "backend_formats",
     "resolve_backend",
+    "cancel_layout",
     "run_layout",
     "stop_layouts",
 ]
@@ -364,6 +365,14 @@ class _Embedded:
         finally:
             self._lock.release()
 
+    def cancel(self) -> bool:
+        """Kill the worker of the layout running now, if one runs; True if one did."""
+        proc = self._proc
+        if proc is None or not self._lock.locked() or self._owner != os.getpid():
+            return False
+        proc.kill()
+        return True
+
     def close(self) -> None:
         # at exit a layout may still run in another thread: kill its worker, do not wait
         locked = self._lock.acquire(timeout=0.5)
@@ -411,3 +420,14 @@ def stop_layouts() -> None:
     process up to its time limit; the next :func:`run_layout` starts a new worker.
     """
     _release()
+
+
+def cancel_layout() -> bool:
+    """Stop the embedded layout that runs now, for a server whose client has gone.
+
+    Its caller gets :class:`~vizgrad.exceptions.BackendError`; the next layout
+    starts a new worker. Returns whether a layout was running.
+    """
+    with _EMBEDDED_LOCK:
+        embedded = _EMBEDDED
+    return embedded.cancel() if embedded is not None else False
