@@ -170,3 +170,42 @@ def test_grad_colour_scale_spans_the_whole_trace():
 def test_bad_options(kwargs, match):
     with pytest.raises(OptionError, match=match):
         to_dot(fork_graph(), **kwargs)
+
+
+def _flat_sum(terms: int = 125):
+    from vizgrad.expr import parse
+
+    root = parse("+".join(["a*b"] * terms), a=0.5, b=1.5)
+    root.backward()
+    return to_networkx(root)
+
+
+def test_long_edges_bound_the_layout_effort():
+    from vizgrad.render.dot import LONG_EDGE_BUDGET, layout_attrs, long_edge_cost
+
+    G = _flat_sum()
+    assert long_edge_cost(G) > LONG_EDGE_BUDGET
+    assert layout_attrs(G) == {"mclimit": "0.1", "nslimit": "0.05"}
+    text = to_dot(G)
+    assert 'mclimit="0.1"' in text and 'nslimit="0.05"' in text
+    edges = [line for line in text.splitlines() if " -> " in line]
+    # contribution texts go to xlabel: a labelled edge would double every rank
+    assert any(" xlabel=" in e for e in edges) and not any(" label=" in e for e in edges)
+
+
+def test_ordinary_graphs_keep_their_layout():
+    from vizgrad.render.dot import layout_attrs, long_edge_cost
+
+    G = fork_graph()
+    assert long_edge_cost(G) < 10 and layout_attrs(G) == {}
+    text = to_dot(G)
+    assert "nslimit" not in text and "xlabel" not in text and " label=" in text
+
+
+def test_the_flat_sum_lays_out():
+    from vizgrad.render.layout import available_backends, run_layout
+
+    if "embedded" not in available_backends():
+        pytest.skip("the embedded Graphviz is not installed")
+    svg = run_layout(to_dot(_flat_sum()), "svg", "embedded", timeout=120)
+    assert svg.count(b'class="node') >= 251

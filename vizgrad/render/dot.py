@@ -156,11 +156,12 @@ def layout_attrs(G: Any) -> dict[str, str]:
     """Graph attributes that keep ``dot`` fast on this graph (empty for ordinary graphs).
 
     Past :data:`LONG_EDGE_BUDGET` virtual nodes (:func:`long_edge_cost`), the
-    x-placement is limited to ``0.2 * nodes`` network-simplex iterations
-    (``nslimit``), and the caller should give edge texts as ``xlabel`` rather than
-    ``label``: one labelled edge makes ``dot`` double every rank, and with it the
-    virtual nodes. Measured on ``a*b+a*b+...`` with 125 terms (251 values, 499
-    characters): over 90 s of CPU before, 0.9 s in the embedded Graphviz 16.1 after.
+    x-placement gets ``0.05 * nodes`` network-simplex iterations (``nslimit``) and
+    crossing reduction a tenth of its passes (``mclimit``), and the caller should
+    give edge texts as ``xlabel`` rather than ``label``: one labelled edge makes
+    ``dot`` double every rank, and with it the virtual nodes. On ``a*b+a*b+...``
+    with 125 terms (251 values, 499 characters) the embedded Graphviz 16.1 took
+    over 90 s of CPU before and 0.8 s after.
 
     >>> from vizgrad import Value, to_networkx
     >>> layout_attrs(to_networkx(Value(2.0) * 3))
@@ -171,7 +172,7 @@ def layout_attrs(G: Any) -> dict[str, str]:
         # bound the x-placement passes: a deep graph with long edges otherwise takes minutes
         attrs["nslimit"] = "2"
     if long_edge_cost(G) > LONG_EDGE_BUDGET:
-        attrs["nslimit"] = "0.2"
+        attrs.update(mclimit="0.1", nslimit="0.05")
     return attrs
 
 
@@ -235,7 +236,7 @@ def to_dot(x: Any, step: int | None = None, *, rankdir: str = "LR", theme: str |
     }
     bounded = layout_attrs(G)
     graph_attrs.update(bounded)
-    label_key = "xlabel" if bounded.get("nslimit") == "0.2" else "label"
+    label_key = "xlabel" if "mclimit" in bounded else "label"
     if caption:
         cap = [text.caption(G, k), *rule]
         if step is None and not G.graph.get("backward_ran", True):
