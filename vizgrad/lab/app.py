@@ -233,6 +233,10 @@ async def _render(request: Request) -> Response:
         return _error_response(err)
     except ClientDisconnect:
         return _disconnected(request)
+    except asyncio.CancelledError:
+        # the server shuts down and cancels what still runs: answer 503, not uvicorn's 500
+        return _error_response(ApiError(503, "shutting_down", "the lab is shutting down; try "
+                                        f"again in {RETRY_AFTER} s"))
 
 
 async def _index(request: Request) -> Response:
