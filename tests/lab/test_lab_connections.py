@@ -146,3 +146,29 @@ def _once(body: bytes):
             return {"type": "http.disconnect"}
 
     return receive
+
+
+def test_gate_lets_small_drawings_go_first():
+    async def scenario():
+        gate = LayoutGate(active=1, waiting=1)
+        loop = asyncio.get_running_loop()
+        order = []
+
+        async def draw(name: str, small: bool):
+            try:
+                async with gate.slot(loop.time() + 5, small=small):
+                    order.append(name)
+                    await asyncio.sleep(0.01)
+            except ApiError as err:
+                order.append(f"{name} {err.status}")
+
+        async with gate.slot(loop.time() + 5):
+            big = asyncio.create_task(draw("big", False))
+            await asyncio.sleep(0.05)
+            await draw("big2", False)  # the queue of big drawings is full
+            small = asyncio.create_task(draw("small", True))  # its own queue
+            await asyncio.sleep(0.05)
+        await asyncio.gather(big, small)
+        return order
+
+    assert asyncio.run(scenario()) == ["big2 503", "small", "big"]

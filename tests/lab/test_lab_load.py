@@ -74,13 +74,17 @@ def test_fork_traces_stay_fast_beside_hostile_renders(server):
         assert c.post(base + "/api/trace", json=FORK).status_code == 200  # warm
         statuses: list[int] = []
         threads = _start_hostile(base, 40, statuses)
-        times, health = [], []
-        for _ in range(40):  # about 8 s of traces
+        times, health, renders = [], [], []
+        for i in range(40):  # about 8 s of traces
             start = time.perf_counter()
             r = c.post(base + "/api/trace", json=FORK)
             times.append(time.perf_counter() - start)
             assert r.status_code == 200, r.text
             health.append(c.get(base + "/api/health").status_code)
+            if i % 4 == 0:  # small renders queue ahead of the hostile ones
+                theme = ("light", "dark")[i // 16 % 2]
+                renders.append(c.post(base + "/api/render",
+                                      json={**FORK, "step": i % 8, "theme": theme}).status_code)
             time.sleep(0.2)
         for t in threads:
             t.join(timeout=60)
@@ -89,6 +93,7 @@ def test_fork_traces_stay_fast_beside_hostile_renders(server):
     # loaded that its layout alone ran out of time, 422; never another 5xx
     assert set(statuses) <= {200, 422, 503} and 503 in statuses, statuses
     assert set(health) == {200}
+    assert set(renders) == {200}, renders
     times.sort()
     assert times[int(0.95 * len(times)) - 1] < 1.0, times
 

@@ -49,7 +49,7 @@ class LayoutGate:
         self.active = active
         self.waiting = waiting
         self._running = 0
-        self._queued = 0
+        self._queued = {False: 0, True: 0}  # big, small
         self._free: asyncio.Condition | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -60,22 +60,23 @@ class LayoutGate:
         return self._free
 
     @contextlib.asynccontextmanager
-    async def slot(self, deadline: float,
-                   gone: Callable[[], Awaitable[bool]] | None = None) -> AsyncIterator[float]:
+    async def slot(self, deadline: float, gone: Callable[[], Awaitable[bool]] | None = None,
+                   small: bool = False) -> AsyncIterator[float]:
         """Wait for a free slot until ``deadline`` (event-loop time); yield the seconds left.
 
         ``gone()`` tells whether the client has disconnected; such a request leaves
-        the queue with a 503 that nobody reads.
+        the queue with a 503 that nobody reads. ``small`` drawings (quick to lay out)
+        have a queue of their own and go first, so slow ones cannot crowd them out.
         """
         loop = asyncio.get_running_loop()
         free = self._condition()
         async with free:
-            if self._running >= self.active and self._queued >= self.waiting:
+            if self._running >= self.active and self._queued[small] >= self.waiting:
                 raise busy(f"the lab is busy: {self._running} drawings are being laid out and "
-                           f"{self._queued} wait; try again in {RETRY_AFTER} s")
-            self._queued += 1
+                           f"{sum(self._queued.values())} wait; try again in {RETRY_AFTER} s")
+            self._queued[small] += 1
             try:
-                while self._running >= self.active:
+                while self._running >= self.active or (not small and self._queued[True]):
                     left = deadline - loop.time()
                     if left <= 0:
                         raise busy("the lab is busy: this drawing waited its whole time limit "
@@ -85,7 +86,7 @@ class LayoutGate:
                     if gone is not None and await gone():
                         raise busy("the client disconnected while the drawing waited")
             finally:
-                self._queued -= 1
+                self._queued[small] -= 1
             self._running += 1
         try:
             left = deadline - loop.time()
@@ -96,8 +97,7 @@ class LayoutGate:
         finally:
             async with free:
                 self._running -= 1
-                free.notify()
-
+                free.notify_all()
 
 async def watch(work: Awaitable[T], gone: Callable[[], Awaitable[bool]],
                 on_gone: Callable[[], Any]) -> T | None:

@@ -41,6 +41,7 @@ from ..exceptions import (
     NumericOverflowError,
     VizgradError,
 )
+from ..render.dot import layout_attrs
 from ..render.layout import cancel_layout
 from ..tracing import jsonable
 from . import _service as service
@@ -67,6 +68,8 @@ _SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
+#: values up to which a render counts as quick to lay out and queues ahead of bigger ones
+SMALL_GRAPH = 60
 #: seconds a client may take to send its request body
 BODY_TIMEOUT = 10.0
 _MEDIA = {"svg": "image/svg+xml; charset=utf-8", "dot": "text/vnd.graphviz; charset=utf-8"}
@@ -215,7 +218,8 @@ async def _render(request: Request) -> Response:
         found = cache.lookup(key)
         if found is not None:
             return _render_answer(found, True, step, key, q.format)
-        async with request.app.state.gate.slot(deadline, request.is_disconnected) as left:
+        small = G.number_of_nodes() <= SMALL_GRAPH and not layout_attrs(G)
+        async with request.app.state.gate.slot(deadline, request.is_disconnected, small) as left:
             try:
                 body = await watch(run_in_threadpool(_guarded, _draw, request, q, G, step, left),
                                    request.is_disconnected, cancel_layout)
