@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_SECONDS",
     "Estimate",
+    "MAX_CELLS",
     "estimate",
     "fmt_bytes",
     "parse_bytes",
@@ -45,6 +46,8 @@ DEFAULT_MAX_SECONDS = 600.0
 
 #: bytes the step player holds per value and step (a picture and a table row)
 PLAYER_BYTES_PER_CELL = 2_200
+#: values × steps a step player may hold unless ``--max-cells`` allows more
+MAX_CELLS = 2_000_000
 
 
 def svg_bytes(n: int) -> int:

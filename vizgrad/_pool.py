@@ -12,9 +12,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Callable
+
+from ._parent import exit_with_parent
 
 __all__ = ["run_task", "run_parallel", "report", "set_progress"]
 
@@ -66,6 +69,7 @@ def _worker_init(counter: Any = None) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _interrupt)
+    exit_with_parent(_orphaned)
     if counter is not None:
 
         def count(k: int) -> None:
@@ -80,6 +84,13 @@ def _interrupt(signum: int, frame: Any) -> None:
         os._exit(128 + signum)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the unwinding
     raise KeyboardInterrupt  # unwinds the task (temporary files are removed), see run_task
+
+
+def _orphaned() -> None:
+    """The parent died (even by SIGKILL): unwind as on SIGTERM, then go anyway."""
+    os.kill(os.getpid(), signal.SIGTERM)  # unwinds a running task (see _interrupt)
+    time.sleep(5)
+    os._exit(1)  # the task did not unwind in time
 
 
 def run_parallel(tasks: list[tuple[str, Any]], root: Path, opts: Any, workers: int,

@@ -28,7 +28,7 @@ from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, Estimate
 from ._budget import check as budget_check
 from ._files import prune, sweep, sweep_one, via_temp, write_atomic
 from .exceptions import OptionError, RenderError
-from .render.html import MAX_CELLS
+from ._budget import MAX_CELLS
 from .render.layout import DEFAULT_TIMEOUT
 from .render.svg import DEFAULT_MAX_NODES
 
@@ -145,7 +145,7 @@ def _draw_opts(opts: Options) -> dict[str, Any]:
 
 
 def _player_opts(opts: Options) -> dict[str, Any]:
-    return {**_look(opts), "max_cells": opts.max_cells}
+    return _look(opts)
 
 
 def _print_opts(opts: Options) -> dict[str, Any]:
@@ -255,7 +255,7 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
 
 
 def _check_tools(formats: Sequence[str]) -> None:
-    """png and pdf need the system Graphviz, mp4 ffmpeg: say so before anything is written."""
+    """mp4 needs ffmpeg: say so before anything is written."""
     if "mp4" in formats:
         from .render.frames import find_ffmpeg
 
@@ -264,15 +264,6 @@ def _check_tools(formats: Sequence[str]) -> None:
                 "mp4 needs ffmpeg: pip install 'vizgrad[mp4]' (it ships a binary), or install "
                 "ffmpeg so that it is on your PATH (apt install ffmpeg, brew install ffmpeg); "
                 "or write a gif instead")
-    if set(formats) & {"png", "pdf"}:
-        from .render.svg import system_available
-
-        if not system_available():
-            fmt = "png" if "png" in formats else "pdf"
-            raise RenderError(
-                f"{fmt} needs the Graphviz `dot` program, which is not installed: install "
-                "Graphviz (apt install graphviz, brew install graphviz or conda install "
-                "graphviz), or write svg, which needs no install")
 
 
 def export(

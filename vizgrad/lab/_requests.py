@@ -157,15 +157,25 @@ def decode_json(body: bytes) -> Any:
         raise ApiError(400, "malformed_json",
                        'the request body is empty; send a JSON object such as {"example": "fork"}')
     try:
-        return json.loads(body, parse_constant=_reject_constant)
+        # strictly UTF-8 (RFC 8259): no byte-order mark, no UTF-16/32 guessing
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
-        raise ApiError(400, "malformed_json", "the request body is not UTF-8 text") from None
+        text = None
+    if text is None or text.startswith("\ufeff"):
+        raise ApiError(400, "malformed_json",
+                       "the request body is not UTF-8 text (without a byte-order mark)")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as err:
         raise ApiError(400, "malformed_json",
                        f"the request body is not valid JSON: {err.msg} at line {err.lineno} "
                        f"column {err.colno}", line=err.lineno, column=err.colno) from None
     except RecursionError:
         raise ApiError(400, "malformed_json", "the request body is nested too deeply") from None
+    except ValueError as err:  # an integer literal longer than Python converts
+        raise ApiError(400, "malformed_json",
+                       f"the request body has a number JSON cannot carry here: {err}; "
+                       "send numbers with at most a few digits") from None
 
 
 def _type_name(x: Any) -> str:

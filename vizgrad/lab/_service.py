@@ -243,20 +243,31 @@ class RenderCache:
 
     def get(self, key: tuple[Any, ...], compute: Callable[[], str]) -> tuple[str, bool]:
         """The cached text and True, or the computed (and now cached) text and False."""
+        found = self.lookup(key)
+        if found is not None:
+            return found, True
+        value = compute()
+        self.store(key, value)
+        return value, False
+
+    def lookup(self, key: tuple[Any, ...]) -> str | None:
+        """The cached text (counted as a hit), or None (counted as a miss)."""
         with self._lock:
             if key in self._data:
                 self._data.move_to_end(key)
                 self.hits += 1
-                return self._data[key], True
+                return self._data[key]
             self.misses += 1
-        value = compute()
+            return None
+
+    def store(self, key: tuple[Any, ...], value: str) -> None:
+        """Keep ``value``, dropping the least recently used beyond ``maxsize``."""
         if self.maxsize > 0:
             with self._lock:
                 self._data[key] = value
                 self._data.move_to_end(key)
                 while len(self._data) > self.maxsize:
                     self._data.popitem(last=False)
-        return value, False
 
     def __len__(self) -> int:
         return len(self._data)

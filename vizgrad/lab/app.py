@@ -17,15 +17,18 @@ unknown example, expression error with its column, graph too large).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Sequence
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -41,9 +44,11 @@ from ..exceptions import (
     NumericOverflowError,
     VizgradError,
 )
+from ..render.layout import cancel_layout
 from ..tracing import jsonable
 from . import _service as service
 from ._hosts import HostCheck, allowed_hosts
+from ._admission import RETRY_AFTER, LayoutGate, busy, watch
 from ._requests import (
     GRADCHECK_FIELDS,
     RENDER_FIELDS,
@@ -69,6 +74,10 @@ _SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
+#: values up to which a render counts as quick to lay out and queues ahead of bigger ones
+SMALL_GRAPH = 60
+#: seconds a client may take to send its request body
+BODY_TIMEOUT = 10.0
 _MEDIA = {"svg": "image/svg+xml; charset=utf-8", "dot": "text/vnd.graphviz; charset=utf-8"}
 
 
@@ -76,6 +85,12 @@ def _json(payload: Any, status: int = 200, headers: dict[str, str] | None = None
     body = json.dumps(jsonable(payload), ensure_ascii=False, allow_nan=False,
                       separators=(",", ":"))
     return Response(body, status, headers, media_type="application/json")
+
+
+def _error_response(err: ApiError) -> Response:
+    """The JSON answer of an error; a 503 also says when to retry."""
+    headers = {"Retry-After": str(RETRY_AFTER)} if err.status == 503 else None
+    return _json(err.body(), err.status, headers)
 
 
 def _error_for(err: VizgradError) -> ApiError:
@@ -109,12 +124,18 @@ async def _read_body(request: Request, limit: int) -> bytes:
         raise ApiError(413, "body_too_large",
                        f"the request body has {declared} bytes; the limit is {limit}", limit=limit)
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, "body_too_large",
-                           f"the request body is over the limit of {limit} bytes", limit=limit)
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT):  # a slow body must not hold a connection
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise ApiError(413, "body_too_large",
+                                   f"the request body is over the limit of {limit} bytes",
+                                   limit=limit)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(408, "request_timeout",
+                       f"the request body did not arrive within {BODY_TIMEOUT:g} s") from None
     return b"".join(chunks)
 
 
@@ -131,14 +152,23 @@ def _api(work: Callable[[Request, Query], Response], fields: tuple[str, ...]) ->
             query = parse_query(data, limits, fields)
             return await run_in_threadpool(_guarded, work, request, query)
         except ApiError as err:
-            return _json(err.body(), err.status)
+            return _error_response(err)
+        except ClientDisconnect:
+            return _disconnected(request)
 
     return endpoint
 
 
-def _guarded(work: Callable[[Request, Query], Response], request: Request, q: Query) -> Response:
+def _disconnected(request: Request) -> Response:
+    """One log line for a client that went away mid-request (nobody reads the answer)."""
+    client = request.client.host if request.client else "?"
+    _log.info("client %s disconnected before %s was answered", client, request.url.path)
+    return Response(status_code=499)
+
+
+def _guarded(work: Callable[..., Any], request: Request, q: Query, *args: Any) -> Any:
     try:
-        return work(request, q)
+        return work(request, q, *args)
     except VizgradError as err:
         raise _error_for(err) from None
     except RecursionError:
@@ -156,24 +186,70 @@ def _gradcheck(request: Request, q: Query) -> Response:
     return _json(service.gradcheck_payload(G, q.h))
 
 
-def _render(request: Request, q: Query) -> Response:
-    limits: Limits = request.app.state.limits
-    G = service.build_graph(q, limits)
+def _prepare(request: Request, q: Query) -> tuple[Any, int, tuple[Any, ...]]:
+    """The graph, the step and the cache key of a render request (cheap: no layout)."""
+    G = service.build_graph(q, request.app.state.limits)
     step = service.check_step(G, q.step)
-    key = (service.graph_key(G), step, q.theme, q.format, q.rankdir, q.caption, q.lang)
+    return G, step, (service.graph_key(G), step, q.theme, q.format, q.rankdir, q.caption, q.lang)
 
-    def compute() -> str:
+
+def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
+    """Draw a step from the graph's cached scene (one layout serves every step)."""
+    limits: Limits = request.app.state.limits
+    try:
         from ..render.svg import Drawing, check_common
+    except ImportError as err:
+        raise BackendError(f"SVG rendering is not installed: {err}") from None
+    check_common(G, limits.max_nodes, None, timeout)
+    scene = service.scene_for(G, q, limits, service.scene_cache(request.app.state),
+                              service.graph_key(G))
+    drawing = Drawing(scene, step)
+    return drawing.svg() if q.format == "svg" else drawing.dot()
 
-        check_common(G, limits.max_nodes, None, limits.layout_timeout)
-        scene = service.scene_for(G, q, limits, service.scene_cache(request.app.state), key[0])
-        drawing = Drawing(scene, step)
-        return drawing.svg() if q.format == "svg" else drawing.dot()
 
-    body, hit = request.app.state.cache.get(key, compute)
+def _render_answer(body: str, hit: bool, step: int, key: tuple[Any, ...], fmt: str) -> Response:
     headers = {"X-Vizgrad-Cache": "hit" if hit else "miss", "X-Vizgrad-Step": str(step),
                "ETag": '"' + "-".join([key[0][:16], *map(str, key[1:])]) + '"'}
-    return Response(body, 200, headers, media_type=_MEDIA[q.format])
+    return Response(body, 200, headers, media_type=_MEDIA[fmt])
+
+
+async def _render(request: Request) -> Response:
+    """Render a step: cache hits answer at once; layouts queue in the app's LayoutGate,
+    with the layout time limit counted from the request's arrival."""
+    loop = asyncio.get_running_loop()
+    limits: Limits = request.app.state.limits
+    deadline = loop.time() + limits.layout_timeout
+    cache: service.RenderCache = request.app.state.cache
+    try:
+        data = decode_json(await _read_body(request, limits.max_body_bytes))
+        q = parse_query(data, limits, RENDER_FIELDS)
+        G, step, key = await run_in_threadpool(_guarded, _prepare, request, q)
+        found = cache.lookup(key)
+        if found is not None:
+            return _render_answer(found, True, step, key, q.format)
+        small = G.number_of_nodes() <= SMALL_GRAPH
+        async with request.app.state.gate.slot(deadline, request.is_disconnected, small) as left:
+            try:
+                body = await watch(run_in_threadpool(_guarded, _draw, request, q, G, step, left),
+                                   request.is_disconnected, cancel_layout)
+            except ApiError as err:
+                if err.error == "layout_timeout" and left < 0.9 * limits.layout_timeout:
+                    # most of its time went on waiting for other layouts: the lab is busy
+                    raise busy("the lab is busy: this drawing waited for other layouts and "
+                               f"ran out of time; try again in {RETRY_AFTER} s") from None
+                raise
+        if body is None:  # the client left and its layout was stopped
+            return _disconnected(request)
+        cache.store(key, body)
+        return _render_answer(body, False, step, key, q.format)
+    except ApiError as err:
+        return _error_response(err)
+    except ClientDisconnect:
+        return _disconnected(request)
+    except asyncio.CancelledError:
+        # the server shuts down and cancels what still runs: answer 503, not uvicorn's 500
+        return _error_response(ApiError(503, "shutting_down", "the lab is shutting down; try "
+                                        f"again in {RETRY_AFTER} s"))
 
 
 def _scene(request: Request, q: Query) -> Response:
@@ -272,6 +348,16 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    try:
+        yield
+    finally:  # a layout still running must not hold the shutdown up to its time limit
+        from ..render.layout import stop_layouts
+
+        stop_layouts()
+
+
 def create_app(
     *,
     max_body_bytes: int | None = None,
@@ -281,6 +367,7 @@ def create_app(
     value_limit: float | None = None,
     cache_size: int | None = None,
     allow_hosts: Sequence[str] = (),
+    max_waiting: int = 8,
 ) -> Starlette:
     """Build the lab app; every argument is a limit on what one request may ask for.
 
@@ -290,7 +377,9 @@ def create_app(
     512 cached renders. Requests must name the server as ``127.0.0.1``, ``localhost`` or
     ``[::1]`` (any port) in their ``Host`` header, or as one of ``allow_hosts`` or of the
     comma-separated ``VIZGRAD_LAB_ALLOWED_HOSTS``; others get 400 ``invalid_host``
-    (a guard against DNS rebinding). Use it with ``uvicorn --factory vizgrad.lab.app:create_app``
+    (a guard against DNS rebinding). ``max_waiting`` renders may wait for a layout while
+    one runs; more get 503 with ``Retry-After``. Use it with
+    ``uvicorn --factory vizgrad.lab.app:create_app``
     or ``vizgrad serve``.
     """
     limits = Limits.build(max_body_bytes=max_body_bytes,
@@ -302,7 +391,7 @@ def create_app(
         Route("/api/health", _health, methods=["GET"]),
         Route("/api/examples", _examples, methods=["GET"]),
         Route("/api/trace", _api(_trace, TRACE_FIELDS), methods=["POST"]),
-        Route("/api/render", _api(_render, RENDER_FIELDS), methods=["POST"]),
+        Route("/api/render", _render, methods=["POST"]),
         Route("/api/gradcheck", _api(_gradcheck, GRADCHECK_FIELDS), methods=["POST"]),
         Route("/api/scene", _api(_scene, SCENE_FIELDS), methods=["POST"]),
         Route("/api/words", _words, methods=["GET"]),
@@ -310,9 +399,11 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error,
-                                                       Exception: _server_error})
+                                                       Exception: _server_error},
+                    lifespan=_lifespan)
     app.state.limits = limits
     app.state.cache = service.RenderCache(limits.cache_size)
     app.add_middleware(HostCheck, hosts=allowed_hosts(allow_hosts))
+    app.state.gate = LayoutGate(active=1, waiting=max_waiting)
     app.add_middleware(_SecurityHeaders)
     return app

@@ -18,10 +18,17 @@ from ..exceptions import DomainError
 from ._hosts import ENV_ALLOWED_HOSTS, check_host_name
 from ._requests import ENV_PREFIX
 
-__all__ = ["serve", "url_for", "tcp_listener", "APP"]
+__all__ = ["serve", "url_for", "tcp_listener", "APP", "SERVER_LIMITS"]
 
 #: the import string uvicorn loads in every worker
 APP = "vizgrad.lab.app:create_app"
+
+#: uvicorn options that keep slow or idle clients and shutdowns bounded: idle keep-alive
+#: connections close after 5 s, headers may have 16 KiB, past 256 open connections new
+#: requests get 503, and SIGTERM cancels what still runs after 2 s (the request body has
+#: its own time limit in the app)
+SERVER_LIMITS: dict[str, Any] = {"timeout_keep_alive": 5, "h11_max_incomplete_event_size": 16384,
+                                 "limit_concurrency": 256, "timeout_graceful_shutdown": 2}
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -86,7 +93,7 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
                        "answered; add --allow-host NAME for the name other machines use",
                        err=True)
     options = dict(factory=True, host=host, port=port, workers=workers, log_level=log_level,
-                   lifespan="off", ws="none", server_header=False)
+                   lifespan="on", ws="none", server_header=False, **SERVER_LIMITS)
     try:
         if workers == 1:
             uvicorn.run(APP, **options)

