@@ -114,19 +114,32 @@ def test_a_render_whose_client_left_stops_its_layout(monkeypatch, caplog):
         return calls[-1]
 
     monkeypatch.setattr(lab_app, "cancel_layout", spy)
-    body = json.dumps({"expression": "+".join(["a*b"] * 125), "values": {"a": 0.25, "b": 3}})
+    import vizgrad.render.scene as scene_module
+
+    started = []
+    real_layout = scene_module.run_layout
+
+    def layout(*args, **kwargs):
+        started.append(time.monotonic())
+        return real_layout(*args, **kwargs)
+
+    monkeypatch.setattr(scene_module, "run_layout", layout)
+    # long enough that its layout still runs when the client leaves
+    body = json.dumps({"expression": "+".join(["a*b*c"] * 240),
+                       "values": {"a": 0.25, "b": 3, "c": 2}})
     state = {"sent": 0.0}
 
     async def receive():
         if not state["sent"]:
             state["sent"] = time.monotonic()
             return {"type": "http.request", "body": body.encode(), "more_body": False}
-        while time.monotonic() < state["sent"] + 0.3:  # the client leaves while the layout runs
-            await asyncio.sleep(0.05)
+        while not started or time.monotonic() < started[0] + 0.1:  # leave while it lays out
+            await asyncio.sleep(0.02)
         return {"type": "http.disconnect"}
 
     with caplog.at_level(logging.INFO, logger="vizgrad.lab"):
-        sent = _call(create_app(cache_size=0), "/api/render", receive)
+        sent = _call(create_app(cache_size=0, max_expression_length=2000, max_nodes=2000),
+                     "/api/render", receive)
     assert calls == [True]  # a layout was running, and it was stopped
     assert sent[0]["status"] == 499
     assert any("disconnected" in r.getMessage() for r in caplog.records)

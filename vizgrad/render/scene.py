@@ -120,14 +120,19 @@ class Scene:
     # -- sizes -------------------------------------------------------------------
     def _box_texts(self, n: str) -> tuple[str, list[str]]:
         """The name and every value text a box can show (for its width)."""
+        if not hasattr(self, "_shown"):
+            shown: dict[str, set[float]] = {}
+            for s in self.graph.graph["steps"]:
+                if s["kind"] == "seed":
+                    shown.setdefault(s["node"], set()).add(s["grad"])
+                for c in s.get("contributions", ()):
+                    shown.setdefault(c["target"], set()).add(c["after"])
+            self._shown = shown
         G = self.graph
         vals = [self.word("pending"), tx.NOT_REACHED]
         if "data" in G.nodes[n]:
             vals.append(self.num(G.nodes[n]["data"]))
-        for s in G.graph["steps"]:
-            if s["kind"] == "seed" and s["node"] == n:
-                vals.append(self.num(s["grad"]))
-            vals += [self.num(c["after"]) for c in s.get("contributions", ()) if c["target"] == n]
+        vals += sorted(self.num(v) for v in self._shown.get(n, ()))
         return tx.name(G, n), vals
 
     def _layout_dot(self) -> str:
