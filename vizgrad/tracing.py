@@ -187,6 +187,12 @@ class Trace:
         except (KeyError, TypeError) as err:
             raise GraphFormatError(f"not a vizgrad trace: missing or bad field {err}") from None
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """Notebooks show a step player (see :mod:`vizgrad.notebook`)."""
+        from .notebook import trace_bundle
+
+        return trace_bundle(self)
+
 
 def jsonable(x: Any) -> Any:
     """Replace non-finite floats by the strings 'nan', 'inf', '-inf' (JSON has none)."""
