@@ -31,7 +31,8 @@ import inspect
 import math
 import re
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from .exceptions import OptionError
 
@@ -111,7 +112,8 @@ def parse_values(text: str) -> tuple[tuple[str, float], ...]:
         try:
             number = float(raw)
         except ValueError:
-            raise OptionError(f"values: {part!r} is not a number; write values as a=-2, b=3") from None
+            raise OptionError(f"values: {part!r} is not a number; "
+                              "write values as a=-2, b=3") from None
         if not math.isfinite(number):
             raise OptionError(f"values: {part!r} must be a finite number")
         out[key] = number
@@ -273,7 +275,7 @@ def alt_text(spec: Spec) -> str:
     last = len(G.graph["steps"]) - 1
     if step is None:
         step = 0 if spec.player else int(G.graph["default_step"])
-    what = spec.expression if spec.example is None else f"example {spec.example}"
+    what = f"example {spec.example}" if spec.example is not None else str(spec.expression)
     if spec.values:
         what += " at " + ", ".join(f"{k}={v:g}" for k, v in spec.values)
     return f"{what}, step {step} of {last}"
@@ -293,7 +295,8 @@ def render(spec: Spec) -> Rendered:
         return Rendered("player", page, alt, spec.caption)
     drawing = draw(G, step, **_kwargs(spec, _draw_params(), "a picture"))
     if spec.animated:
-        return Rendered("animated", drawing.animated_svg(), alt, spec.caption)
+        animated = cast(Any, drawing).animated_svg()  # a newer Drawing has it
+        return Rendered("animated", animated, alt, spec.caption)
     return Rendered("svg", drawing.svg(), alt, spec.caption)
 
 
