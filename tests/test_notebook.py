@@ -102,3 +102,13 @@ def test_a_value_with_more_nodes_than_the_limit_keeps_its_repr(monkeypatch):
 
 def test_show_is_exported_lazily():
     assert vizgrad.show is notebook.show and "show" in vizgrad.__all__
+
+
+def test_show_takes_a_micrograd_value():
+    engine = pytest.importorskip("micrograd.engine", reason="micrograd is not installed")
+    a, b = engine.Value(-2.0), engine.Value(3.0)
+    q = (a * b) * (a + b)
+    q.backward()
+    page = _page(vizgrad.show(q, step="final")._repr_mimebundle_())
+    assert 'data-start="7"' in page
+    assert '<td class="num grad">-3.0000</td>' in page and '<td class="num grad">-8.0000</td>' in page

@@ -32,7 +32,7 @@ from .exceptions import OptionError, VizgradError
 __all__ = ["Stepper", "show", "VALUE_MAX_NODES"]
 
 #: a Value displays as a player only up to this many nodes (use show() beyond)
-VALUE_MAX_NODES = 60
+VALUE_MAX_NODES = 30
 
 _SHOW_OPTIONS = ("theme", "rankdir", "decimals", "backend", "title", "interval_ms", "max_cells",
                  "fit", "preset", "lang")
