@@ -44,6 +44,9 @@ def test_flags_read_words_and_an_empty_value(raw, on):
         ({"player": "maybe"}, FORK, "player: expected no value, true or false, got 'maybe'"),
         ({"player": None, "animated": None}, FORK, "player and animated exclude each other"),
         ({"caption": ""}, FORK, "caption: needs a value"),
+        ({"theme": "sepia"}, FORK, "unknown theme 'sepia'"),
+        ({"rankdir": "RL"}, FORK, "rankdir must be one of LR, TB, got 'RL'"),
+        ({"decimals": "13"}, FORK, "decimals must be a whole number from 0 to 12, got 13"),
     ],
 )
 def test_bad_options_say_what_is_wrong(options, expression, message):

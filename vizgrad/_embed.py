@@ -30,8 +30,8 @@ import html
 import inspect
 import math
 import re
-from dataclasses import asdict, dataclass
 from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
 from typing import Any, cast
 
 from .exceptions import OptionError
@@ -179,7 +179,16 @@ def parse_options(options: Mapping[str, str | None], expression: str | None = No
 
 
 def _check_supported(spec: Spec) -> None:
-    """Refuse options the installed renderers do not have yet (checked once per name)."""
+    """Refuse drawing options the renderers would refuse, now rather than when drawing."""
+    from .render.dot import RANKDIRS
+    from .render.theme import get as get_theme
+
+    if spec.theme is not None:
+        get_theme(spec.theme)
+    if spec.rankdir is not None and spec.rankdir not in RANKDIRS:
+        raise OptionError(f"rankdir must be one of {', '.join(RANKDIRS)}, got {spec.rankdir!r}")
+    if spec.decimals is not None and spec.decimals > 12:
+        raise OptionError(f"decimals must be a whole number from 0 to 12, got {spec.decimals}")
     if spec.player:
         _kwargs(spec, _player_params(), "the player")
     else:

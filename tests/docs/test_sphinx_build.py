@@ -125,7 +125,8 @@ def test_a_rebuild_renders_only_what_changed(tmp_path):
 
 def test_a_bad_directive_reports_its_file_and_line_without_a_traceback(tmp_path):
     bad = (INDEX + "\n.. vizgrad:: (a*b)*(a+\n   :values: a=-2, b=3\n\n"
-           ".. vizgrad:: a*b\n   :values: a=1, b=two\n")
+           ".. vizgrad:: a*b\n   :values: a=1, b=two\n\n"
+           ".. vizgrad:: a*b\n   :values: a=1, b=2\n   :colour: red\n")
     write_project(tmp_path / "src", index=bad)
     result = build(tmp_path / "src", tmp_path / "out")
     log = result.stdout + result.stderr
@@ -135,6 +136,7 @@ def test_a_bad_directive_reports_its_file_and_line_without_a_traceback(tmp_path)
     second = lines.index(".. vizgrad:: a*b") + 1
     assert f"{index}:{first}: ERROR: vizgrad: column 7: syntax error: '(' was never closed" in log
     assert f"{index}:{second}: ERROR: vizgrad: values: 'b=two' is not a number" in log
+    assert f"{index}:{second + 3}: ERROR: Error in \"vizgrad\" directive:\nunknown option: \"colour\"" in log
     assert "Traceback" not in log and "Exception occurred" not in log
     strict = build(tmp_path / "src", tmp_path / "strict", "-W")
     assert strict.returncode != 0
