@@ -136,7 +136,8 @@ def test_a_bad_directive_reports_its_file_and_line_without_a_traceback(tmp_path)
     second = lines.index(".. vizgrad:: a*b") + 1
     assert f"{index}:{first}: ERROR: vizgrad: column 7: syntax error: '(' was never closed" in log
     assert f"{index}:{second}: ERROR: vizgrad: values: 'b=two' is not a number" in log
-    assert f"{index}:{second + 3}: ERROR: Error in \"vizgrad\" directive:\nunknown option: \"colour\"" in log
+    unknown = 'ERROR: Error in "vizgrad" directive:\nunknown option: "colour"'
+    assert f"{index}:{second + 3}: {unknown}" in log
     assert "Traceback" not in log and "Exception occurred" not in log
     strict = build(tmp_path / "src", tmp_path / "strict", "-W")
     assert strict.returncode != 0
