@@ -24,6 +24,8 @@ document's file and line; other builders show the text alternative.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import posixpath
 from pathlib import Path
 from typing import Any, ClassVar
@@ -34,7 +36,17 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from . import __version__
-from ._embed import OPTIONS, Rendered, alt_text, digest, figure_html, graph, kind, parse_options
+from ._embed import (
+    OPTIONS,
+    Rendered,
+    Spec,
+    alt_text,
+    digest,
+    figure_html,
+    graph,
+    kind,
+    parse_options,
+)
 from ._embed import render as render_spec
 from ._files import write_atomic
 from .exceptions import VizgradError
@@ -109,5 +121,8 @@ def setup(app: Any) -> dict[str, Any]:
     app.add_node(vizgrad_figure, html=(visit_html, None))
     app.add_directive("vizgrad", VizgradDirective)
     app.connect("doctree-resolved", _text_elsewhere)
+    # the doctrees hold Specs: when their fields change, Sphinx must read every document again
+    shape = ",".join(f.name for f in dataclasses.fields(Spec))
+    env_version = int(hashlib.sha256(shape.encode()).hexdigest()[:8], 16)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True,
-            "env_version": 1}
+            "env_version": env_version}
