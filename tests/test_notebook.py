@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import xml.etree.ElementTree as ET
@@ -67,13 +68,18 @@ def test_a_trace_displays_as_a_player():
     assert _page(bundle) == vizgrad.player_html(q)
 
 
-def test_a_trace_too_large_for_a_player_falls_back_to_text():
-    x = Value(1.0, label="x")
-    y = x
-    for _ in range(120):
-        y = y * 1.01
-    y.backward()
-    bundle = vizgrad.trace(y)._repr_mimebundle_()
+def test_a_large_trace_keeps_a_plain_summary(monkeypatch):
+    q, _, _ = build_fork()
+    monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 4)
+    bundle = vizgrad.trace(q)._repr_mimebundle_()
+    assert bundle == {"text/plain": "<Trace of 5 nodes, 8 steps>\n(more than 4 nodes: "
+                                    "vizgrad.show(trace) draws its step player)"}
+
+
+def test_a_trace_the_player_refuses_falls_back_to_text(monkeypatch):
+    q, _, _ = build_fork()
+    monkeypatch.setattr(notebook, "show", functools.partial(notebook.show, max_cells=10))
+    bundle = vizgrad.trace(q)._repr_mimebundle_()
     assert list(bundle) == ["text/plain"]
     assert "no step player: a step player of this graph would hold" in bundle["text/plain"]
 
@@ -94,9 +100,9 @@ def test_a_value_before_backward_or_a_leaf_keeps_its_repr():
 
 def test_a_value_with_more_nodes_than_the_limit_keeps_its_repr(monkeypatch):
     q, _, _ = build_fork()
-    monkeypatch.setattr(notebook, "VALUE_MAX_NODES", 4)
+    monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 4)
     assert q._repr_mimebundle_() is None
-    monkeypatch.setattr(notebook, "VALUE_MAX_NODES", 5)
+    monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 5)
     assert "text/html" in q._repr_mimebundle_()
 
 

@@ -29,10 +29,11 @@ from typing import Any
 from ._embed import _NEWER, _draw_params, _player_params, iframe_html
 from .exceptions import OptionError, VizgradError
 
-__all__ = ["Stepper", "show", "VALUE_MAX_NODES"]
+__all__ = ["Stepper", "show", "DISPLAY_MAX_NODES"]
 
-#: a Value displays as a player only up to this many nodes (use show() beyond)
-VALUE_MAX_NODES = 30
+#: a Value or a Trace displays as a player only up to this many nodes (show() draws more):
+#: the player lays out every step, so a display of a larger graph would take seconds
+DISPLAY_MAX_NODES = 30
 
 _SHOW_OPTIONS = ("theme", "rankdir", "decimals", "backend", "title", "interval_ms", "max_cells",
                  "fit", "preset", "lang")
@@ -141,13 +142,17 @@ def bundle(x: Any, text: str) -> dict[str, str]:
 
 
 def trace_bundle(t: Any) -> dict[str, str]:
-    """:func:`bundle` for a Trace."""
-    return bundle(t, f"<Trace of {len(t.nodes)} nodes, {len(t.steps)} steps>")
+    """:func:`bundle` for a Trace of at most :data:`DISPLAY_MAX_NODES` nodes; else plain text."""
+    text = f"<Trace of {len(t.nodes)} nodes, {len(t.steps)} steps>"
+    if len(t.nodes) > DISPLAY_MAX_NODES:
+        return {"text/plain": f"{text}\n(more than {DISPLAY_MAX_NODES} nodes: "
+                              "vizgrad.show(trace) draws its step player)"}
+    return bundle(t, text)
 
 
 def value_bundle(v: Any) -> dict[str, str] | None:
     """:func:`bundle` for a Value, or None (plain repr) when it is a leaf, has no grad yet,
-    or has more than :data:`VALUE_MAX_NODES` nodes (``show(v)`` draws it anyway)."""
+    or has more than :data:`DISPLAY_MAX_NODES` nodes (``show(v)`` draws it anyway)."""
     if not getattr(v, "parents", ()) or not v.grad:
         return None
     seen, todo = {id(v)}, [v]
@@ -155,7 +160,7 @@ def value_bundle(v: Any) -> dict[str, str] | None:
         for p in todo.pop().parents:
             if id(p) not in seen:
                 seen.add(id(p))
-                if len(seen) > VALUE_MAX_NODES:
+                if len(seen) > DISPLAY_MAX_NODES:
                     return None
                 todo.append(p)
     return bundle(v, repr(v))
