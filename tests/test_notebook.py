@@ -30,7 +30,8 @@ def test_show_gives_the_player_the_static_svg_and_text():
     assert bundle["text/plain"] == "<Stepper of q: 5 nodes, 8 steps>"
     assert _page(bundle) == vizgrad.player_html(q)
     frame = bundle["text/html"]
-    assert frame.startswith('<iframe class="vizgrad-player" ')
+    assert frame.startswith('<div class="vizgrad-frame" ') and frame.endswith('</iframe></div>')
+    assert '<iframe class="vizgrad-player" srcdoc="' in frame
     assert 'sandbox="allow-scripts"' in frame and "allow-same-origin" not in frame
     assert ET.fromstring(bundle["image/svg+xml"]).tag == "{http://www.w3.org/2000/svg}svg"
     assert bundle["image/svg+xml"] == vizgrad.draw(q, 0).svg()

@@ -343,13 +343,15 @@ def iframe_html(page: str, title: str, *, src: str | None = None) -> str:
 
     The frame is sandboxed with scripts only: its page keeps its own ids, styles,
     keys and Content-Security-Policy, so several players on one page never meet.
+    Its box starts at :func:`player_height` and the reader can drag it taller.
     """
     e = html.escape
     where = f'src="{e(src)}"' if src is not None else f'srcdoc="{e(page)}"'
-    return (f'<iframe class="vizgrad-player" {where} sandbox="allow-scripts" '
+    return (f'<div class="vizgrad-frame" style="resize:vertical;overflow:hidden;'
+            f'height:{player_height(page)}px;border:1px solid #d1d9e0;border-radius:6px">'
+            f'<iframe class="vizgrad-player" {where} sandbox="allow-scripts" '
             f'title="{e(title)}" loading="lazy" '
-            f'style="width:100%;height:{player_height(page)}px;border:1px solid #d1d9e0;'
-            f'border-radius:6px"></iframe>')
+            f'style="display:block;width:100%;height:100%;border:0"></iframe></div>')
 
 
 def figure_html(out: Rendered, *, src: str | None = None) -> str:

@@ -12,7 +12,7 @@ the same way::
     >>> bundle = show(q)._repr_mimebundle_()
     >>> sorted(bundle)
     ['image/svg+xml', 'text/html', 'text/plain']
-    >>> bundle["text/html"].startswith('<iframe class="vizgrad-player" srcdoc="&lt;!DOCTYPE')
+    >>> bundle["text/html"].startswith('<div class="vizgrad-frame" style="resize:vertical;')
     True
 
 The player is :func:`vizgrad.player_html`'s page in a sandboxed ``<iframe

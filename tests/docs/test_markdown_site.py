@@ -172,3 +172,13 @@ def test_mkdocs_strict_fails_on_a_bad_block(tmp_path):
     assert result.returncode != 0
     assert "vizgrad block at line 1: column 1: syntax error: '(' was never closed" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_player_frame_fills_a_box_the_reader_can_drag_taller(site, open_page):
+    pg = open_page(site)
+    box = pg.locator("div.vizgrad-frame").first
+    assert box.evaluate("e => getComputedStyle(e).resize") == "vertical"
+    before = box.evaluate("e => e.querySelector('iframe').getBoundingClientRect().height")
+    box.evaluate("e => { e.style.height = (e.clientHeight + 200) + 'px'; }")
+    after = box.evaluate("e => e.querySelector('iframe').getBoundingClientRect().height")
+    assert after == pytest.approx(before + 200, abs=1)
