@@ -50,6 +50,8 @@ def third_party(modules: list[str]) -> list[str]:
         "import vizgrad.examples",
         "import vizgrad; vizgrad.trace(vizgrad.Value(1.0) * 2)",
         "import vizgrad; vizgrad.parse('a*b', a=1, b=2).backward()",
+        "import vizgrad.notebook, vizgrad._embed",
+        "import vizgrad; x = vizgrad.Value(1.0) * 2; x._repr_mimebundle_(); x.backward()",
     ],
 )
 def test_core_modules_load_only_the_standard_library(statement):

@@ -34,6 +34,7 @@ _LAZY = {
     "frames": "render.frames",
     "animate": "render.frames",
     "player_html": "render.html",
+    "show": "notebook",
 }
 
 __all__ = ["Value", "VizgradError", "__version__", *_LAZY]

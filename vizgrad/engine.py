@@ -98,6 +98,13 @@ class Value:
         name = f"label={self.label!r}, " if self.label else ""
         return f"Value({name}data={self.data!r}, grad={self.grad!r})"
 
+    def _repr_mimebundle_(self, include: object = None,
+                          exclude: object = None) -> dict[str, str] | None:
+        """After ``backward()``, notebooks show a small graph as a step player (vizgrad.notebook)."""
+        from .notebook import value_bundle
+
+        return value_bundle(self)
+
     # -- building the graph ---------------------------------------------------
     @staticmethod
     def wrap(x: Value | float, op: str = "Value") -> Value:

@@ -186,6 +186,12 @@ class Trace:
         except (KeyError, TypeError) as err:
             raise GraphFormatError(f"not a vizgrad trace: missing or bad field {err}") from None
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """Notebooks show a step player (see :mod:`vizgrad.notebook`)."""
+        from .notebook import trace_bundle
+
+        return trace_bundle(self)
+
 
 def strict_json(x: Any, indent: int | None = None) -> str:
     """``json.dumps`` with nan and infinities written as strings (see :func:`jsonable`).

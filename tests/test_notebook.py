@@ -1,0 +1,122 @@
+"""Notebook display: vizgrad.show(), a Trace and a Value after backward() show a step player."""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import vizgrad
+from vizgrad import notebook
+from vizgrad.exceptions import OptionError
+
+from .helpers import build_fork
+
+SRCDOC = re.compile(r'srcdoc="([^"]*)"')
+
+
+def _page(bundle: dict[str, str]) -> str:
+    match = SRCDOC.search(bundle["text/html"])
+    assert match is not None
+    return html.unescape(match.group(1))
+
+
+def test_show_gives_the_player_the_static_svg_and_text():
+    q, _, _ = build_fork()
+    bundle = vizgrad.show(q)._repr_mimebundle_()
+    assert bundle["text/plain"] == "<Stepper of q: 5 nodes, 8 steps>"
+    assert _page(bundle) == vizgrad.player_html(q)
+    frame = bundle["text/html"]
+    assert frame.startswith('<div class="vizgrad-frame" ') and frame.endswith('</iframe></div>')
+    assert '<iframe class="vizgrad-player" srcdoc="' in frame
+    assert 'sandbox="allow-scripts"' in frame and "allow-same-origin" not in frame
+    assert ET.fromstring(bundle["image/svg+xml"]).tag == "{http://www.w3.org/2000/svg}svg"
+    assert bundle["image/svg+xml"] == vizgrad.draw(q, 0).svg()
+
+
+def test_show_starts_at_the_step_asked_for_and_passes_options():
+    bundle = vizgrad.show("fork", step="final", theme="dark")._repr_mimebundle_()
+    page = _page(bundle)
+    assert 'data-start="7"' in page and '<html lang="en" class="dark">' in page
+    assert bundle["image/svg+xml"] == vizgrad.draw(vizgrad.examples.graph("fork"), 7,
+                                                   theme="dark").svg()
+    assert 'data-start="3"' in _page(vizgrad.show("fork", step=3)._repr_mimebundle_())
+
+
+@pytest.mark.parametrize("step", [8, -1, "last", True, 1.0])
+def test_show_refuses_a_step_outside_the_trace(step):
+    with pytest.raises(OptionError, match="step must be a number from 0 to 7, 'first' or 'final'"):
+        vizgrad.show("fork", step=step)
+
+
+def test_show_refuses_an_unknown_option():
+    with pytest.raises(OptionError, match="show\\(\\) has no option 'colour'"):
+        vizgrad.show("fork", colour="red")
+
+
+def test_the_same_graph_gives_the_same_bytes():
+    assert (vizgrad.show("fork")._repr_mimebundle_()
+            == vizgrad.show("fork")._repr_mimebundle_())
+
+
+def test_a_trace_displays_as_a_player():
+    q, _, _ = build_fork()
+    bundle = vizgrad.trace(q)._repr_mimebundle_()
+    assert bundle["text/plain"] == "<Trace of 5 nodes, 8 steps>"
+    assert _page(bundle) == vizgrad.player_html(q)
+
+
+def test_a_large_trace_keeps_a_plain_summary(monkeypatch):
+    q, _, _ = build_fork()
+    monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 4)
+    bundle = vizgrad.trace(q)._repr_mimebundle_()
+    assert bundle == {"text/plain": "<Trace of 5 nodes, 8 steps>\n(more than 4 nodes: "
+                                    "vizgrad.show(trace) draws its step player)"}
+
+
+def test_a_trace_the_player_refuses_falls_back_to_text(monkeypatch):
+    q, _, _ = build_fork()
+    monkeypatch.setattr(notebook, "show", functools.partial(notebook.show, max_cells=10))
+    bundle = vizgrad.trace(q)._repr_mimebundle_()
+    assert list(bundle) == ["text/plain"]
+    assert "no step player: a step player of this graph would hold" in bundle["text/plain"]
+
+
+def test_a_value_after_backward_displays_as_a_player():
+    q, _, _ = build_fork()
+    bundle = q._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(q)
+    assert _page(bundle) == vizgrad.player_html(q)
+
+
+def test_a_value_before_backward_or_a_leaf_keeps_its_repr():
+    q, a, _ = build_fork(backward=False)
+    assert q._repr_mimebundle_() is None
+    q.backward()
+    assert a._repr_mimebundle_() is None
+
+
+def test_a_value_with_more_nodes_than_the_limit_keeps_its_repr(monkeypatch):
+    q, _, _ = build_fork()
+    monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 4)
+    assert q._repr_mimebundle_() is None
+    monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 5)
+    assert "text/html" in q._repr_mimebundle_()
+
+
+def test_show_is_exported_lazily():
+    assert vizgrad.show is notebook.show and "show" in vizgrad.__all__
+
+
+def test_show_takes_a_micrograd_value():
+    engine = pytest.importorskip("micrograd.engine", reason="micrograd is not installed")
+    a, b = engine.Value(-2.0), engine.Value(3.0)
+    q = (a * b) * (a + b)
+    q.backward()
+    page = _page(vizgrad.show(q, step="final")._repr_mimebundle_())
+    assert 'data-start="7"' in page
+    for grad in ("-3.0000", "-8.0000"):
+        assert f'<td class="num grad">{grad}</td>' in page
