@@ -163,7 +163,7 @@ def test_a_loaded_graph_is_described_like_the_live_one(fork):
     for k in range(len(G.graph["steps"])):
         assert caption(H, k) == caption(G, k)
         assert chain_rule(H, k) == chain_rule(G, k)
-    assert caption(H, 7) == "step 7/7 · backward through u = a × b"
+    assert caption(H, 7) == "step 7 / 7 · backward through u = a × b"
 
 
 def test_vizgrad_exports():

@@ -118,9 +118,10 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
     kinds = [*formats, *(["frames"] if frames else [])]
     for kind, per_frame in (("gif", gif_frame_bytes(n)), ("mp4", 20_000), ("frames", png_frame_bytes(n))):
         if kind in kinds:
-            size += steps * per_frame
-            secs += steps * frame_seconds(n)
-            units += steps
+            shown = steps + (kind != "frames")  # an animation ends on the final view
+            size += shown * per_frame
+            secs += shown * frame_seconds(n)
+            units += shown
     return Estimate(size, secs, units)
 
 

@@ -180,7 +180,7 @@ def parse_options(options: Mapping[str, str | None], expression: str | None = No
 
 def _check_supported(spec: Spec) -> None:
     """Refuse drawing options the renderers would refuse, now rather than when drawing."""
-    from .render.dot import RANKDIRS
+    from .render.scene import RANKDIRS
     from .render.theme import get as get_theme
 
     if spec.theme is not None:

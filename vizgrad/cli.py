@@ -188,7 +188,7 @@ def main() -> None:
 @click.option("--max-nodes", type=click.IntRange(min=1), default=2000, show_default=True,
               metavar="N", help="Refuse a graph with more values than this.")
 @click.option("--max-cells", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Refuse a step player holding more than N values × steps [default: 10000].")
+              help="Refuse a step player holding more than N values × steps [default: 2000000].")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=86400),
               default=60.0, show_default=True, metavar="SECONDS",
               help="Stop a Graphviz layout that runs longer than this.")

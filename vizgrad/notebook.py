@@ -35,7 +35,7 @@ __all__ = ["Stepper", "show", "DISPLAY_MAX_NODES"]
 #: the player lays out every step, so a display of a larger graph would take seconds
 DISPLAY_MAX_NODES = 30
 
-_SHOW_OPTIONS = ("theme", "rankdir", "decimals", "backend", "title", "interval_ms", "max_cells",
+_SHOW_OPTIONS = ("theme", "rankdir", "decimals", "backend", "title", "interval_ms", "timeout",
                  "fit", "preset", "lang")
 
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from vizgrad import gallery
-from vizgrad.render.html import MAX_CELLS
+from vizgrad._budget import MAX_CELLS
 from vizgrad.render.layout import DEFAULT_TIMEOUT
 from vizgrad.render.svg import DEFAULT_MAX_NODES
 
@@ -76,16 +76,16 @@ def test_a_bad_max_bytes_is_a_usage_error(run, size):
 
 
 def test_timeout_reaches_the_layout(run, tmp_path, monkeypatch):
-    from vizgrad.render import svg
+    from vizgrad.render import scene
 
     seen = []
-    real = svg.run_layout
+    real = scene.run_layout
 
     def spy(dot, fmt="svg", backend=None, timeout=60.0):
         seen.append(timeout)
         return real(dot, fmt, backend, timeout)
 
-    monkeypatch.setattr(svg, "run_layout", spy)
+    monkeypatch.setattr(scene, "run_layout", spy)
     run("render", "fork", "--timeout", "7.5", "-o", str(tmp_path / "f.svg"))
     assert seen == [7.5]
     run("render", "fork", "--timeout", "0", code=2)
@@ -188,11 +188,11 @@ def test_a_flat_sum_and_look_alike_names_on_the_command_line(run, tmp_path):
 
 def test_a_layout_timeout_names_the_option(run, tmp_path, monkeypatch):
     from vizgrad.exceptions import LayoutTimeoutError
-    from vizgrad.render import svg
+    from vizgrad.render import scene
 
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 0.5 s and was stopped")
 
-    monkeypatch.setattr(svg, "run_layout", slow)
+    monkeypatch.setattr(scene, "run_layout", slow)
     out = run("render", "fork", "--timeout", "0.5", "-o", str(tmp_path / "f.svg"), code=1).output
     assert "ran longer than 0.5 s" in out and "--timeout SECONDS" in out

@@ -47,8 +47,9 @@ def test_render_selected_examples_and_formats(run, tmp_path):
     G = from_json((fork / "fork.json").read_text(encoding="utf-8"))
     assert (G.nodes["v0"]["grad"], G.nodes["v1"]["grad"]) == (-3.0, -8.0)
     texts = " ".join(_texts(fork / "steps" / "step-07.svg"))
-    assert "-3.0000" in texts and "-8.0000" in texts
-    assert " ".join(_texts(fork / "fork.svg")) == texts  # the final picture is the last step
+    assert "−3" in texts and "−8" in texts
+    final = " ".join(_texts(fork / "fork.svg"))  # the final view: every contribution labelled
+    assert "after backward()" in final and "1 × (−6) = −6" in final
 
 
 def test_quiet_prints_nothing(run, tmp_path):
@@ -129,7 +130,7 @@ def test_expr_to_an_svg_file(run, tmp_path):
     res = run("render", "--expr", "(a*b)*(a+b)", "--set", "a=-2", "--set", "b=3", "-o", str(out))
     assert f"wrote {out}" in res.stderr
     texts = " ".join(_texts(out))
-    assert "-3.0000" in texts and "-8.0000" in texts and "-6.0000" in texts
+    assert "∂f/∂a = −3" in texts and "∂f/∂b = −8" in texts and "−6" in texts
 
 
 def test_an_unused_value_is_noted(run, tmp_path):

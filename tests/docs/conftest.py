@@ -68,7 +68,7 @@ def player_frames(pg: Any) -> list[Any]:
     for handle in pg.query_selector_all("iframe.vizgrad-player"):
         handle.scroll_into_view_if_needed()  # the frames load lazily
         frame = handle.content_frame()
-        frame.wait_for_selector("#player section.step.current")
+        frame.wait_for_selector("#player #counter")
         frames.append(frame)
     return frames
 
@@ -78,4 +78,4 @@ def current_step(frame: Any) -> str:
 
 
 def grad(frame: Any, node: str) -> str:
-    return frame.locator(f"section.step.current tr[data-node='{node}'] td.grad").inner_text()
+    return frame.locator(f"#player tr[data-node='{node}'] td.grad").inner_text()

@@ -86,7 +86,7 @@ def test_next_in_the_exported_html_changes_the_step(exported, open_page):
     for _ in range(6):
         value.click("button[data-go='next']")
     assert current_step(value) == "step 7 / 7"
-    assert (grad(value, "v0"), grad(value, "v1")) == ("-3.0000", "-8.0000")
+    assert (grad(value, "v0"), grad(value, "v1")) == ("−3", "−8")
     assert current_step(trace) == "step 0 / 7" and current_step(shown) == "step 3 / 3"
     trace.locator("#slider").fill("5")
     assert current_step(trace) == "step 5 / 7" and current_step(value) == "step 7 / 7"

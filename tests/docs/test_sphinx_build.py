@@ -102,7 +102,7 @@ def test_the_player_works_in_chromium(site, open_page):
     for _ in range(7):
         frame.click("button[data-go='next']")
     assert current_step(frame) == "step 7 / 7"
-    assert (grad(frame, "v0"), grad(frame, "v1")) == ("-3.0000", "-8.0000")
+    assert (grad(frame, "v0"), grad(frame, "v1")) == ("−3", "−8")
 
 
 def _written(result: subprocess.CompletedProcess[str]) -> list[str]:
