@@ -178,6 +178,12 @@ def main() -> None:
               show_default=True, help="Layout direction: left to right or top to bottom.")
 @click.option("--theme", type=click.Choice(["light", "dark"]), default="light", show_default=True,
               help="Colours of the pictures and the player.")
+@click.option("--preset", type=click.Choice(["docs", "slides", "compact"]), default="docs",
+              show_default=True, help="Sizes for where the pictures go: docs, slides "
+                                      "(text of 14 pt or more on a 960 pt slide) or compact.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
+              help="Language of the words in the pictures and the player "
+                   "[default: $VIZGRAD_LANG, else en].")
 @click.option("--decimals", type=click.IntRange(0, 12), default=4, show_default=True,
               help="Digits after the decimal point.")
 @click.option("--backend", type=click.Choice(["embedded", "system"]), default=None,
@@ -201,7 +207,8 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
-           step: int | None, rankdir: str, theme: str, decimals: int, backend: str | None,
+           step: int | None, rankdir: str, theme: str, preset: str, lang: str | None,
+           decimals: int, backend: str | None,
            jobs: int, max_nodes: int, max_cells: int | None, timeout: float,
            max_bytes: int | None, max_seconds: float, quiet: bool) -> None:
     """Render examples (default: all), an expression or a model file.
@@ -235,7 +242,8 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     chosen: dict[str, Any] = {"max_nodes": max_nodes, "timeout": timeout,
                               "max_seconds": max_seconds, "max_cells": max_cells,
                               "max_bytes": max_bytes, "formats": formats or None}
-    opts = Options(step=step, rankdir=rankdir, theme=theme, decimals=decimals,
+    opts = Options(step=step, rankdir=rankdir, theme=theme, decimals=decimals, preset=preset,
+                   lang=lang,
                    frames=frames, backend=backend,
                    **{k: v for k, v in chosen.items() if v is not None})  # else the defaults
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",

@@ -74,6 +74,8 @@ class Options:
     rankdir: str = "LR"
     theme: str = "light"
     decimals: int = 4
+    preset: str = "docs"
+    lang: str | None = None
     backend: str | None = None
     max_nodes: int = DEFAULT_MAX_NODES
     max_cells: int = MAX_CELLS
@@ -137,7 +139,7 @@ def step_file(G: Any, k: int) -> str:
 
 def _look(opts: Options) -> dict[str, Any]:
     return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals,
-            "backend": opts.backend}
+            "preset": opts.preset, "lang": opts.lang, "backend": opts.backend}
 
 
 def _draw_opts(opts: Options) -> dict[str, Any]:
