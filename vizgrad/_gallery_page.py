@@ -10,7 +10,13 @@ from typing import Any, Sequence
 
 from .render.text import caption, chain_rule, fmt, formula, name
 
-__all__ = ["gallery_readme"]
+
+def step_file(G: Any, k: int) -> str:
+    """The per-step SVG's path inside an example folder: ``steps/step-07.svg``."""
+    pad = max(2, len(str(len(G.graph["steps"]) - 1)))
+    return f"steps/step-{k:0{pad}d}.svg"
+
+__all__ = ["gallery_readme", "step_file"]
 
 _LINKS = (("svg", "SVG"), ("gif", "GIF"), ("mp4", "MP4"), ("png", "PNG"), ("html", "step player"),
           ("json", "JSON"), ("dot", "DOT"))
@@ -91,7 +97,6 @@ def _summary(page: _Page) -> None:
 
 
 def _fork(page: _Page, G: Any) -> None:
-    from .gallery import step_file
 
     n = _by_name(G)
     page.add('<a id="fork"></a>', "", "## fork: q = (a·b)·(a+b), step by step", "")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import _pool
+from ._gallery_page import gallery_readme, step_file
 from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, Estimate
 from ._budget import check as budget_check
 from ._files import prune, sweep, sweep_one, via_temp, write_atomic
@@ -126,15 +127,6 @@ def example_jobs(names: Sequence[str] | None = None, **values: float) -> list[Jo
 
     chosen = examples.names() if not names else list(dict.fromkeys(names))
     return [Job(n, examples.graph(n, **values), f"{n}: {examples.describe(n)}") for n in chosen]
-
-
-def _pad(G: Any) -> int:
-    return max(2, len(str(len(G.graph["steps"]) - 1)))
-
-
-def step_file(G: Any, k: int) -> str:
-    """The per-step SVG's path inside an example folder: ``steps/step-07.svg``."""
-    return f"steps/step-{k:0{_pad(G)}d}.svg"
 
 
 def _look(opts: Options) -> dict[str, Any]:
@@ -316,7 +308,6 @@ def export(
     finally:
         _pool.set_progress(None)
     if readme:
-        from ._gallery_page import gallery_readme
 
         text = gallery_readme(jobs, opts, set(results))
         results["README.md"] = write_atomic(root / "README.md", text.encode("utf-8"))
