@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
 from .helpers import build_fork
 
 REQUIRE_OPTIONAL = os.environ.get("VIZGRAD_REQUIRE_OPTIONAL") == "1"
+CHROMIUM = os.environ.get("VIZGRAD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -31,3 +36,17 @@ def fork():
 
 # model files that tests render through the command line, not test modules
 collect_ignore = ["models"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium through Playwright (skips without them, fails so in CI)."""
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="Playwright for Python is not installed")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM} (apt install chromium, "
+                    "or set VIZGRAD_CHROMIUM)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

@@ -6,7 +6,6 @@ skip (and CI, with VIZGRAD_REQUIRE_OPTIONAL=1, turns the skip into a failure).
 
 from __future__ import annotations
 
-import os
 import re
 import xml.etree.ElementTree as ET
 
@@ -20,18 +19,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Pyt
 expect = sync_api.expect
 expect.set_options(timeout=15_000)  # the machine may be busy; nothing here measures speed
 
-CHROMIUM = os.environ.get("VIZGRAD_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt install chromium, or set VIZGRAD_CHROMIUM)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
