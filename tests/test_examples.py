@@ -13,7 +13,7 @@ from vizgrad.exceptions import ExpressionError, UnknownExampleError
 from vizgrad.tracing import Trace
 
 NAMES = ["shared-node", "overwrite-bug", "sum-square", "fork", "tanh-native", "tanh-decomposed",
-         "torch-crosscheck", "softmax-nll"]
+         "torch-crosscheck", "softmax-nll", "mlp"]
 
 
 def leaves(t: Trace) -> dict[str, dict]:
@@ -41,8 +41,9 @@ def test_each_example_builds_traces_and_graphs(name):
     assert t.to_json() == examples.trace(name).to_json()  # fresh, identical builds
     G = examples.graph(name)
     assert isinstance(G, nx.MultiDiGraph) and G.number_of_nodes() == len(t.nodes)
-    assert set(examples.defaults(name)) == {n["label"] for n in t.nodes
-                                            if not n["parents"] and n["kind"] == "input"}
+    assert set(examples.defaults(name)) == {n["label"] for n in t.nodes  # not a net's weights
+                                            if not n["parents"] and n["kind"] == "input"
+                                            and n["group"] is None}
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n != "overwrite-bug"])

@@ -469,12 +469,30 @@ def test_to_dict_and_json_agree_and_document_the_format(fork):
     t = trace(fork[0])
     d = t.to_dict()
     assert strict_json(t.to_json()) == json.loads(json.dumps(d))
-    assert d["format"] == "vizgrad.trace/1"
+    assert d["format"] == "vizgrad.trace/2"
     assert set(d) >= {"root", "also", "derivatives", "backward_ran", "default_step", "nodes", "steps"}
     for n in d["nodes"]:
-        assert {"id", "label", "op", "kind", "data", "grad"} <= set(n)
+        assert {"id", "label", "op", "kind", "data", "grad", "group"} <= set(n)
     again = Trace.from_dict(json.loads(t.to_json()))
     assert again.to_json() == t.to_json()
+
+
+def test_format_1_without_groups_still_reads(fork):
+    d = json.loads(trace(fork[0]).to_json())
+    d["format"] = "vizgrad.trace/1"
+    for n in d["nodes"]:
+        del n["group"]
+    old = Trace.from_dict(d)
+    G = vizgrad.to_networkx(old)
+    assert G.nodes["v0"]["group"] is None and G.nodes["v0"]["grad"] == -3.0
+    assert old.to_dict()["format"] == "vizgrad.trace/2"
+
+
+def test_from_dict_names_an_unknown_format():
+    from vizgrad.exceptions import GraphFormatError
+
+    with pytest.raises(GraphFormatError, match="unknown trace format 'vizgrad.trace/9'.*trace/1"):
+        Trace.from_dict({"format": "vizgrad.trace/9", "nodes": []})
 
 
 def test_from_dict_rejects_garbage():

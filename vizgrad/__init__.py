@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .engine import Value
+from .engine import Value, group
 from .exceptions import VizgradError
 
 __version__ = "0.1.0"
@@ -29,6 +29,8 @@ _LAZY = {
     "parse": "expr",
     "gradcheck": "checks",
     "examples": None,
+    "collapse": None,
+    "nn": None,
     "draw": "render.svg",
     "Drawing": "render.svg",
     "frames": "render.frames",
@@ -37,7 +39,7 @@ _LAZY = {
     "show": "notebook",
 }
 
-__all__ = ["Value", "VizgradError", "__version__", *_LAZY]
+__all__ = ["Value", "VizgradError", "__version__", "group", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .exceptions import GraphFormatError
+from .tracing import READ_FORMATS
 
 __all__ = ["check_document", "KINDS", "STEP_KINDS"]
 
@@ -64,13 +65,15 @@ class _Fields:
             "number": _is_number(value),
             "number|null": value is None or _is_number(value),
             "id|null": value is None or isinstance(value, str),
+            "str|null": value is None or isinstance(value, str),
             "list": isinstance(value, list),
             "object": isinstance(value, dict),
         }[kind]
         if not ok:
             what = {"int": "a whole number", "str": "a string", "bool": "true or false",
                     "number": "a number", "number|null": "a number or null",
-                    "id|null": "a node id or null", "list": "a list",
+                    "id|null": "a node id or null",
+                    "str|null": "a string or null", "list": "a list",
                     "object": "an object"}[kind]
             raise _fail(self.where, f"{key!r} must be {what}, got {_show(value)}")
         return value
@@ -93,6 +96,7 @@ def _check_nodes(nodes: list[Any]) -> dict[str, int]:
         f.get("data", "number")
         f.get("grad", "number|null", required=False)
         f.get("on_path", "bool", required=False)
+        f.get("group", "str|null", required=False)
         order = f.get("order", "int")
         if order != i:
             raise _fail(f.where, f"'order' must be its position in 'nodes', {i}, got {order}")
@@ -182,8 +186,8 @@ def check_document(data: Any) -> None:
     orders = _check_nodes(nodes)
     _check_edges(edges, orders, {n["id"]: n["kind"] for n in nodes})
     fmt = graph.get("format", "str", required=False)
-    if fmt is not None and fmt != "vizgrad.trace/1":
-        raise _fail("graph", f"'format' must be 'vizgrad.trace/1', got {_show(fmt)}")
+    if fmt is not None and fmt not in READ_FORMATS:
+        raise _fail("graph", f"'format' must be one of {', '.join(READ_FORMATS)}, got {_show(fmt)}")
     _node_ref(graph, "root", orders)
     also = graph.get("also", "list", required=False, default=[])
     for j, node in enumerate(also):

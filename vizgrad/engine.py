@@ -16,12 +16,48 @@ This module imports nothing outside the standard library.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from numbers import Real
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
-from .exceptions import DomainError, NumericOverflowError, OperandTypeError
+from .exceptions import DomainError, NumericOverflowError, OperandTypeError, OptionError
 
-__all__ = ["Value", "add_with_overwrite_bug", "topological_order"]
+__all__ = ["Value", "add_with_overwrite_bug", "group", "topological_order"]
+
+#: the group path of Values created now ("layer 1/neuron 0"), or None
+_GROUP: ContextVar[str | None] = ContextVar("vizgrad_group", default=None)
+_current_group = _GROUP.get
+
+
+@contextmanager
+def group(name: str) -> Iterator[str]:
+    """Record ``name`` as the group of every Value created inside the block.
+
+    Groups nest: inside ``group("layer 1")``, ``group("neuron 0")`` gives the
+    path ``"layer 1/neuron 0"`` (a name may hold ``/`` itself). The trace and
+    the graph carry the path as the node attribute ``group``; drawings can
+    collapse a group into one box. Yields the full path.
+
+    >>> with group("layer 1"):
+    ...     with group("neuron 0") as path:
+    ...         y = Value(2.0) * 3
+    >>> path, y.group, Value(1.0).group is None
+    ('layer 1/neuron 0', 'layer 1/neuron 0', True)
+    """
+    if not isinstance(name, str) or not name.strip("/ ") or any(
+            not part.strip() for part in name.split("/")):
+        raise OptionError(
+            f"group name must be a non-empty text whose /-separated parts are not empty, "
+            f"got {name!r}; write e.g. group('layer 1') or group('layer 1/neuron 0')"
+        )
+    outer = _GROUP.get()
+    path = name if outer is None else f"{outer}/{name}"
+    token = _GROUP.set(path)
+    try:
+        yield path
+    finally:
+        _GROUP.reset(token)
 
 
 def _noop() -> None:
@@ -60,7 +96,7 @@ class Value:
         8.0
     """
 
-    __slots__ = ("data", "grad", "parents", "op", "label", "_backward", "_local")
+    __slots__ = ("data", "grad", "parents", "op", "label", "group", "_backward", "_local")
 
     #: True for numbers wrapped by an operation (the 2 in ``a + 2``).
     is_const = False
@@ -79,6 +115,8 @@ class Value:
         self.parents: tuple[Value, ...] = tuple(children)
         self.op = op
         self.label = label
+        #: the :func:`group` path this Value was created in, or None
+        self.group: str | None = _current_group()
         self._backward: Callable[[], None] = _noop
         #: local derivative d(self)/d(parent) per operand slot
         self._local: tuple[float, ...] = ()

@@ -93,6 +93,20 @@ def _softmax_nll(z0: float = 0.0, z1: float = 3.0, z2: float = -2.0, z3: float =
     return loss, probs[:3]
 
 
+def _mlp(x0: float = 2.0, x1: float = 3.0) -> Built:
+    from .nn import MLP
+
+    net = MLP(2, [3, 1], seed=1337)
+    xs = [Value(x0, label="x0"), Value(x1, label="x1")]
+    y = -1.0  # the target
+    loss = (net(xs) - y) ** 2  # the course's squared error on one sample
+    loss.backward()
+    for p in net.parameters():  # one step of gradient descent, learning rate 0.1
+        p.data -= 0.1 * p.grad
+    loss = _named((net(xs) - y) ** 2, "loss")
+    return loss, []
+
+
 @dataclass(frozen=True)
 class Example:
     """One chapter example: how to build it and what it shows."""
@@ -122,6 +136,9 @@ EXAMPLES: dict[str, Example] = {
                 _torch_crosscheck, {"x": 1.5, "y": -0.5}),
         Example("softmax-nll", "L = -log softmax(z)[3] for z = (0, 3, -2, 1); p0..p2 are off the backward path",
                 _softmax_nll, {"z0": 0.0, "z1": 3.0, "z2": -2.0, "z3": 1.0}),
+        Example("mlp", "the course's MLP(2, [3, 1]) after one SGD step on one sample: "
+                "each neuron is a group (L0/N0 …), collapse='neuron' draws 9 boxes",
+                _mlp, {"x0": 2.0, "x1": 3.0}),
     ]
 }
 

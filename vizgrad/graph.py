@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["to_networkx", "to_json", "from_json", "as_graph", "graph_state", "graph_to_trace"]
 
-_NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order")
+_NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
 _GRAPH_KEYS = ("format", "root", "also", "derivatives", "backward_ran", "default_step", "steps")
 _NUMERIC = {"data", "grad", "value", "local", "upstream", "amount", "before", "after"}
 
@@ -40,7 +40,7 @@ def to_networkx(x: Any, also: Any = ()) -> nx.MultiDiGraph:
     """A ``MultiDiGraph`` of a Value (traced with ``also``) or of a :class:`Trace`.
 
     Edges run parent → child keyed by operand slot; node attributes are
-    ``label, data, grad, op, kind, on_path, order``; ``G.graph`` holds
+    ``label, data, grad, op, kind, on_path, order, group``; ``G.graph`` holds
     ``root``, ``also``, ``steps`` and ``default_step``.
     """
     import networkx as nx
@@ -90,7 +90,8 @@ def graph_to_trace(G: nx.MultiDiGraph) -> Trace:
     for n, attrs in G.nodes(data=True):
         parents = sorted(G.in_edges(n, keys=True), key=lambda e: e[2])
         nodes.append({"id": n, **{k: attrs.get(k) for k in _NODE_KEYS[:6]},
-                      "parents": [e[0] for e in parents], "order": attrs.get("order")})
+                      "parents": [e[0] for e in parents], "order": attrs.get("order"),
+                      "group": attrs.get("group")})
     nodes.sort(key=lambda r: r["order"])
     return Trace(nodes, list(G.graph["steps"]), G.graph["root"], list(G.graph.get("also", [])),
                  G.graph.get("derivatives", "exact"), bool(G.graph.get("backward_ran", True)))
@@ -159,6 +160,8 @@ def from_json(text: str | bytes) -> nx.MultiDiGraph:
     check_document(data)  # every field renderers, replay and gradcheck read
     try:
         G = nx.node_link_graph(_restore(data), directed=True, multigraph=True, edges="edges")
+        for _, attrs in G.nodes(data=True):
+            attrs.setdefault("group", None)  # vizgrad.trace/1 has no groups
     except (KeyError, TypeError, ValueError, RecursionError, nx.NetworkXError) as err:
         raise GraphFormatError(f"not a vizgrad graph: {err}") from None
     return G

@@ -21,15 +21,18 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from ._backward import backward_steps
 from .exceptions import GraphFormatError, OperandTypeError
 
-__all__ = ["Trace", "State", "trace", "replay", "states", "strict_json", "FORMAT"]
+__all__ = ["FORMAT", "READ_FORMATS", "State", "Trace", "replay", "states", "strict_json", "trace"]
 
-FORMAT = "vizgrad.trace/1"
+FORMAT = "vizgrad.trace/2"
+#: formats :meth:`Trace.from_dict` reads (/1 has no node ``group``)
+READ_FORMATS = ("vizgrad.trace/1", FORMAT)
 
 
 def _is_value(v: object) -> bool:
@@ -179,9 +182,16 @@ class Trace:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Trace:
-        """Rebuild a Trace from :meth:`to_dict` output."""
+        """Rebuild a Trace from :meth:`to_dict` output (``vizgrad.trace/1`` or ``/2``)."""
+        fmt = d.get("format", FORMAT) if isinstance(d, dict) else None
+        if fmt not in READ_FORMATS:
+            raise GraphFormatError(f"unknown trace format {fmt!r}; this vizgrad reads "
+                                   f"{', '.join(READ_FORMATS)}")
         try:
-            return cls(list(d["nodes"]), list(d["steps"]), d["root"], list(d.get("also", [])),
+            nodes = list(d["nodes"])
+            if fmt != FORMAT:  # /1: no groups
+                nodes = [{**n, "group": None} for n in nodes]
+            return cls(nodes, list(d["steps"]), d["root"], list(d.get("also", [])),
                        d.get("derivatives", "exact"), bool(d.get("backward_ran", True)))
         except (KeyError, TypeError) as err:
             raise GraphFormatError(f"not a vizgrad trace: missing or bad field {err}") from None
@@ -246,13 +256,16 @@ def _topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], 
     return order, parents, n_root
 
 
-def trace(root: Any, also: Iterable[Any] = ()) -> Trace:
+def trace(root: Any, also: Iterable[Any] = (), *, model: Any = None) -> Trace:
     """Record the forward and backward pass of the graph that ends in ``root``.
 
     Args:
         root: the output whose gradient is taken (a vizgrad or micrograd Value).
         also: outputs computed beside ``root`` but not on its backward path
             (the softmax exercise's other probabilities); never given a grad.
+        model: a micrograd-style net (``layers`` → ``neurons`` → ``w``, ``b``
+            or ``parameters()``) whose parameters are named ``L0.N2.w1`` and
+            grouped ``L0/N2`` with the ops that use them (see :mod:`vizgrad._nets`).
 
     Returns:
         A :class:`Trace` with ids ``v0, v1, ...`` by topological position.
@@ -299,7 +312,7 @@ def trace(root: Any, also: Iterable[Any] = ()) -> Trace:
         add_ids(pids)
         add_node({"id": vid, "label": "" if label is None else str(label), "op": str(op),
                   "kind": kind, "data": data, "grad": None, "on_path": i < n_root,
-                  "parents": pids, "order": i})
+                  "parents": pids, "order": i, "group": getattr(v, "group", None)})
         if ps:
             add_step({"index": len(steps), "kind": "forward", "node": vid, "value": data,
                       "contributions": []})
@@ -322,5 +335,9 @@ def trace(root: Any, also: Iterable[Any] = ()) -> Trace:
     finally:
         for v, g in zip(order, saved):
             v.grad = g
+    if model is not None:
+        from ._nets import name_model
+
+        name_model(model, nodes, ids)
     return Trace(nodes, steps, names[n_root - 1], [ids[id(v)] for v in also],
                  "observed" if observed else "exact", backward_ran)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..tracing import State, replay
 from . import text as tx
+from ._groups import box_name
 from ._shapes import op_glyph
 from .theme import edge_color, grad_color, robust_scale
 
@@ -136,7 +137,10 @@ class Looks:
         border = th.active if active else (th.muted if dim else th.border)
         box = {"fill": th.node_fill if on_path else th.offpath_fill, "stroke": border,
                "sw": "3" if active else "1.2", "dash": "5 3" if dim else ""}
-        name = tx.name(G, n)
+        name = box_name(s, n)
+        if kind == "group" and on_path:
+            box["fill"] = th.group_fill
+            box["sw"] = "3" if active else "2"
         out = {f"n-{n}": box}
         if kind in ("const", "stub"):
             box["dash"] = "4 3" if kind == "stub" else ""
@@ -156,6 +160,15 @@ class Looks:
                               "sw": "0", "dash": ""}
         out[f"t-{n}-grad"] = {"text": s.num(grad), "fill": th.text,
                               "bold": _ON if n in ctx["changed"] else _OFF}
+        done = n in s.params_done and st.step >= s.params_done[n] or ctx["final"]
+        for i, (label, g) in enumerate(s.params.get(n, ())):
+            shown = g if done else None
+            out[f"c-{n}-p{i}"] = {"fill": grad_color(shown if on_path else None, self.scale, th),
+                                  "hatch": _OFF if done else _ON, "stroke": "none", "sw": "0",
+                                  "dash": ""}
+            out[f"t-{n}-p{i}l"] = {"text": label, "fill": th.text}
+            out[f"t-{n}-p{i}"] = {"text": "" if g is None else s.num(shown), "fill": th.text,
+                                  "bold": _OFF}
         if n in s.op_sizes:
             out[f"o-{n}"] = {"fill": th.op_fill, "stroke": border, "sw": "3" if active else "1.2",
                              "dash": "5 3" if dim else ""}

@@ -166,8 +166,10 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             continue
         top = y + 0.3 * f
         add(Shape(f"n-{n}", "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
+        params = scene.params.get(n, ())
+        rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom
         add(Shape(f"c-{n}-grad", "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
-                                          _r(line + 0.3 * f - 1.5), 0.0), "vg-grad-cell"))
+                                          _r(line + (0 if params else rest)), 0.0), "vg-grad-cell"))
         add(Shape(f"s-{n}", "path", ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
                   "vg-rule-line"))
         add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f)), "vg-name", f,
@@ -176,6 +178,15 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             base = _baseline(top + line * (row + 0.5), f)
             add(Shape(f"t-{n}-{key[0]}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * 0.85))
             add(Shape(f"t-{n}-{key}", "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
+                      "end"))
+        for i in range(len(params)):  # a group box's parameter grads
+            row_top = top + line * (3 + i)
+            h = line + (rest if i == len(params) - 1 else 0)
+            add(Shape(f"c-{n}-p{i}", "rect", (_r(x + 1.5), _r(row_top), _r(w - 3), _r(h), 0.0),
+                      "vg-grad-cell"))
+            base = _baseline(row_top + line / 2, f)
+            add(Shape(f"t-{n}-p{i}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * 0.85))
+            add(Shape(f"t-{n}-p{i}", "text", (_r(x + w - 0.6 * f), base), "vg-grad", f, False,
                       "end"))
         if n in scene.op_sizes:
             ox, oy, ow, oh = geo.nodes[gm.op_id(n)]

@@ -36,7 +36,7 @@ from ._encode import FrameStore, find_ffmpeg, gif, mp4, no_ffmpeg, webp
 from ._picture import Picture, rc
 from .layout import DEFAULT_TIMEOUT
 from .scene import Scene
-from .svg import DEFAULT_MAX_NODES, Drawing, check_common
+from .svg import DEFAULT_MAX_NODES, Drawing, check_common, shrink
 
 __all__ = ["ANIMATION_FORMATS", "DURATIONS", "FINAL_HOLD", "FRAME_FORMATS", "animate", "durations",
            "find_ffmpeg", "frames", "picture_bytes"]
@@ -50,7 +50,9 @@ FINAL_HOLD = 4.0
 _FRAME_NAME = re.compile(r"frame-(\d{3,})\.(png|svg)")
 _SCENE_OPTS = ("preset", "theme", "rankdir", "decimals", "trim", "lang", "caption", "legend",
                "backend", "timeout")
-_FRAME_OPTS = (*_SCENE_OPTS, "max_nodes", "steps", "final", "dpi", "size", "font", "progress")
+_SHRINK_OPTS = ("collapse", "focus", "radius", "group_steps", "merge_constants")
+_FRAME_OPTS = (*_SCENE_OPTS, *_SHRINK_OPTS, "max_nodes", "steps", "final", "dpi", "size", "font",
+               "progress")
 _ANIMATION_OPTS = (*_FRAME_OPTS, "duration", "hold", "loop")
 
 
@@ -61,7 +63,8 @@ def _check_names(opts: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
 
 
 def _scene(x: Any, opts: dict[str, Any]) -> Scene:
-    G = as_graph(x)
+    G, _ = shrink(as_graph(x), None, max_nodes=opts.get("max_nodes", DEFAULT_MAX_NODES),
+                  **{k: opts[k] for k in _SHRINK_OPTS if k in opts})
     check_common(G, opts.get("max_nodes", DEFAULT_MAX_NODES), opts.get("backend"),
                  opts.get("timeout", DEFAULT_TIMEOUT))
     return Scene(G, **{k: opts[k] for k in _SCENE_OPTS if k in opts})
@@ -158,7 +161,10 @@ def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", **opts: An
             view as the last frame, default False), ``dpi`` (default 97.5:
             a 960 pt wide picture is 1300 px wide; large pictures are capped
             at 3840 px), ``size`` (``(width, height)`` pixels to fit into,
-            instead of ``dpi``), ``font`` (a font file for Chinese words).
+            instead of ``dpi``), ``font`` (a font file for Chinese words);
+            ``collapse`` (off unless asked: ``"auto"`` or a level), ``focus``,
+            ``radius``, ``group_steps`` and ``merge_constants`` as for
+            :func:`vizgrad.draw`, and ``steps`` then counts the collapsed graph's steps.
     """
     if fmt not in FRAME_FORMATS:
         raise RenderError(f"unknown frame format {fmt!r} (must be one of {list(FRAME_FORMATS)})")

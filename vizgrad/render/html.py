@@ -31,6 +31,7 @@ from . import text as tx
 from .playback import node_table, pack, playback, scene_svg
 from .presets import Preset
 from .scene import Scene
+from .svg import shrink
 from .theme import Theme
 
 __all__ = ["estimate", "player_html", "player_parts"]
@@ -152,6 +153,11 @@ def player_html(
     trim: bool | None = None,
     legend: bool = True,
     timeout: float | None = None,
+    collapse: Any = False,
+    focus: str | None = None,
+    radius: int = 2,
+    group_steps: str = "merge",
+    merge_constants: Any = None,
 ) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
@@ -166,6 +172,10 @@ def player_html(
         interval_ms: the delay between steps of the Play button.
         fit: start with the picture scaled to the page width, small pictures
             enlarged (a button toggles it); otherwise it keeps its size and scrolls.
+        collapse, focus, radius, group_steps, merge_constants: as for
+            :func:`vizgrad.draw`, except that ``collapse`` is off unless asked;
+            the page then steps through the collapsed graph's own steps, and
+            its table lists every group's parameter grads.
 
     Returns:
         The page as text; the same graph and options give the same bytes.
@@ -174,7 +184,9 @@ def player_html(
         scene = x
     else:
         opts: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
-        scene = Scene(as_graph(x), preset=preset, theme=theme, rankdir=rankdir,
+        G, _ = shrink(as_graph(x), collapse=collapse, focus=focus, radius=radius,
+                      group_steps=group_steps, merge_constants=merge_constants)
+        scene = Scene(G, preset=preset, theme=theme, rankdir=rankdir,
                       decimals=decimals, trim=trim, lang=lang, legend=legend, backend=backend,
                       **opts)
     G = scene.graph

@@ -27,6 +27,7 @@ from ..i18n import resolve, t
 from ..tracing import State, replay, states
 from . import geometry as gm
 from . import text as tx
+from ._groups import box_name, note_lines, param_rows, params_step
 from ._looks import Looks, final_state
 from ._metrics import width
 from ._shapes import Shape, op_glyph, place_caption, place_edges, place_legend, place_nodes
@@ -133,20 +134,26 @@ class Scene:
         if "data" in G.nodes[n]:
             vals.append(self.num(G.nodes[n]["data"]))
         vals += sorted(self.num(v) for v in self._shown.get(n, ()))
-        return tx.name(G, n), vals
+        return box_name(self, n), vals
 
     def _layout_dot(self) -> str:
         G, p = self.graph, self.preset
         f, line = p.font, 1.3 * p.font
         labels = [self.word("box.data"), self.word("box.grad")]
         self.box_sizes: dict[str, tuple[float, float]] = {}
+        self.params = {n: rows for n in self.order if (rows := param_rows(self, n))}
+        self.params_done = params_step(G)
         for n in self.order:
             name, vals = self._box_texts(n)
             if self.kind(n) in ("const", "stub"):
                 self.box_sizes[n] = (width(name, f * 0.9) + f, line + f * 0.4)
                 continue
-            inner = max(width(v, f) for v in vals) + f * 0.8 + max(width(w, f * 0.85) for w in labels)
-            self.box_sizes[n] = (max(width(name, f, True), inner) + f * 1.2, 3 * line + f * 0.6)
+            rows = self.params.get(n, [])
+            vals += [self.num(g) for _, g in rows]
+            inner = max(width(v, f) for v in vals) + f * 0.8 + max(
+                width(w, f * 0.85) for w in labels + [r for r, _ in rows])
+            self.box_sizes[n] = (max(width(name, f, True), inner) + f * 1.2,
+                                 (3 + len(rows)) * line + f * 0.6)
         self.op_sizes: dict[str, tuple[float, float]] = {}
         for n in self.order:
             if G.in_degree(n) and self.kind(n) not in ("group", "stub"):
@@ -170,8 +177,9 @@ class Scene:
         """Each node's longest path to an output: about how far right (LR) it lands."""
         G = self.graph
         self.height: dict[str, int] = {}
-        for n in reversed(self.order):
-            self.height[n] = 1 + max((self.height[v] for v in G.successors(n)), default=-1)
+        height = self.height
+        for n in reversed(self.order):  # an edge back in the order (a focus stub) counts not
+            height[n] = 1 + max((height[v] for v in G.successors(n) if v in height), default=-1)
 
     def _free_edges(self) -> set[tuple[str, str, int]]:
         """Edges left out of the layout and drawn straight: only when the graph has so
@@ -203,17 +211,20 @@ class Scene:
     def caption_texts(self, k: int | None) -> list[str]:
         """The caption and chain-rule lines of step ``k`` (``None``: final view), unwrapped."""
         G = self.graph
+        if not hasattr(self, "_notes"):
+            self._notes = note_lines(self)
         if k is None and not G.graph.get("backward_ran", True):
             k = int(G.graph["default_step"])
-            return [tx.caption(G, k, self.lang), self.word("caption.not_run")]
+            return [tx.caption(G, k, self.lang), self.word("caption.not_run"), *self._notes]
         if k is None:
             st = final_state(G)
             root = tx.name(G, G.graph["root"])
             ins = [n for n in self.order if self.kind(n) == "input"]
             parts = [f"∂{root}/∂{tx.name(G, n)} = {self.num(st.grad.get(n))}" for n in ins[:6]]
-            return [tx.caption(G, None, self.lang), "   ".join(parts) + (" …" if len(ins) > 6 else "")]
+            grads = ["   ".join(parts) + (" …" if len(ins) > 6 else "")] if parts else []
+            return [tx.caption(G, None, self.lang), *grads, *self._notes]
         return [tx.caption(G, k, self.lang),
-                *tx.chain_rule(G, k, self.decimals, self.trim, self.lang)]
+                *tx.chain_rule(G, k, self.decimals, self.trim, self.lang), *self._notes]
 
     def caption_lines(self, k: int | None) -> list[str]:
         """:meth:`caption_texts` as drawn: long lines wrap before an ``=``."""

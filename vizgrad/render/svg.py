@@ -36,7 +36,7 @@ from .presets import Preset
 from .scene import Scene, make_scene
 from .theme import Theme
 
-__all__ = ["DEFAULT_MAX_NODES", "SAVE_FORMATS", "Drawing", "draw", "system_available"]
+__all__ = ["DEFAULT_MAX_NODES", "SAVE_FORMATS", "Drawing", "draw", "shrink", "system_available"]
 
 #: Value nodes a drawing accepts unless ``max_nodes`` is raised.
 DEFAULT_MAX_NODES = 2000
@@ -164,16 +164,36 @@ def check_common(G: Any, max_nodes: int, backend: str | None, timeout: float) ->
     if n > max_nodes:
         raise GraphTooLargeError(
             f"{too_many_values(n, max_nodes)}; its layout "
-            f"would be slow and unreadable. Draw a smaller part of the expression, or pass "
-            f"max_nodes={n} to draw it anyway"
+            f"would be slow and unreadable. Draw it collapsed (collapse='auto' or a level such "
+            f"as 'neuron'), focus on a part (focus=NODE), or pass max_nodes={n} to draw it anyway"
         )
+
+
+def shrink(G: Any, k: int | None = None, *, collapse: Any = False, focus: str | None = None,
+           radius: int = 2, group_steps: str = "merge", merge_constants: Any = None,
+           max_nodes: Any = None) -> tuple[Any, int | None]:
+    """``G`` with the large-graph options applied (:func:`vizgrad.collapse.prepare`), and
+    step ``k`` of ``G`` carried over to it; ``G`` itself when no option asks for a change."""
+    auto = collapse == "auto" and (G.number_of_nodes() > 100 or (
+        isinstance(max_nodes, int) and G.number_of_nodes() > max_nodes))
+    if not auto and collapse in ("auto", False, None) and focus is None \
+            and merge_constants in (None, False):
+        return G, k
+    from ..collapse import prepare, transform_step
+
+    limit = max_nodes if isinstance(max_nodes, int) and not isinstance(max_nodes, bool) else None
+    H, chain = prepare(G, collapse_at=collapse, focus_on=focus, radius=radius,
+                       constants=merge_constants, steps=group_steps, max_nodes=limit)
+    return H, transform_step(chain, k)
 
 
 def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: str | None = None,
          theme: str | Theme = "light", decimals: int | None = None, trim: bool | None = None,
          lang: str | None = None, backend: str | None = None,
          max_nodes: int = DEFAULT_MAX_NODES, timeout: float = DEFAULT_TIMEOUT,
-         caption: bool = True, legend: bool = True) -> Drawing:
+         caption: bool = True, legend: bool = True, collapse: Any = "auto",
+         focus: str | None = None, radius: int = 2, group_steps: str = "merge",
+         merge_constants: Any = None) -> Drawing:
     """A :class:`Drawing` of ``x`` (Value, Trace or graph).
 
     Args:
@@ -196,10 +216,26 @@ def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: s
         timeout: seconds the layout may run.
         caption: show the step caption and the chain rule above the graph.
         legend: explain the edge labels and colours below the graph.
+        collapse: ``"auto"`` (the default: a grouped graph of more than 100
+            values, or any graph past ``max_nodes``, is drawn collapsed, and the
+            caption says so), ``False`` (never), or a level: ``"neuron"``,
+            ``"layer"`` or a group depth (see :mod:`vizgrad.collapse`).
+        focus, radius: draw only the values within ``radius`` edges of the
+            node id ``focus``; the rest shows as ``… N more`` stubs.
+        group_steps: ``"merge"`` (a box's backward pass is one step) or
+            ``"inside"`` (one step per member).
+        merge_constants: a level (or True for ``"layer"``) at which wrapped
+            copies of one input are drawn once.
+
+    With collapse or focus, ``step`` counts the steps of ``x``, and the drawing
+    shows the collapsed step right after it; :meth:`Drawing.at` counts the
+    drawn graph's own steps.
     """
     G = as_graph(x)
-    check_common(G, max_nodes, backend, timeout)
     k = check_step(G, step)
+    G, k = shrink(G, k, collapse=collapse, focus=focus, radius=radius,
+                  group_steps=group_steps, merge_constants=merge_constants, max_nodes=max_nodes)
+    check_common(G, max_nodes, backend, timeout)
     scene = make_scene(G, preset=preset, theme=theme, rankdir=rankdir, decimals=decimals,
                        trim=trim, lang=lang, caption=caption, legend=legend, backend=backend,
                        timeout=timeout)

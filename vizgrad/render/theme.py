@@ -44,6 +44,8 @@ class Theme:
     #: node fills move toward these (default: ``negative`` / ``positive``)
     fill_negative: str = ""
     fill_positive: str = ""
+    #: the fill of a collapsed group's box
+    group_fill: str = "#eef2f7"
     #: the lines of a "not reached" grad cell
     hatch: str = "#c4c4c4"
     font: str = "Helvetica"
@@ -64,6 +66,7 @@ THEMES = {
         border="#bdbdbd", node_fill="#2b2b2b", op_fill="#3a3a3a", offpath_fill="#262626",
         edge="#a0a0a0", active="#56b4e9", negative="#fdb863", positive="#b2abd2",
         nan_fill="#555555", fill_negative="#e66101", fill_positive="#8073ac", hatch="#555555",
+        group_fill="#262d36",
         max_mix=0.5,
     ),
 }

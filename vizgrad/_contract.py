@@ -1,0 +1,315 @@
+"""Contract sets of nodes of a vizgrad graph into boxes, steps and all.
+
+:func:`contract` is the engine behind :mod:`vizgrad.collapse`: given which
+nodes go into which box, it builds a new vizgrad graph whose steps replay to
+the right state. Nodes outside every box keep their id and attributes.
+
+- A box's value is the value of its output (a member used outside the box,
+  the root, or a member nobody uses); with several outputs, their sum. Its
+  grad is the sum of the contributions that reached it from outside (and the
+  seed): its output's grad, unless the box also uses that output inside.
+- Edges between a box and anything else are merged per pair of ends; the
+  edge's ``count`` says how many original edges it stands for.
+- A box's forward step comes with its last output's forward step. With
+  ``steps="merge"`` its backward steps become one step, placed where its
+  last output's own step was (every gradient into the box has arrived by
+  then); with ``steps="inside"`` each member's step stays in place, as a step
+  of the box. Contributions along a merged edge in one step are summed:
+  ``amount`` is the exactly rounded sum (:func:`math.fsum`) of the members'
+  amounts and ``count`` says how many; ``before``/``after`` are the target's
+  shown grad, so :func:`vizgrad.tracing.replay` gives every step's state.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["contract", "display_name"]
+
+_KEEP = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
+
+
+def display_name(G: Any, n: str) -> str:
+    """A node's label, a constant's value, else its id (as the renderers name it)."""
+    attrs = G.nodes[n]
+    if attrs.get("label"):
+        return str(attrs["label"])
+    if not G.in_degree(n) and attrs.get("kind") in ("const", "input"):
+        return f"{attrs['data']:g}"
+    return str(n)
+
+
+def _sum(xs: list[float]) -> float:
+    try:
+        return math.fsum(xs)
+    except (OverflowError, ValueError):  # an inf among the terms, or inf - inf
+        return sum(xs, 0.0)
+
+
+class _Boxes:
+    """The mapping node → box and what each box's grad and value are made of."""
+
+    def __init__(self, G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]]) -> None:
+        self.G, self.box_of, self.attrs = G, box_of, boxes
+        self.rank = rank = {n: o for n, o in G.nodes(data="order")}
+        self.members: dict[str, list[str]] = {b: [] for b in boxes}
+        for n in sorted(box_of, key=rank.__getitem__):
+            self.members[box_of[n]].append(n)
+        ends = {G.graph["root"], *G.graph.get("also", ())}
+        get = box_of.get
+        used_outside: set[str] = set()
+        self.feeds: dict[str, dict[str, None]] = {b: {} for b in boxes}  # outside → box
+        for p, n in G.edges():
+            bp, bn = get(p), get(n)
+            if bp != bn:
+                if bp is not None:
+                    used_outside.add(p)
+                if bn is not None:
+                    self.feeds[bn][p] = None
+        sinks = {n for n, d in G.out_degree() if not d}
+        self.outputs: dict[str, list[str]] = {
+            b: [m for m in ms if m in used_outside or m in ends or m in sinks]
+            for b, ms in self.members.items()}
+        self.out_sets = {b: set(o) for b, o in self.outputs.items()}
+        self.shown: dict[str, float] = {}
+
+    def of(self, n: str) -> str:
+        return self.box_of.get(n, n)
+
+    def outs(self, c: str) -> list[str]:
+        return self.outputs.get(c, [c])
+
+    def value(self, b: str) -> float:
+        """The box's value: its ``data`` if given, else its outputs' sum."""
+        given = self.attrs[b].get("data")
+        return given if given is not None else _sum([self.G.nodes[o]["data"]
+                                                     for o in self.outputs[b]])
+
+    def grad(self, c: str, vis: dict[str, float]) -> float | None:
+        """The grad shown for ``c``: a box's is the sum of what reached it from outside."""
+        return self.shown.get(c) if c in self.attrs else vis.get(c)
+
+
+def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, str, int]],
+                                         dict[tuple[str, str, int], int]]:
+    """Original edge → collapsed edge (parent, child, key), and each collapsed edge's count."""
+    entries: dict[str, dict[Any, tuple[int, int]]] = {}
+    ident: dict[tuple[str, str, int], Any] = {}
+    of, boxes, order = bx.box_of.get, bx.attrs, bx.rank
+    for p, n, slot in G.edges(keys=True):
+        P, N = of(p, p), of(n, n)
+        if P == N:
+            continue
+        who = (P,) if (P in boxes or N in boxes) else (p, slot)
+        rank = (order[n], slot)
+        per = entries.get(N)
+        if per is None:
+            per = entries[N] = {}
+        old = per.get(who)
+        if old is None or rank < old:
+            per[who] = rank
+        ident[(p, n, slot)] = (P, N, who)
+    keys = {N: {who: k for k, who in enumerate(sorted(per, key=per.__getitem__))}
+            for N, per in entries.items()}
+    emap: dict[tuple[str, str, int], tuple[str, str, int]] = {}
+    count: dict[tuple[str, str, int], int] = {}
+    for edge, (P, N, who) in ident.items():
+        e = (P, N, keys[N][who])
+        emap[edge] = e
+        count[e] = count.get(e, 0) + 1
+    return emap, count
+
+
+def _apply(c: dict[str, Any], vis: dict[str, float]) -> None:
+    """Move the shown grad of ``c``'s target as the original step did."""
+    t = c["target"]
+    if c.get("overwrote"):
+        vis[t] = c["amount"]
+    elif vis.get(t, 0.0) == c["before"]:
+        vis[t] = c["after"]  # the original order: the recorded total, exactly
+    else:
+        vis[t] = vis.get(t, 0.0) + c["amount"]
+
+
+def _backward(src: list[dict[str, Any]], C: str, bx: _Boxes, emap: dict[Any, Any],
+              vis: dict[str, float], single: bool) -> tuple[float | None, list[dict[str, Any]]]:
+    """One collapsed backward step of node ``C`` made of the original steps ``src``."""
+    upstream = src[0]["upstream"] if single else bx.grad(C, vis)
+    agg: dict[tuple[str, int], dict[str, Any]] = {}
+    exact: dict[tuple[str, int], str] = {}
+    for s in src:
+        for c in s["contributions"]:
+            e = emap.get((c["target"], c["source"], c["slot"]))
+            rec: dict[str, Any] | None = None
+            if e is not None:
+                P, _, key = e
+                rec = agg.get((P, key))
+                if rec is None:
+                    shown = bx.grad(P, vis)
+                    before = 0.0 if shown is None else shown
+                    rec = agg[(P, key)] = {"source": C, "target": P, "slot": key, "local": [],
+                                           "upstream": upstream, "amount": [],
+                                           "before": before, "after": None}
+                    outs = bx.outputs.get(P)
+                    if outs is not None and len(outs) == 1 and vis.get(outs[0], 0.0) == before:
+                        exact[(P, key)] = outs[0]  # the output's own totals, exactly
+                rec["amount"].append(c["amount"])
+                rec["local"].append(c.get("local"))
+                rec.update({k: True for k in ("observed", "overwrote") if c.get(k)})
+            _apply(c, vis)
+            if rec is not None and rec["target"] not in bx.attrs:
+                rec["after"] = vis[c["target"]]
+    out = []
+    for (P, key), rec in agg.items():
+        amounts, locals_ = rec["amount"], rec["local"]
+        rec["count"] = len(amounts)
+        rec["amount"] = _sum(amounts)
+        if single:  # one original step: one upstream, so the locals add up
+            rec["local"] = None if None in locals_ else _sum(locals_)
+        elif len(bx.outs(C)) == 1 and upstream and math.isfinite(upstream):
+            rec["local"] = rec["amount"] / upstream
+        else:
+            rec["local"] = None
+        if rec["after"] is None:  # a box: what it shows moves by exactly this step's sum
+            o = exact.get((P, key))
+            after = vis[o] if o is not None else rec["before"] + rec["amount"]
+            rec["after"] = bx.shown[P] = float(after)
+        out.append(rec)
+    return upstream, out
+
+
+def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[str, Any]]:
+    steps = G.graph["steps"]
+    fwd: dict[int, str] = {}
+    back: dict[str, list[int]] = {}
+    at: dict[str, int] = {}
+    pos = {s["node"]: s["index"] for s in steps if s["kind"] == "forward"
+           and s["node"] in bx.box_of}
+    for s in steps:
+        if s["kind"] == "backward" and s["node"] in bx.box_of:
+            back.setdefault(bx.box_of[s["node"]], []).append(s["index"])
+    valueless = {b for b, a in bx.attrs.items() if a.get("kind") == "stub"}
+    for b in bx.attrs:
+        ops = [pos[o] for o in bx.outputs[b] if o in pos and b not in valueless]
+        if ops:
+            fwd[max(ops)] = b
+        outs = bx.out_sets[b]
+        done = [i for i in back.get(b, []) if steps[i]["node"] in outs]
+        if back.get(b):
+            at[b] = max(done) if done else min(back[b])
+    vis: dict[str, float] = {}
+    out: list[dict[str, Any]] = []
+
+    def emit(step: dict[str, Any], origin: int) -> None:
+        out.append({"index": len(out), **{k: v for k, v in step.items() if k != "index"},
+                    "from": origin})
+
+    for s in steps:
+        i, kind = s["index"], s["kind"]
+        if kind == "inputs":
+            values = {n: v for n, v in s.get("values", {}).items() if n not in bx.box_of}
+            for b in bx.attrs:
+                if b not in fwd.values() and b not in valueless:
+                    values[b] = bx.value(b)
+            emit({"kind": "inputs", "node": None, "values": values, "contributions": []}, i)
+        elif kind == "forward":
+            n = s["node"]
+            if n not in bx.box_of:
+                emit(s, i)
+            elif fwd.get(i) is not None:
+                b = fwd[i]
+                emit({"kind": "forward", "node": b, "value": bx.value(b), "contributions": []}, i)
+        elif kind == "seed":
+            vis[s["node"]] = s["grad"]
+            C = bx.of(s["node"])
+            if C in bx.attrs:
+                bx.shown[C] = s["grad"]
+            emit({"kind": "seed", "node": C, "grad": bx.grad(C, vis), "contributions": []}, i)
+        elif kind == "backward":
+            n = s["node"]
+            C = bx.of(n)
+            if n not in bx.box_of or inside:
+                upstream, cs = _backward([s], C, bx, emap, vis, True)
+                extra = {"member": n} if C != n else {}
+                emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
+                      **extra}, i)
+            elif at.get(C) == i:
+                src = [steps[k] for k in back[C]]
+                upstream, cs = _backward(src, C, bx, emap, vis, False)
+                emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
+                      "members": [t["node"] for t in src]}, i)
+    return out
+
+
+def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *,
+             steps: str = "merge", info: dict[str, Any] | None = None) -> nx.MultiDiGraph:
+    """A new vizgrad graph with each box's members (``box_of``: node → box id) as one node.
+
+    ``boxes`` gives each box's own attributes (``label``, ``kind``, ``op``,
+    ``group`` ...); ``members``, ``size``, ``data``, ``grad``, ``on_path``,
+    ``order``, ``outputs``, ``inputs`` and ``params`` are added here.
+    """
+    import networkx as nx
+
+    bx = _Boxes(G, box_of, boxes)
+    emap, count = _edges(G, bx)
+    new_steps = _steps(G, bx, emap, steps == "inside")
+    final: dict[str, float] = {}
+    for s in new_steps:
+        if s["kind"] == "seed":
+            final[s["node"]] = s["grad"]
+        for c in s.get("contributions", ()):
+            final[c["target"]] = c["after"]
+    nd = G.nodes
+    rank: dict[str, int] = {}
+    get = bx.box_of.get
+    for n, o in bx.rank.items():
+        c = get(n, n)
+        if rank.get(c, -1) < o:
+            rank[c] = o
+    in_degree = dict(G.in_degree())
+    H = nx.MultiDiGraph()
+    H.graph.update({k: v for k, v in G.graph.items() if k not in ("steps", "collapsed", "focus")})
+    root = bx.of(G.graph["root"])
+    also = [a for a in dict.fromkeys(bx.of(a) for a in G.graph.get("also", ())) if a != root]
+    seed = next(s["index"] for s in new_steps if s["kind"] == "seed")
+    H.graph.update(root=root, also=also, steps=new_steps,
+                   default_step=len(new_steps) - 1 if G.graph.get("backward_ran", True)
+                   else seed - 1)
+    if info:
+        H.graph.update(info)
+    links = nx.DiGraph()  # boxes keep no cycle, but their ranks need not be topological
+    links.add_nodes_from(rank)
+    links.add_edges_from((P, N) for P, N, _ in count)
+    try:
+        placed = list(nx.lexicographical_topological_sort(links, key=lambda c: (rank[c], c)))
+    except nx.NetworkXUnfeasible:  # a focus stub can hold values on both sides of one shown
+        placed = sorted(rank, key=lambda c: (rank[c], c))
+    for k, c in enumerate(placed):
+        if c not in bx.attrs:
+            H.add_node(c, **{**nd[c], "order": k})
+            continue
+        ms = bx.members[c]
+        ins = sorted(bx.feeds[c], key=bx.rank.__getitem__)
+        leaves = [m for m in ms if not in_degree[m]]
+        outs = bx.outs(c)
+        H.add_node(c, **{
+            "label": "", "op": "group", "group": None, **bx.attrs[c],
+            "data": None if bx.attrs[c].get("kind") == "stub" else bx.value(c),
+            "grad": final.get(c),
+            "on_path": any(nd[m].get("on_path", True) for m in ms), "order": k,
+            "members": ms, "size": len(ms),
+            "outputs": [[display_name(G, o), nd[o]["data"], nd[o]["grad"]] for o in outs],
+            "inputs": [[bx.attrs[bx.of(p)]["label"] if p in bx.box_of else display_name(G, p),
+                        nd[p]["grad"]] for p in ins]
+            + [[display_name(G, m), nd[m]["grad"]] for m in leaves if not nd[m].get("label")],
+            "params": [[str(nd[m]["label"]), nd[m]["grad"]] for m in leaves if nd[m].get("label")],
+        })
+    for (P, N, key), n in sorted(count.items(), key=lambda e: (H.nodes[e[0][1]]["order"],
+                                                               e[0][2])):
+        H.add_edge(P, N, key, slot=key, count=n)
+    return H

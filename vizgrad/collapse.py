@@ -1,0 +1,343 @@
+"""Make large graphs readable: collapse groups into boxes, focus on a neighbourhood.
+
+Every function here maps a vizgrad graph to a smaller vizgrad graph, steps
+included, so every renderer draws the result as it is::
+
+    >>> import vizgrad
+    >>> from vizgrad.collapse import collapse, focus
+    >>> G = vizgrad.examples.graph("mlp")
+    >>> H = collapse(G, "neuron")
+    >>> G.number_of_nodes(), H.number_of_nodes()
+    (40, 9)
+    >>> [H.nodes[b]["label"] for b in H if H.nodes[b]["kind"] == "group"]
+    ['L0/N0', 'L0/N1', 'L0/N2', 'L1/N0']
+    >>> F = focus(G, G.graph["root"], radius=1)
+    >>> sorted(F.nodes[s]["label"] for s in F if F.nodes[s]["kind"] == "stub")
+    ['… 38 more']
+
+Groups come from :func:`vizgrad.group` or from ``vizgrad.trace(..., model=net)``;
+a level is a depth of the group path (``"layer"`` is 1, ``"neuron"`` is 2).
+Nodes outside every group stay as they are. :func:`auto_collapse` picks the
+deepest level that fits a number of boxes, or cuts an ungrouped graph into
+runs of its topological order. See ``vizgrad._contract`` for how boxes' values,
+grads, edges and steps are made.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from ._contract import contract
+from .exceptions import OptionError
+from .graph import as_graph
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["AUTO_BOXES", "AUTO_NODES", "LEVELS", "auto_collapse", "collapse", "focus",
+           "group_depth", "map_step", "merge_constants", "prepare", "transform_step"]
+
+#: level names and the group depth they mean
+LEVELS = {"layer": 1, "neuron": 2}
+#: a grouped graph with more nodes than this is collapsed by :func:`vizgrad.draw`
+AUTO_NODES = 100
+#: the most boxes an automatic collapse aims for
+AUTO_BOXES = 60
+_STEP_MODES = ("merge", "inside")
+
+
+def _depth(level: Any) -> int:
+    if isinstance(level, str) and level in LEVELS:
+        return LEVELS[level]
+    if isinstance(level, int) and not isinstance(level, bool) and level >= 1:
+        return level
+    raise OptionError(f"collapse level must be one of {list(LEVELS)} or a group depth ≥ 1, "
+                      f"got {level!r}")
+
+
+def _key(group: Any, depth: int) -> str | None:
+    if not group:
+        return None
+    return "/".join(str(group).split("/")[:depth])
+
+
+def group_depth(G: Any) -> int:
+    """The deepest group path in the graph (0 when nothing is grouped)."""
+    return max((len(str(g).split("/")) for _, g in G.nodes(data="group") if g), default=0)
+
+
+def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
+           expand: frozenset[str] = frozenset()) -> tuple[dict[str, str], dict[str, Any]]:
+    """Nodes grouped at ``depth`` into boxes ``g0, g1 …`` (in order of first member), but
+    for the groups in ``expand``; with ``runs``, the other nodes but the root go into that
+    many runs of the topological order."""
+    order = G.nodes
+    key: dict[str, tuple[str, Any]] = {}
+    loose = []
+    for n, g in sorted(G.nodes(data="group"), key=lambda e: order[e[0]]["order"]):
+        path = _key(g, depth) if depth else None
+        if path is not None and path not in expand:
+            key[n] = (path, path)
+        elif path is None:
+            loose.append(n)
+    if runs is None:
+        loose = []
+    elif root_apart:
+        loose = [n for n in loose if n != G.graph["root"]]
+    if loose:
+        size = math.ceil(len(loose) / runs)
+        for start in range(0, len(loose), size):
+            part = loose[start:start + size]
+            label = f"{part[0]}…{part[-1]}" if len(part) > 1 else part[0]
+            key.update((n, (label, None)) for n in part)
+    ids: dict[tuple[str, Any], str] = {}
+    box_of: dict[str, str] = {}
+    for n, k in key.items():
+        if k not in ids:
+            ids[k] = f"g{len(ids)}"
+        box_of[n] = ids[k]
+    boxes = {b: {"label": k[0], "kind": "group", "op": "group", "group": k[1]}
+             for k, b in ids.items()}
+    return box_of, boxes
+
+
+def _check_steps(steps: Any) -> str:
+    if steps not in _STEP_MODES:
+        raise OptionError(f"steps must be one of {list(_STEP_MODES)}, got {steps!r}")
+    return str(steps)
+
+
+def collapse(x: Any, level: str | int, *, steps: str = "merge",
+             expand: Any = ()) -> nx.MultiDiGraph:
+    """Draw each group at ``level`` as one box (``kind="group"``).
+
+    Args:
+        x: a graph (or a Value or Trace) whose nodes carry ``group``.
+        level: ``"layer"``, ``"neuron"`` or a depth of the group path.
+        steps: ``"merge"`` shows a box's backward pass as one step,
+            ``"inside"`` keeps one step per member (each names its ``member``).
+        expand: group paths at ``level`` to leave open (their values drawn one by one).
+
+    >>> import vizgrad
+    >>> G = vizgrad.examples.graph("mlp")
+    >>> collapse(G, "neuron", expand=["L1/N0"]).number_of_nodes()
+    19
+    """
+    G = as_graph(x)
+    depth, mode = _depth(level), _check_steps(steps)
+    if isinstance(expand, str) or not all(isinstance(g, str) for g in expand):
+        raise OptionError(f"expand must be a list of group paths, got {expand!r}")
+    box_of, boxes = _boxes(G, depth, expand=frozenset(expand))
+    names = {d: name for name, d in LEVELS.items()}
+    by = level if isinstance(level, str) else names.get(depth, f"group depth {depth}")
+    note = f"collapsed by {by}: {G.number_of_nodes():,} values in {{boxes}} boxes"
+    return _finish(G, contract(G, box_of, boxes, steps=mode), "collapsed",
+                   {"level": level, "steps": mode}, note)
+
+
+def _finish(G: Any, H: Any, what: str, info: dict[str, Any], note: str) -> Any:
+    info = {**info, "nodes": G.number_of_nodes(), "boxes": H.number_of_nodes()}
+    H.graph[what] = info
+    H.graph["note"] = note.format(boxes=f"{H.number_of_nodes():,}")
+    return H
+
+
+def _runs(G: Any, depth: int, runs: int, mode: str, root_apart: bool) -> Any:
+    box_of, boxes = _boxes(G, depth, runs, root_apart)
+    what = f"groups at depth {depth} and " if depth else ""
+    note = (f"collapsed into {what}runs of the order: {G.number_of_nodes():,} values "
+            f"in {{boxes}} boxes")
+    return _finish(G, contract(G, box_of, boxes, steps=mode), "collapsed",
+                   {"level": depth or "order", "runs": runs, "steps": mode}, note)
+
+
+def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge") -> Any:
+    """The deepest group level with at most ``max_boxes`` boxes.
+
+    When no level fits, the deepest level whose groups fit keeps them, and the
+    values outside every group go into runs of the topological order (without
+    groups, everything does). A graph that already fits comes back unchanged.
+
+    >>> import vizgrad
+    >>> G = vizgrad.examples.graph("mlp")
+    >>> auto_collapse(G, 20).graph["collapsed"]["level"], auto_collapse(G, 5).number_of_nodes()
+    (2, 5)
+    """
+    G = as_graph(x)
+    if isinstance(max_boxes, bool) or not isinstance(max_boxes, int) or max_boxes < 1:
+        raise OptionError(f"max_boxes must be a whole number ≥ 1, got {max_boxes!r}")
+    mode = _check_steps(steps)
+    if G.number_of_nodes() <= max_boxes:
+        return G
+    parts: dict[str, list[str]] = {}  # distinct group paths, split once
+    ungrouped = 0
+    for _, g in G.nodes(data="group"):
+        if g:
+            parts.setdefault(g, str(g).split("/"))
+        else:
+            ungrouped += 1
+    deepest = group_depth(G)
+    counts = {d: len({"/".join(p[:d]) for p in parts.values()}) for d in range(1, deepest + 1)}
+    fits = [d for d in counts if counts[d] + ungrouped <= max_boxes]
+    if fits:
+        H = collapse(G, max(fits), steps=mode)
+    else:  # the groups fit, the rest (a loss over many samples) goes into runs, the root apart
+        some = [d for d in counts if counts[d] + 2 <= max_boxes]
+        d = max(some) if some else 0
+        H = _runs(G, d, max(1, max_boxes - counts.get(d, 0) - 1), mode, max_boxes > 1)
+    H.graph["note"] += " (collapsed automatically; collapse=False draws every value)"
+    H.graph["collapsed"]["auto"] = True
+    return H
+
+
+def focus(x: Any, node: str, radius: int = 2) -> nx.MultiDiGraph:
+    """The nodes within ``radius`` edges of ``node``; the rest as ``… N more`` stubs.
+
+    Each hidden node joins the stub of the shown node it is nearest to (on the
+    side it is reached from), so the stubs' ``hidden`` counts add up to every
+    node left out.
+    """
+    G = as_graph(x)
+    if not isinstance(node, str) or node not in G:
+        raise OptionError(f"focus node {node!r} is not in this graph; node ids are "
+                          f"{', '.join(list(G)[:3])}, … (the trace's ids, or a box's id)")
+    if isinstance(radius, bool) or not isinstance(radius, int) or radius < 0:
+        raise OptionError(f"radius must be a whole number ≥ 0, got {radius!r}")
+    order = G.nodes
+
+    def around(n: str) -> list[tuple[str, str]]:
+        near = [(p, "in") for p in G.predecessors(n)] + [(s, "out") for s in G.successors(n)]
+        return sorted(dict.fromkeys(near), key=lambda e: (order[e[0]]["order"], e[1]))
+
+    dist = {node: 0}
+    queue = deque([node])
+    while queue:
+        n = queue.popleft()
+        if dist[n] < radius:
+            for m, _ in around(n):
+                if m not in dist:
+                    dist[m] = dist[n] + 1
+                    queue.append(m)
+    stub_of: dict[str, tuple[str, str]] = {}
+    for k in sorted(dist, key=lambda n: order[n]["order"]):
+        for m, side in around(k):
+            if m not in dist and m not in stub_of:
+                stub_of[m] = (k, side)
+                queue.append(m)
+    for same_side in (True, False):  # first along the side a stub was reached from
+        if not same_side:
+            queue.extend(sorted(stub_of, key=lambda n: order[n]["order"]))
+        while queue:
+            n = queue.popleft()
+            for m, side in around(n):
+                if m not in dist and m not in stub_of and (
+                        not same_side or side == stub_of[n][1]):
+                    stub_of[m] = stub_of[n]
+                    queue.append(m)
+    for n in sorted(G, key=lambda n: order[n]["order"]):
+        if n not in dist and n not in stub_of:
+            stub_of[n] = ("", "apart")  # not connected to the shown part
+    ids: dict[tuple[str, str], str] = {}
+    for n in sorted(stub_of, key=lambda n: order[n]["order"]):
+        ids.setdefault(stub_of[n], f"s{len(ids)}")
+    box_of = {n: ids[stub_of[n]] for n in stub_of}
+    sizes: dict[str, int] = {}
+    for b in box_of.values():
+        sizes[b] = sizes.get(b, 0) + 1
+    boxes = {b: {"label": f"… {sizes[b]:,} more", "kind": "stub", "op": "…", "group": None,
+                 "hidden": sizes[b]} for b in ids.values()}
+    note = f"focus on {node} (radius {radius}): {len(dist):,} of {G.number_of_nodes():,} values shown"
+    return _finish(G, contract(G, box_of, boxes), "focus",
+                   {"node": node, "radius": radius, "hidden": len(box_of)}, note)
+
+
+def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
+    """Draw once per group the wrapped numbers that repeat across its subgroups.
+
+    micrograd wraps each float input in every neuron, so ``MLP(3, [4, 1])``
+    holds four copies of each ``x_i``. Within each group at ``level``, the
+    k-th unlabelled leaf of value v of every subgroup becomes one node, whose
+    grad is the sum of the copies' grads (the grad of that input). It joins
+    no group, so collapsed neurons show it as a shared input.
+    """
+    G = as_graph(x)
+    depth = _depth(level)
+    seen: dict[tuple[Any, ...], int] = {}
+    key: dict[str, tuple[Any, ...]] = {}
+    for n in sorted(G, key=lambda n: G.nodes[n]["order"]):
+        a = G.nodes[n]
+        if G.in_degree(n) or a.get("label") or a.get("kind") not in ("input", "const"):
+            continue
+        g = a.get("group")
+        k = (g, a["kind"], a["data"])
+        seen[k] = seen.get(k, 0) + 1
+        key[n] = (_key(g, depth), a["kind"], a["data"], seen[k])
+    copies: dict[tuple[Any, ...], list[str]] = {}
+    for n, k in key.items():
+        copies.setdefault(k, []).append(n)
+    box_of: dict[str, str] = {}
+    boxes: dict[str, dict[str, Any]] = {}
+    for k, ns in copies.items():
+        if len(ns) > 1:
+            b = f"c{len(boxes)}"
+            own = {G.nodes[n].get("group") for n in ns}  # one group, or none when they differ
+            boxes[b] = {"label": "", "kind": k[1], "op": "", "data": k[2],
+                        "group": own.pop() if len(own) == 1 else None}
+            box_of.update((n, b) for n in ns)
+    note = f"{len(box_of):,} wrapped copies drawn as {len(boxes):,} nodes"
+    return _finish(G, contract(G, box_of, boxes), "merged", {"level": level}, note)
+
+
+def map_step(H: Any, k: int) -> int:
+    """The step of a transformed graph that shows the state after step ``k`` of its source."""
+    froms = [s.get("from", s["index"]) for s in H.graph["steps"]]
+    return max(0, bisect.bisect_right(froms, k) - 1)
+
+
+def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, radius: int = 2,
+            constants: Any = None, max_nodes: int | None = None,
+            steps: str = "merge") -> tuple[Any, list[Any]]:
+    """Apply the drawing options in order (constants, focus, collapse); return the graph and
+    the transformed graphs in order (for :func:`map_step`).
+
+    ``collapse_at``: ``False``/``None`` never collapses; ``"auto"`` collapses a
+    grouped graph of more than :data:`AUTO_NODES` values (unless it is already
+    collapsed), and any graph of more than ``max_nodes``, with
+    :func:`auto_collapse`; else a level for :func:`collapse`.
+
+    >>> import vizgrad
+    >>> G, chain = prepare(vizgrad.examples.graph("mlp"), collapse_at="auto")
+    >>> G.number_of_nodes(), chain
+    (40, [])
+    """
+    G = as_graph(x)
+    chain = []
+    _check_steps(steps)
+    if constants not in (None, False):
+        G = merge_constants(G, "layer" if constants is True else constants)
+        chain.append(G)
+    if focus_on is not None:
+        G = focus(G, focus_on, radius)
+        chain.append(G)
+    if collapse_at == "auto":
+        n = G.number_of_nodes()
+        grouped = "collapsed" not in G.graph and group_depth(G) > 0  # not collapsed yet
+        if (max_nodes is not None and n > max_nodes) or (n > AUTO_NODES and grouped):
+            G = auto_collapse(G, AUTO_BOXES, steps=steps)
+            chain.append(G)
+    elif collapse_at not in (None, False):
+        G = collapse(G, collapse_at, steps=steps)
+        chain.append(G)
+    return G, chain
+
+
+def transform_step(chain: list[Any], k: int | None) -> int | None:
+    """Step ``k`` of the source graph, carried through every graph of ``chain``."""
+    if k is None:
+        return None
+    for H in chain:
+        k = map_step(H, k)
+    return k

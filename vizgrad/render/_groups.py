@@ -1,0 +1,107 @@
+"""What a collapsed or focused graph adds to a scene: box titles, parameter rows, notes.
+
+:mod:`vizgrad.collapse` turns groups into boxes (``kind="group"``) and hidden
+context into stubs (``kind="stub"``). A group box shows its name and size,
+its output's value and grad, and the grads of its parameters (a neuron's
+weights and bias), which arrive with the box's backward step::
+
+    >>> import vizgrad
+    >>> from vizgrad.collapse import collapse
+    >>> from vizgrad.render.scene import Scene
+    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
+    >>> [name for name, _ in param_rows(scene, "g1")]
+    ['w0 grad', 'w1 grad', 'b grad']
+    >>> note_lines(scene)
+    ['collapsed by neuron: 40 values in 9 boxes']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import text as tx
+
+if TYPE_CHECKING:
+    from .scene import Scene
+
+__all__ = ["MAX_PARAMS", "box_name", "note_lines", "param_rows", "params_step"]
+
+#: parameter rows a group box shows; more are summarised in one row
+MAX_PARAMS = 6
+
+
+def box_name(scene: Scene, n: str) -> str:
+    """The title of a box: a value's name, ``L0/N2 · 8 values``, or ``… 37 more``."""
+    G = scene.graph
+    a = G.nodes[n]
+    kind = a.get("kind")
+    if kind == "group":
+        size = f"{a.get('size', 0):,}"
+        return f"{tx.name(G, n)} · {scene.word('box.group', size=size)}"
+    if kind == "stub" and isinstance(a.get("hidden"), int):
+        return scene.word("box.stub", n=f"{a['hidden']:,}")
+    return tx.name(G, n)
+
+
+def _short(name: str) -> str:
+    """A parameter's name inside its box: ``L0.N2.w1`` → ``w1``."""
+    return name.rsplit(".", 1)[-1] if "." in name else name
+
+
+def param_rows(scene: Scene, n: str) -> list[tuple[str, float | None]]:
+    """A group box's parameter rows: (row label, final grad); at most :data:`MAX_PARAMS`,
+    the last of them standing for the rest (grad ``None``)."""
+    a = scene.graph.nodes[n]
+    if a.get("kind") != "group":
+        return []
+    params = [(str(p[0]), p[1]) for p in a.get("params") or ()]
+    params.sort(key=lambda p: _short(p[0]) == "b")  # the course's order: weights, then bias
+    rows = [(scene.word("box.param", name=_short(name)), g) for name, g in params]
+    if len(rows) > MAX_PARAMS:
+        rest = len(rows) - MAX_PARAMS + 1
+        rows = rows[:MAX_PARAMS - 1] + [(scene.word("box.params", n=f"{rest:,}"), None)]
+    return rows
+
+
+def params_step(G: Any) -> dict[str, int]:
+    """For each group box, the step after which its parameters' grads are final: the last
+    backward step of the box (its merged step, or its last member step)."""
+    out: dict[str, int] = {}
+    for s in G.graph["steps"]:
+        if s["kind"] == "backward" and G.nodes[s["node"]].get("kind") == "group":
+            out[s["node"]] = s["index"]
+    return out
+
+
+def note_lines(scene: Scene) -> list[str]:
+    """The caption lines that say what was collapsed, focused or merged."""
+    G, w = scene.graph, scene.word
+    out = []
+    merged = G.graph.get("merged")
+    if merged:
+        copies = sum(a.get("size", 0) for _, a in G.nodes(data=True) if a.get("members")
+                     and a.get("kind") in ("input", "const"))
+        nodes = sum(1 for _, a in G.nodes(data=True) if a.get("members")
+                    and a.get("kind") in ("input", "const"))
+        if nodes:
+            out.append(w("note.merged", copies=f"{copies:,}", nodes=f"{nodes:,}"))
+    focus = G.graph.get("focus")
+    if focus:
+        shown = focus["nodes"] - focus["hidden"]
+        node = focus["node"]
+        name = tx.name(G, node) if node in G else str(node)
+        out.append(w("note.focus", node=name, radius=focus["radius"], shown=f"{shown:,}",
+                     values=f"{focus['nodes']:,}"))
+    info = G.graph.get("collapsed")
+    if info:
+        level = info["level"]
+        depth = {"layer": 1, "neuron": 2}.get(level, level)
+        by = {1: w("level.layer"), 2: w("level.neuron"), "order": w("level.order")}.get(
+            depth, w("level.depth", depth=depth))
+        if "runs" in info and depth != "order":
+            by = w("level.runs", level=by)
+        out.append(w("note.collapsed", level=by, values=f"{info['nodes']:,}",
+                     boxes=f"{info['boxes']:,}"))
+        if info.get("auto"):
+            out.append(w("note.auto"))
+    return out
