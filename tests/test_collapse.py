@@ -287,8 +287,8 @@ def test_draw_collapses_a_grouped_mlp_by_itself_and_says_so(mg):
 def test_player_and_focus_render_the_transformed_graph():
     G = vizgrad.examples.graph("mlp")
     page = vizgrad.player_html(G, collapse="neuron", group_steps="inside")
-    assert "L0/N2" in page and page.count('class="step-text"') == len(
-        collapse(G, "neuron", steps="inside").graph["steps"])
+    assert "L0/N2" in page and page.count('class="step-text"') == 1 + len(
+        collapse(G, "neuron", steps="inside").graph["steps"])  # the steps and the final view
     root = G.graph["root"]
     assert "… 38 more" in vizgrad.draw(G, focus=root, radius=1).svg()
 

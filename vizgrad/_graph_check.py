@@ -22,7 +22,8 @@ from .tracing import READ_FORMATS
 __all__ = ["check_document", "KINDS", "STEP_KINDS"]
 
 #: node kinds and step kinds of the format
-KINDS = ("input", "const", "op", "output")
+KINDS = ("input", "const", "op", "output", "group", "stub")
+_TRANSFORMED = ("collapsed", "focus", "merged")  # graphs of vizgrad.collapse: ids of their own
 STEP_KINDS = ("inputs", "forward", "seed", "backward")
 _NONFINITE = ("nan", "inf", "-inf")
 
@@ -79,7 +80,7 @@ class _Fields:
         return value
 
 
-def _check_nodes(nodes: list[Any]) -> dict[str, int]:
+def _check_nodes(nodes: list[Any], transformed: bool = False) -> dict[str, int]:
     """Check every node; return id → order."""
     orders: dict[str, int] = {}
     for i, raw in enumerate(nodes):
@@ -93,14 +94,14 @@ def _check_nodes(nodes: list[Any]) -> dict[str, int]:
         kind = f.get("kind", "str")
         if kind not in KINDS:
             raise _fail(f.where, f"'kind' must be one of {', '.join(KINDS)}, got {_show(kind)}")
-        f.get("data", "number")
+        f.get("data", "number|null" if kind == "stub" else "number")
         f.get("grad", "number|null", required=False)
         f.get("on_path", "bool", required=False)
         f.get("group", "str|null", required=False)
         order = f.get("order", "int")
         if order != i:
             raise _fail(f.where, f"'order' must be its position in 'nodes', {i}, got {order}")
-        if node_id != f"v{order}":
+        if node_id != f"v{order}" and not transformed:
             raise _fail(f.where, f"the id must be 'v{order}' (ids are v0, v1, … in order)")
         orders[node_id] = order
     return orders
@@ -183,7 +184,9 @@ def check_document(data: Any) -> None:
     graph = _Fields(top.get("graph", "object"), "graph")
     if not nodes:
         raise _fail("nodes", "a graph needs at least one node")
-    orders = _check_nodes(nodes)
+    raw_graph = top.obj.get("graph")
+    transformed = isinstance(raw_graph, dict) and any(k in raw_graph for k in _TRANSFORMED)
+    orders = _check_nodes(nodes, transformed)
     _check_edges(edges, orders, {n["id"]: n["kind"] for n in nodes})
     fmt = graph.get("format", "str", required=False)
     if fmt is not None and fmt not in READ_FORMATS:
