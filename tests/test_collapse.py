@@ -332,3 +332,30 @@ def test_frames_step_through_the_collapsed_graph(tmp_path):
     assert paths[0].read_bytes() != paths[1].read_bytes()
     gif = vizgrad.animate(H, tmp_path / "mlp.gif", steps=[0, last], duration=0.1, hold=0.1)
     assert gif.stat().st_size > 0
+
+
+def test_course_mlp_collapsed_fits_a_full_hd_screen_with_every_parameter_grad(mg):
+    """micrograd's MLP(3, [4, 4, 1]): at most 20 boxes, the whole picture on a
+    1920×1080 px screen (1440×810 pt) with no text under 12 pt, and every weight's
+    and bias's grad written in its neuron's box."""
+    from vizgrad.render.scene import smallest_text
+
+    _, _, G = mg
+    d = vizgrad.draw(G, collapse="neuron")
+    H, scene = d.graph, d.scene
+    assert H.number_of_nodes() <= 20
+    width, height = scene.size
+    scale = min(1440 / width, 810 / height)
+    assert smallest_text(scene) * scale >= 12, (scene.size, smallest_text(scene))
+    final = scene.look(None)
+    shown = 0
+    for b in boxes(H):
+        params = sorted(H.nodes[b]["params"], key=lambda p: p[0].endswith(".b"))
+        for i, (name, grad) in enumerate(params):
+            assert final[f"t-{b}-p{i}l"]["text"] == "∂" + name.rsplit(".", 1)[-1]
+            assert final[f"t-{b}-p{i}"]["text"] == scene.num(grad)
+            shown += 1
+    assert shown == len(list(mg[0].parameters())) == 41
+    before = scene.look(0)  # before the backward pass, no parameter grad has arrived
+    assert all(before[f"t-{b}-p0"]["text"] == "—" and before[f"c-{b}-p0"]["hatch"]
+               for b in boxes(H))

@@ -306,15 +306,17 @@ def test_bad_options_are_clear(G, kwargs, match):
         draw(G, **kwargs)
 
 
-def test_default_node_limit_is_two_thousand():
+def test_past_two_thousand_values_draw_collapses_or_refuses():
     xs = [Value(1.0, label=f"x{i}") for i in range(1001)]
     total = xs[0]
     for x in xs[1:]:
         total = total + x
     G = to_networkx(total)
     assert G.number_of_nodes() == 2001
+    d = draw(G)  # an overview in runs of the order, and the caption says so
+    assert 1 < d.graph.number_of_nodes() <= 60 and "collapsed automatically" in d.svg()
     with pytest.raises(GraphTooLargeError, match="max_nodes=2,000.*pass max_nodes=2001"):
-        draw(G)
+        draw(G, collapse=False)
 
 
 def test_environment_variable_picks_the_backend(G, monkeypatch):

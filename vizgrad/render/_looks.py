@@ -60,10 +60,10 @@ class Looks:
         rank = {n: i for i, n in enumerate(s.order)}
         edges = sorted(G.edges(keys=True), key=lambda e: (rank[e[1]], e[2], rank[e[0]]))
         out: dict[tuple[str, str, int], str | None] = {}
+        label = tx.amount_text if s.collapsed else tx.contribution_text
         for u, v, slot in edges:
             c = self.contrib.get((v, u, slot))
-            out[(u, v, slot)] = (tx.contribution_text(c, s.decimals, s.trim, s.lang)
-                                 if c is not None else None)
+            out[(u, v, slot)] = label(c, s.decimals, s.trim, s.lang) if c is not None else None
         return out
 
     # -- one look per shape --------------------------------------------------------

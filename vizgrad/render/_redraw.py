@@ -61,11 +61,6 @@ class Redrawer:
             last.update(new)
             self.dirty.add(artist)
 
-    def invalidate(self) -> None:
-        """Make the next :meth:`draw` a full one."""
-        self.full = True
-        self.dirty.clear()
-
     def draw(self) -> None:
         """Bring the canvas up to date: in full the first time, then only what changed."""
         r = self.canvas.get_renderer()

@@ -23,6 +23,7 @@ __all__ = ["Shape", "op_glyph", "place_caption", "place_edges", "place_legend", 
 
 Point = tuple[float, float]
 _ARROW = 9.0  # arrowhead length, points
+_ROW = 0.86  # row labels and the phase badge, relative to their text (12 pt in docs)
 _OPS = {"+": "+", "*": "×", "relu": "ReLU", "ReLU": "ReLU"}
 _SUPER = {"2": "²", "3": "³"}
 
@@ -73,8 +74,8 @@ def place_caption(scene: Scene, x: float, y: float) -> None:
     add = scene.shapes.append
     add(Shape("badge", "rect", (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)),
               "vg-badge"))
-    add(Shape("badge-t", "text", (_r(x + bw / 2), _baseline(y + line / 2, c * 0.8)), "vg-badge-text",
-              c * 0.8, True, "middle"))
+    add(Shape("badge-t", "text", (_r(x + bw / 2), _baseline(y + line / 2, c * _ROW)), "vg-badge-text",
+              c * _ROW, True, "middle"))
     for i in range(scene._lines):
         add(Shape(f"cap-{i}", "text", (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
                   "vg-caption" if i == 0 else "vg-rule", c, i == 0))
@@ -176,18 +177,24 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
                   True, "middle"))
         for row, key in ((1, "data"), (2, "grad")):
             base = _baseline(top + line * (row + 0.5), f)
-            add(Shape(f"t-{n}-{key[0]}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * 0.85))
+            add(Shape(f"t-{n}-{key[0]}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * _ROW))
             add(Shape(f"t-{n}-{key}", "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
                       "end"))
-        for i in range(len(params)):  # a group box's parameter grads
-            row_top = top + line * (3 + i)
-            h = line + (rest if i == len(params) - 1 else 0)
-            add(Shape(f"c-{n}-p{i}", "rect", (_r(x + 1.5), _r(row_top), _r(w - 3), _r(h), 0.0),
+        cols = 2 if len(params) >= 4 else 1
+        cell_w = (w - 3) / cols
+        rows = -(-len(params) // cols)
+        for i in range(len(params)):  # a group box's parameter grads, in one or two columns
+            row, col = divmod(i, cols)
+            row_top = top + line * (3 + row)
+            h = line + (rest if row == rows - 1 else 0)
+            x0 = x + 1.5 + col * cell_w
+            add(Shape(f"c-{n}-p{i}", "rect", (_r(x0), _r(row_top), _r(cell_w), _r(h), 0.0),
                       "vg-grad-cell"))
             base = _baseline(row_top + line / 2, f)
-            add(Shape(f"t-{n}-p{i}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * 0.85))
-            add(Shape(f"t-{n}-p{i}", "text", (_r(x + w - 0.6 * f), base), "vg-grad", f, False,
-                      "end"))
+            add(Shape(f"t-{n}-p{i}l", "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
+                      f * _ROW))
+            add(Shape(f"t-{n}-p{i}", "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base), "vg-grad",
+                      f, False, "end"))
         if n in scene.op_sizes:
             ox, oy, ow, oh = geo.nodes[gm.op_id(n)]
             ox, oy = ox + dx, oy + dy

@@ -23,6 +23,7 @@ steps. :func:`parse` reads Graphviz's ``json`` output into a
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -78,8 +79,8 @@ def _inch(points: float) -> str:
 
 def _placeholder(size: tuple[float, float], font: float) -> str:
     """Courier text as wide and tall as ``size`` (points) at ``font`` points."""
-    chars = max(1, -int(-size[0] // (CHAR_EM * font)))
-    lines = max(1, -int(-size[1] // (LINE_EM * font)))
+    chars = max(1, math.ceil(size[0] / (CHAR_EM * font) - 1e-6))
+    lines = max(1, math.ceil(size[1] / (LINE_EM * font) - 1e-6))
     return "\n".join(["X" * chars] * lines)
 
 

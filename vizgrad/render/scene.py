@@ -45,6 +45,8 @@ SLIDE_WIDTH = 960.0
 _SLIDE_TEXT = 14.0  # the smallest text on a slide, in points
 _SPAN_BUDGET = 1500  # ranks that long edges may cross in all before the longest go free
 _LONG = 3  # ranks an edge may cross and still be laid out, past the budget
+_LABEL_H = 1.65  # the room an edge label takes across its edge, relative to its text
+_ROW = 0.86  # row labels' size, relative to the box text (12 pt in the docs preset)
 
 
 class Scene:
@@ -80,6 +82,8 @@ class Scene:
         self.caption, self.legend = bool(caption), bool(legend)
         self.order = sorted(G.nodes, key=lambda n: (G.nodes[n].get("order", 0), str(n)))
         self.last = len(G.graph["steps"]) - 1
+        #: a collapsed graph: edge labels give the contribution alone, and lie closer
+        self.collapsed = "collapsed" in G.graph
         self.shapes: list[Shape] = []
         self.looks = Looks(self)
         self.dot = self._layout_dot()
@@ -149,11 +153,13 @@ class Scene:
                 self.box_sizes[n] = (width(name, f * 0.9) + f, line + f * 0.4)
                 continue
             rows = self.params.get(n, [])
-            vals += [self.num(g) for _, g in rows]
-            inner = max(width(v, f) for v in vals) + f * 0.8 + max(
-                width(w, f * 0.85) for w in labels + [r for r, _ in rows])
+            inner = max(width(v, f) for v in vals) + f * 0.8 + max(width(w, _ROW * f) for w in labels)
+            cols = _param_cols(rows)
+            if rows:  # parameter cells side by side: each as wide as the widest
+                cell = max(width(self.num(g), f) + width(r, _ROW * f) for r, g in rows) + f * 1.4
+                inner = max(inner, cols * cell - f * 0.6)
             self.box_sizes[n] = (max(width(name, f, True), inner) + f * 1.2,
-                                 (3 + len(rows)) * line + f * 0.6)
+                                 (3 + -(-len(rows) // cols)) * line + f * 0.6)
         self.op_sizes: dict[str, tuple[float, float]] = {}
         for n in self.order:
             if G.in_degree(n) and self.kind(n) not in ("group", "stub"):
@@ -165,12 +171,13 @@ class Scene:
         self.free = self._free_edges()
         edges = []
         for (u, v, slot), label in self.edge_texts.items():
-            size = (width(label, p.label) + p.label * 0.5, p.label * 1.4) if label else None
+            size = (width(label, p.label) + p.label * 0.5, p.label * _LABEL_H) if label else None
             if (u, v, slot) not in self.free:
                 edges.append((u, v, f"e-{u}-{v}-{slot}", size))
         inputs, first = self._aligned()
         return gm.layout_dot(self.box_sizes, self.op_sizes, edges, inputs=inputs, first=first,
-                             rankdir=self.rankdir, font=p.label, nodesep=p.nodesep,
+                             rankdir=self.rankdir, font=p.label * _LABEL_H / gm.LINE_EM,
+                             nodesep=p.nodesep * (0.4 if self.collapsed else 1),
                              ranksep=p.ranksep)
 
     def _heights(self) -> None:
@@ -199,7 +206,7 @@ class Scene:
         top = max(height.values(), default=0)
         budget = max(200, 2 * len(self.order))
         inputs = [n for n in self.order if self.kind(n) == "input" and G.out_degree(n)]
-        if sum((top - height[n]) * G.out_degree(n) for n in inputs) > budget:
+        if self.collapsed or sum((top - height[n]) * G.out_degree(n) for n in inputs) > budget:
             inputs = []
         leaves = {n for n in self.order if self.kind(n) in ("input", "const")}
         first = [n for n in self.op_sizes if all(u in leaves for u in G.predecessors(n))]
@@ -242,12 +249,12 @@ class Scene:
     def badge_width(self) -> float:
         c = self.preset.caption
         words = [self.word(f"phase.{w}") for w in ("inputs", "forward", "seed", "backward", "final")]
-        return max(width(w, c * 0.8, True) for w in words) + c
+        return max(width(w, c * _ROW, True) for w in words) + c
 
     def legend_texts(self) -> list[str]:
         if not self.legend:
             return []
-        return [self.word("legend.edge"),
+        return [self.word("legend.edge_amount" if self.collapsed else "legend.edge"),
                 self.word("legend.fill", scale=self.num(self.looks.scale)) + " · "
                 + self.word("legend.unreached")]
 
@@ -282,6 +289,11 @@ class Scene:
         if leg:
             place_legend(self, margin, self.height - margin - leg_h, leg)
         self.ids = {s.id for s in self.shapes}
+
+
+def _param_cols(rows: list[Any]) -> int:
+    """Parameter cells per row of a group box: two once a neuron has four or more."""
+    return 2 if len(rows) >= 4 else 1
 
 
 def _wrap(line: str, room: float, size: float, sep: str = " = ") -> list[str]:

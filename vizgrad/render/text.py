@@ -173,11 +173,27 @@ def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
     '1.00 × (−6.00) = −6.00'
     """
     if c.get("local") is None:
-        return f"+{fmt(c['amount'], decimals, trim=trim)} ({t('chain.observed', lang)})"
+        count = c.get("count", 1)
+        how = t("chain.sum", lang, count=count) if count > 1 and not c.get("observed") else t(
+            "chain.observed", lang)
+        return f"+{fmt(c['amount'], decimals, trim=trim)} ({how})"
     up = fmt(c["upstream"], decimals, trim=trim)
     if up.startswith(MINUS):
         up = f"({up})"
     return f"{fmt(c['local'], decimals, trim=trim)} × {up} = {fmt(c['amount'], decimals, trim=trim)}"
+
+
+def amount_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
+                lang: str = "en") -> str:
+    """The contribution alone (the edge label of a collapsed graph), with the number of
+    contributions it sums.
+
+    >>> amount_text({"amount": -0.5, "count": 3}, trim=True)
+    '−0.5 (sum of 3)'
+    """
+    amount = fmt(c["amount"], decimals, trim=trim)
+    count = c.get("count", 1)
+    return t("edge.sum", lang, amount=amount, count=count) if count > 1 else amount
 
 
 def first_arrival(G: Any, c: dict[str, Any]) -> bool:
