@@ -120,6 +120,21 @@ def _parse_sets(ctx: click.Context, param: click.Parameter, items: tuple[str, ..
     return values
 
 
+def _parse_collapse(ctx: click.Context, param: click.Parameter, text: str | None) -> Any:
+    """``auto``, ``none``, ``neuron``, ``layer`` or a group depth."""
+    if text is None:
+        return None
+    word = text.strip().lower()
+    if word in ("auto", "neuron", "layer"):
+        return word
+    if word in ("none", "off", "no"):
+        return False
+    if word.isdigit() and int(word) >= 1:
+        return int(word)
+    raise click.BadParameter(f"{text!r} is not a level: use auto, none, neuron, layer or a "
+                             "group depth such as 3")
+
+
 def _parse_format(ctx: click.Context, param: click.Parameter, text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
@@ -192,7 +207,8 @@ def main() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=2, show_default=True,
               help="Worker processes for a batch.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=2000, show_default=True,
-              metavar="N", help="Refuse a graph with more values than this.")
+              metavar="N", help="Draw a graph with more values than this collapsed "
+                                "(with --collapse none: refuse it).")
 @click.option("--max-cells", type=click.IntRange(min=1), default=None, metavar="N",
               help="Refuse a step player holding more than N values × steps [default: 2000000].")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=86400),
@@ -204,13 +220,28 @@ def main() -> None:
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
               show_default=True, metavar="SECONDS",
               help="Refuse an export estimated to take longer than this.")
+@click.option("--collapse", callback=_parse_collapse, metavar="LEVEL",
+              help="Draw each group as one box: auto, none, neuron, layer or a group depth "
+                   "[default: auto: a grouped graph past 100 values, any past --max-nodes; "
+                   "the mlp example by neuron].")
+@click.option("--focus", metavar="NODE",
+              help="Draw only the values near NODE (an id such as v12); the rest as '… N more'.")
+@click.option("--radius", type=click.IntRange(min=0), default=2, show_default=True,
+              help="How many edges from --focus to draw.")
+@click.option("--group-steps", type=click.Choice(["merge", "inside"]), default="merge",
+              show_default=True, help="A collapsed box's backward pass: one step, or a step "
+                                      "per value inside.")
+@click.option("--merge-constants", is_flag=True,
+              help="Draw once per layer the copies of an input that micrograd wraps in "
+                   "every neuron.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
            step: int | None, rankdir: str, theme: str, preset: str, lang: str | None,
            decimals: int, backend: str | None,
            jobs: int, max_nodes: int, max_cells: int | None, timeout: float,
-           max_bytes: int | None, max_seconds: float, quiet: bool) -> None:
+           max_bytes: int | None, max_seconds: float, collapse: Any, focus: str | None,
+           radius: int, group_steps: str, merge_constants: bool, quiet: bool) -> None:
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
@@ -243,8 +274,9 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                               "max_seconds": max_seconds, "max_cells": max_cells,
                               "max_bytes": max_bytes, "formats": formats or None}
     opts = Options(step=step, rankdir=rankdir, theme=theme, decimals=decimals, preset=preset,
-                   lang=lang,
-                   frames=frames, backend=backend,
+                   lang=lang, frames=frames, backend=backend, collapse=collapse, focus=focus,
+                   radius=radius, group_steps=group_steps,
+                   merge_constants="layer" if merge_constants else None,
                    **{k: v for k, v in chosen.items() if v is not None})  # else the defaults
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
@@ -254,7 +286,8 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
         elif everything:
             job_list = example_jobs(None, **values)
         else:
-            job_list = [Job(*graph_of(t, values), title_of(t)) for t in dict.fromkeys(targets)]
+            job_list = [Job(*graph_of(t, values), title_of(t), _example_shrink(t))
+                        for t in dict.fromkeys(targets)]
         if output is not None:
             if len(job_list) != 1:
                 raise click.UsageError("-o writes one file: give one target (or use --out DIR)")
@@ -281,6 +314,14 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
             f"rendered {len(report.names)} graph{'s' if len(report.names) != 1 else ''} into "
             f"{out}/: {len(report.files)} files, {len(report.changed)} changed, "
             f"in {report.seconds:.1f} s ({jobs} process{'es' if jobs != 1 else ''})", err=True)
+
+
+def _example_shrink(target: str) -> dict[str, Any]:
+    """An example's own collapse level (the mlp is drawn by neuron); nothing for a file."""
+    from . import examples
+
+    level = examples.collapse_level(target) if target in examples.names() else None
+    return {"collapse": level} if level else {}
 
 
 def _bar(length: int, label: str) -> Any:

@@ -23,7 +23,8 @@ from .tracing import trace as _trace
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["Example", "names", "describe", "defaults", "build", "trace", "graph", "EXAMPLES"]
+__all__ = ["Example", "names", "describe", "defaults", "collapse_level", "build", "trace", "graph",
+           "EXAMPLES"]
 
 Built = tuple[Value, list[Value]]
 
@@ -115,6 +116,8 @@ class Example:
     description: str
     builder: Callable[..., Built]
     defaults: dict[str, float]
+    #: the level its pictures are collapsed at (see :mod:`vizgrad.collapse`), or None
+    collapse: str | None = None
 
 
 EXAMPLES: dict[str, Example] = {
@@ -138,7 +141,7 @@ EXAMPLES: dict[str, Example] = {
                 _softmax_nll, {"z0": 0.0, "z1": 3.0, "z2": -2.0, "z3": 1.0}),
         Example("mlp", "the course's MLP(2, [3, 1]) after one SGD step on one sample: "
                 "each neuron is a group (L0/N0 …), collapse='neuron' draws 9 boxes",
-                _mlp, {"x0": 2.0, "x1": 3.0}),
+                _mlp, {"x0": 2.0, "x1": 3.0}, collapse="neuron"),
     ]
 }
 
@@ -157,6 +160,11 @@ def _get(name: str) -> Example:
 def describe(name: str) -> str:
     """A one-line description of an example."""
     return _get(name).description
+
+
+def collapse_level(name: str) -> str | None:
+    """The level the gallery draws an example collapsed at (``"neuron"`` for ``mlp``), or None."""
+    return _get(name).collapse
 
 
 def defaults(name: str) -> dict[str, float]:

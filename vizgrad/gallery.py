@@ -43,6 +43,7 @@ __all__ = [
     "parse_formats",
     "example_jobs",
     "plan",
+    "resolve",
     "export",
     "units",
     "write_one",
@@ -83,15 +84,57 @@ class Options:
     timeout: float = DEFAULT_TIMEOUT
     max_bytes: int = DEFAULT_MAX_BYTES
     max_seconds: float = DEFAULT_MAX_SECONDS
+    #: large graphs (see :mod:`vizgrad.collapse`): None keeps each job's own setting
+    #: (an example's level, else ``"auto"``); ``False`` draws every value
+    collapse: Any = None
+    focus: str | None = None
+    radius: int = 2
+    group_steps: str = "merge"
+    merge_constants: Any = None
 
 
 @dataclass(frozen=True)
 class Job:
-    """One graph to export into ``out/<name>/``; ``title`` heads its step player."""
+    """One graph to export into ``out/<name>/``; ``title`` heads its step player.
+
+    ``shrink`` holds the job's own collapse options (an example's level);
+    :func:`resolve` makes ``graph`` the graph drawn and keeps the original in
+    ``source`` (its JSON is written, and the player starts from it).
+    """
 
     name: str
     graph: Any
     title: str | None = None
+    shrink: dict[str, Any] = field(default_factory=dict)
+    source: Any = None
+
+
+def resolve(job: Job, opts: Options) -> Job:
+    """``job`` with its graph collapsed or focused as ``opts`` and the job ask; once."""
+    from .render.svg import shrink
+
+    if job.source is not None:
+        return job
+    wanted = {"collapse": "auto", **job.shrink}
+    if opts.collapse is not None:
+        wanted["collapse"] = opts.collapse
+    for key in ("focus", "merge_constants"):
+        if getattr(opts, key) is not None:
+            wanted[key] = getattr(opts, key)
+    wanted.update(radius=opts.radius, group_steps=opts.group_steps)
+    G, _ = shrink(job.graph, None, max_nodes=opts.max_nodes, **wanted)
+    return replace(job, graph=G, source=job.graph, shrink=wanted)
+
+
+def _player_source(job: Job) -> tuple[Any, dict[str, Any]]:
+    """What the player gets: the source and an explicit level (so it can expand groups),
+    else the drawn graph as it is."""
+    level = job.shrink.get("collapse")
+    if job.source is None or job.graph is job.source:
+        return job.graph, {}
+    if level not in ("auto", None, False) or job.shrink.get("focus") is not None:
+        return job.source, {k: v for k, v in job.shrink.items() if v is not None}
+    return job.graph, {}
 
 
 @dataclass
@@ -126,7 +169,9 @@ def example_jobs(names: Sequence[str] | None = None, **values: float) -> list[Jo
     from . import examples
 
     chosen = examples.names() if not names else list(dict.fromkeys(names))
-    return [Job(n, examples.graph(n, **values), f"{n}: {examples.describe(n)}") for n in chosen]
+    return [Job(n, examples.graph(n, **values), f"{n}: {examples.describe(n)}",
+                {"collapse": level} if (level := examples.collapse_level(n)) else {})
+            for n in chosen]
 
 
 def _look(opts: Options) -> dict[str, Any]:
@@ -164,24 +209,27 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         written[rel] = write_atomic(folder / rel, text.encode("utf-8"))
 
     steps = range(len(G.graph["steps"]))
-    main = draw(G, opts.step, **_draw_opts(opts))
+    main = draw(G, opts.step, **_draw_opts(opts), collapse=False)
     if "svg" in opts.formats:
         put(f"{n}.svg", main.svg())
         for k in steps:
-            put(step_file(G, k), draw(G, k, **_draw_opts(opts)).svg())
+            put(step_file(G, k), main.at(k).svg())
             _pool.report(1)
         prune(folder / "steps", {Path(step_file(G, k)).name for k in steps}, "step-", ".svg")
     if "dot" in opts.formats:
         put(f"{n}.dot", main.dot())
     if "json" in opts.formats:
-        put(f"{n}.json", to_json(G, indent=1) + "\n")
+        put(f"{n}.json", to_json(G if job.source is None else job.source, indent=1) + "\n")
     if "html" in opts.formats:
         start = 0 if opts.step is None else opts.step
-        put(f"{n}.html", player_html(G, start=start, title=job.title, **_player_opts(opts)))
+        source, how = _player_source(job)
+        put(f"{n}.html", player_html(source, start=start, title=job.title, **_player_opts(opts),
+                                     **how))
         _pool.report(len(steps))
     if "png" in opts.formats:
         written[f"{n}.png"] = via_temp(folder / f"{n}.png",
-                                       draw(G, opts.step, **_print_opts(opts)).save)
+                                       draw(G, opts.step, **_print_opts(opts),
+                                            collapse=False).save)
     return written
 
 
@@ -284,6 +332,7 @@ def export(
     """
     if opts.backend is None:  # workers may outlive a change of the environment: decide here
         opts = replace(opts, backend=os.environ.get("VIZGRAD_LAYOUT", "").strip().lower() or None)
+    jobs = [resolve(j, opts) for j in jobs]
     _check(jobs, opts)
     start = time.perf_counter()
     root = Path(out)
@@ -319,7 +368,7 @@ def export(
 
 def units(jobs: Sequence[Job], opts: Options) -> int:
     """How many pictures an export makes: the length of its progress bar."""
-    return _check(jobs, opts).units
+    return _check([resolve(j, opts) for j in jobs], opts).units
 
 
 def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
@@ -336,7 +385,9 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         raise OptionError(f"cannot tell the format of {target.name!r} from its suffix "
                           f"(must be one of {', '.join('.' + f for f in SINGLE_FILE_FORMATS)})")
     kind = {"webp": "gif", "pdf": "png"}.get(fmt, fmt)
-    _check([Job(name or target.stem, G)], replace(opts, formats=(kind,)))
+    job = resolve(Job(name or target.stem, G, title), opts)
+    G = job.graph
+    _check([job], replace(opts, formats=(kind,)))
     parent = target.parent
     for folder in (parent, *parent.parents):
         if folder.exists() and not folder.is_dir():
@@ -355,16 +406,17 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
     from .render.svg import draw
 
     drawing = draw(G, opts.step, **(_print_opts(opts) if fmt in ("png", "pdf")
-                                    else _draw_opts(opts)))
+                                    else _draw_opts(opts)), collapse=False)
     if fmt == "svg":
         write_atomic(target, drawing.svg().encode("utf-8"))
     elif fmt == "dot":
         write_atomic(target, drawing.dot().encode("utf-8"))
     elif fmt == "json":
-        write_atomic(target, (to_json(G, indent=1) + "\n").encode("utf-8"))
+        write_atomic(target, (to_json(job.source, indent=1) + "\n").encode("utf-8"))
     elif fmt == "html":
         start = 0 if opts.step is None else opts.step
-        page = player_html(G, start=start, title=title, **_player_opts(opts))
+        source, how = _player_source(job)
+        page = player_html(source, start=start, title=title, **_player_opts(opts), **how)
         write_atomic(target, page.encode("utf-8"))
     else:
         via_temp(target, drawing.save)

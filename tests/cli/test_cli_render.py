@@ -232,14 +232,15 @@ def test_a_rendering_failure_exits_1_and_leaves_no_partial_file(run, tmp_path, m
     run("render", "fork", "--format", "svg", "--out", str(tmp_path), "-q")
     before = _tree(tmp_path)
     calls = []
+    real_svg = svg.Drawing.svg
 
-    def broken(*args, **kwargs):
-        calls.append(args)
+    def broken(self):
+        calls.append(self.step)
         if len(calls) > 3:
             raise BackendError("the layout failed (simulated)")
-        return draw(*args, **kwargs)
+        return real_svg(self)
 
-    monkeypatch.setattr(svg, "draw", broken)
+    monkeypatch.setattr(svg.Drawing, "svg", broken)
     res = run("render", "fork", "--set", "a=1", "--format", "svg", "--out", str(tmp_path),
               "--jobs", "1", code=1)
     assert "the layout failed (simulated)" in res.output

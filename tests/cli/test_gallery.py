@@ -147,7 +147,8 @@ def test_every_limit_is_checked_before_anything_is_written(tmp_path, monkeypatch
     G = to_networkx(x)  # 81 values, 82 steps
     fork = [Job("fork", examples.graph("fork"))]
     cases = [
-        (Options(max_nodes=80), "81 values, more than --max-nodes 80.*--max-nodes 81"),
+        (Options(max_nodes=80, collapse=False),
+         "81 values, more than --max-nodes 80.*--max-nodes 81"),
         (Options(max_cells=6641), "6,642 node states, more than --max-cells 6,641.*--max-cells 6642"),
         (Options(max_bytes=1_000_000), r"write about \d+ MB \(step SVGs .*--max-bytes \d"),
         (Options(max_seconds=1.0), r"take about \d+ s .*--max-seconds \d"),
@@ -159,6 +160,8 @@ def test_every_limit_is_checked_before_anything_is_written(tmp_path, monkeypatch
     with pytest.raises(GraphTooLargeError, match="--max-bytes"):
         gallery.write_one(G, tmp_path / "x.gif", Options(max_bytes=1_000_000))
     assert [p.name for p in tmp_path.iterdir()] == ["x.json"]
+    shown = gallery.resolve(Job("x", G), Options(max_nodes=80))  # past the limit: collapsed
+    assert 1 < shown.graph.number_of_nodes() <= 60 and shown.source is G
 
 
 def test_temporary_files_of_a_killed_run_are_swept(tmp_path):
