@@ -128,6 +128,11 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
     """
     G = as_graph(x)
     depth, mode = _depth(level), _check_steps(steps)
+    if group_depth(G) == 0:
+        raise OptionError(
+            f"this graph has no groups to collapse by {level!r}. Trace a micrograd net with "
+            "vizgrad.trace(loss, model=net) (or draw(loss, model=net)), make Values inside "
+            "vizgrad.group(...), or use collapse='auto', which cuts any graph into runs")
     if isinstance(expand, str) or not all(isinstance(g, str) for g in expand):
         raise OptionError(f"expand must be a list of group paths, got {expand!r}")
     box_of, boxes = _boxes(G, depth, expand=frozenset(expand))

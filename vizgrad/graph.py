@@ -61,9 +61,17 @@ def to_networkx(x: Any, also: Any = ()) -> nx.MultiDiGraph:
     return G
 
 
-def as_graph(x: Any) -> nx.MultiDiGraph:
-    """Accept a Value, a :class:`Trace` or a graph; return the graph."""
+def as_graph(x: Any, model: Any = None) -> nx.MultiDiGraph:
+    """Accept a Value, a :class:`Trace` or a graph; return the graph. A Value is traced
+    with ``model`` (a micrograd-style net whose parameters are named and grouped)."""
     import networkx as nx
+
+    if model is not None:
+        if not hasattr(x, "_backward"):
+            raise OperandTypeError(
+                "model= names the parameters of a Value while it is traced; this is a "
+                f"{type(x).__name__}: pass model= to vizgrad.trace() when you make it")
+        return to_networkx(trace(x, model=model))
 
     if isinstance(x, nx.MultiDiGraph):
         if "steps" not in x.graph or "root" not in x.graph:

@@ -193,7 +193,7 @@ def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: s
          max_nodes: int = DEFAULT_MAX_NODES, timeout: float = DEFAULT_TIMEOUT,
          caption: bool = True, legend: bool = True, collapse: Any = "auto",
          focus: str | None = None, radius: int = 2, group_steps: str = "merge",
-         merge_constants: Any = None) -> Drawing:
+         merge_constants: Any = None, model: Any = None) -> Drawing:
     """A :class:`Drawing` of ``x`` (Value, Trace or graph).
 
     Args:
@@ -226,12 +226,15 @@ def draw(x: Any, step: Step = None, *, preset: str | Preset = "docs", rankdir: s
             ``"inside"`` (one step per member).
         merge_constants: a level (or True for ``"layer"``) at which wrapped
             copies of one input are drawn once.
+        model: the micrograd-style net ``x`` came from (``layers`` →
+            ``neurons`` → ``w``, ``b``): its parameters are named ``L0.N2.w1``
+            and each neuron becomes a group, as ``vizgrad.trace(x, model=net)``.
 
     With collapse or focus, ``step`` counts the steps of ``x``, and the drawing
     shows the collapsed step right after it; :meth:`Drawing.at` counts the
     drawn graph's own steps.
     """
-    G = as_graph(x)
+    G = as_graph(x, model)
     k = check_step(G, step)
     G, k = shrink(G, k, collapse=collapse, focus=focus, radius=radius,
                   group_steps=group_steps, merge_constants=merge_constants, max_nodes=max_nodes)
