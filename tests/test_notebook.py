@@ -120,3 +120,12 @@ def test_show_takes_a_micrograd_value():
     assert 'data-start="7"' in page
     for grad in ("−3", "−8"):
         assert f'<td class="num grad">{grad}</td>' in page
+
+
+def test_show_collapses_a_grouped_graph_before_the_player():
+    from vizgrad import show
+
+    s = show("mlp", collapse="neuron", step="final")
+    assert s.graph.number_of_nodes() == 9 and "L1/N0" in s.page() and "L1/N0" in s.svg()
+    with pytest.raises(OptionError, match="collapse level must be"):
+        show("mlp", collapse="synapse")

@@ -37,6 +37,8 @@ DISPLAY_MAX_NODES = 30
 
 _SHOW_OPTIONS = ("theme", "rankdir", "decimals", "backend", "title", "interval_ms", "timeout",
                  "fit", "preset", "lang")
+#: the options of large graphs (see :mod:`vizgrad.collapse`), applied before the player
+_SHRINK_OPTIONS = ("collapse", "focus", "radius", "group_steps", "merge_constants", "model")
 
 
 class Stepper:
@@ -90,7 +92,10 @@ def show(x: Any, step: int | str | None = None, **options: Any) -> Stepper:
         step: the step shown first: a number, ``"first"`` or ``"final"``
             (default: the first step).
         options: passed to :func:`vizgrad.player_html` (``theme``,
-            ``rankdir``, ``decimals``, ``fit``, ``interval_ms``, ...).
+            ``rankdir``, ``decimals``, ``fit``, ``interval_ms``, ...); and
+            ``collapse``, ``focus``, ``radius``, ``group_steps``,
+            ``merge_constants`` and ``model`` as for :func:`vizgrad.draw`
+            (``step`` then counts the collapsed graph's steps).
 
     >>> show("fork", step="final")
     <Stepper of q: 5 nodes, 8 steps>
@@ -101,10 +106,12 @@ def show(x: Any, step: int | str | None = None, **options: Any) -> Stepper:
     """
     from .graph import as_graph
 
-    unknown = sorted(set(options) - set(_SHOW_OPTIONS))
+    unknown = sorted(set(options) - set(_SHOW_OPTIONS) - set(_SHRINK_OPTIONS))
     if unknown:
         raise OptionError(f"show() has no option {', '.join(map(repr, unknown))}; "
-                          f"the options are: {', '.join(_SHOW_OPTIONS)}")
+                          f"the options are: {', '.join(_SHOW_OPTIONS + _SHRINK_OPTIONS)}")
+    how = {k: options.pop(k) for k in _SHRINK_OPTIONS if k in options}
+    model = how.pop("model", None)
     for key in _NEWER:
         if key in options and key not in _player_params():
             raise OptionError(f"{key}: this version of vizgrad cannot set a {key} for the "
@@ -114,7 +121,11 @@ def show(x: Any, step: int | str | None = None, **options: Any) -> Stepper:
 
         G = examples.graph(x)
     else:
-        G = as_graph(x)
+        G = as_graph(x, model)
+    if how:
+        from .render.svg import shrink
+
+        G, _ = shrink(G, **how)
     last = len(G.graph["steps"]) - 1
     if step is None or step == "first":
         start = 0
