@@ -46,6 +46,8 @@ DEFAULT_HOLD = 2.0
 #: Seconds the final view is shown before the animation starts again.
 DEFAULT_FINAL_HOLD = 4.0
 _LIMITS = (0.1, 600.0)  # seconds a step or the final view may be shown
+# stands for the prefix until the content is hashed: XML cannot carry it, so no text has it
+_TOKEN = "\x01"
 
 Look = dict[str, str]
 Props = dict[str, str]
@@ -113,6 +115,8 @@ class _Sheet:
         dict per frame), written with ``static``; ``""`` if it never changes."""
         changes, prev = [], static
         for f, props in enumerate(frames):
+            if props == prev:
+                continue
             diff = tuple((p, v) for p, v in props.items() if prev.get(p) != v)
             if diff:
                 changes.append((f, diff))
@@ -141,22 +145,22 @@ class _Sheet:
 
 def _texts(sh: Shape, looks: list[Look], sheet: _Sheet, prefix: str, hatch: str) -> list[str]:
     """One element per distinct version of a text, each visible in its own frames."""
-    versions: dict[str, list[int]] = {}
+    versions: dict[tuple[tuple[str, str], ...], list[int]] = {}
     for f, lk in enumerate(looks):
         if not lk.get("hidden"):
-            versions.setdefault(shape_element(sh, lk, "\0", hatch), []).append(f)
+            versions.setdefault(tuple(sorted(lk.items())), []).append(f)
     last = len(looks) - 1
+    on, off = {"opacity": "1"}, {"opacity": "0"}
     out = []
-    for j, (element, frames) in enumerate(versions.items()):
+    for j, (look, frames) in enumerate(versions.items()):
         shown = set(frames)
         ident = f"{prefix}{sh.id}" if len(versions) == 1 else f"{prefix}{sh.id}.{j}"
-        static = {"opacity": "1" if last in shown else "0"}
-        cls = sheet.cls([{"opacity": "1" if f in shown else "0"} for f in range(len(looks))],
-                        static)
+        static = on if last in shown else off
+        cls = sheet.cls([on if f in shown else off for f in range(len(looks))], static)
         head = f'id="{ident}" class="{sh.cls}{" " + cls if cls else ""}"'
-        if static["opacity"] == "0":
+        if static is off:
             head += ' opacity="0"'
-        out.append(element.replace("\0", head, 1))
+        out.append(shape_element(sh, dict(look), head, hatch))
     return out
 
 
@@ -181,7 +185,9 @@ def _figure(sh: Shape, looks: list[Look], sheet: _Sheet, prefix: str, hatch: str
 
 
 def _document(scene: Scene, looks: dict[str, list[Look]], times: list[tuple[float, float]],
-              prefix: str, loop: bool, title: str, desc: str) -> str:
+              loop: bool, title: str, desc: str) -> str:
+    """The document, with :data:`_TOKEN` where the prefix goes."""
+    prefix = _TOKEN
     sheet = _Sheet(times, prefix, loop)
     hatch = f"{prefix}vg-hatch-{scene.theme.name}"
     body: list[str] = []
@@ -209,6 +215,6 @@ def animated_svg(scene: Scene, *, hold: float = DEFAULT_HOLD,
     per_frame.append(scene.look(None))
     looks = {sh.id: [lk.get(sh.id, {}) for lk in per_frame] for sh in scene.shapes}
     times = frame_times(scene, hold, final_hold)
-    draft = _document(scene, looks, times, "", loop, title, desc)
+    draft = _document(scene, looks, times, loop, title, desc)
     prefix = "v" + hashlib.sha256(draft.encode("utf-8")).hexdigest()[:6] + "-"
-    return _document(scene, looks, times, prefix, loop, title, desc)
+    return draft.replace(_TOKEN, prefix)
