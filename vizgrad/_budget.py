@@ -34,6 +34,8 @@ __all__ = [
     "gif_frame_bytes",
     "svg_seconds",
     "svg_bytes",
+    "animated_svg_bytes",
+    "animated_svg_seconds",
     "too_many_values",
     "check",
     "estimate_all",
@@ -58,6 +60,16 @@ def svg_bytes(n: int) -> int:
 def svg_seconds(n: int) -> float:
     """Seconds to lay out and write one step SVG."""
     return 0.02 + 1.4e-7 * n**2.6  # the layout grows much faster than the graph
+
+
+def animated_svg_bytes(n: int, steps: int) -> int:
+    """Bytes of one animated SVG: about twice a step SVG, and a little per step."""
+    return int(2.5 * svg_bytes(n)) + 500 * steps
+
+
+def animated_svg_seconds(n: int, steps: int) -> float:
+    """Seconds to write one animated SVG once the layout is done (the looks of every step)."""
+    return steps * (0.001 + 0.0002 * n)
 
 
 def frame_seconds(n: int) -> float:
@@ -100,11 +112,15 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
     """The estimate for one graph of ``n`` values and ``steps`` steps in these formats
     (``player``: the step player's own estimate, see :func:`player_cost`)."""
     size, secs, units = 0, 0.0, 0
-    if set(formats) & {"svg", "dot", "png", "html"}:
+    if set(formats) & {"svg", "animated-svg", "dot", "png", "html"}:
         size, secs = size + svg_bytes(n), secs + svg_seconds(n)
     if "svg" in formats:
         size += steps * svg_bytes(n)
         secs += steps * svg_seconds(n)
+        units += steps
+    if "animated-svg" in formats:
+        size += animated_svg_bytes(n, steps)
+        secs += animated_svg_seconds(n, steps)
         units += steps
     if "html" in formats:
         player_bytes, player_seconds = player_cost(n, steps, player)
@@ -160,7 +176,7 @@ def too_many_values(n: int, limit: int, option: str = "max_nodes") -> str:
     return f"this graph has {n:,} values, more than {option}{sep}{limit:,}"
 
 
-_FORMAT_NAMES = {"svg": "step SVGs", "html": "step player", "gif": "GIF", "mp4": "MP4",
+_FORMAT_NAMES = {"svg": "step SVGs", "animated-svg": "animated SVG", "html": "step player", "gif": "GIF", "mp4": "MP4",
                  "frames": "PNG frames", "json": "JSON", "dot": "DOT", "png": "PNG"}
 
 

@@ -278,6 +278,8 @@ def alt_text(spec: Spec) -> str:
 
     >>> alt_text(Spec(example="fork", step=3))
     'example fork, step 3 of 7'
+    >>> alt_text(Spec(example="fork", animated=True))
+    'example fork, animated: steps 0 to 7, then the final view'
     """
     G = graph(spec)
     step = _resolve_step(spec, G)
@@ -287,6 +289,8 @@ def alt_text(spec: Spec) -> str:
     what = f"example {spec.example}" if spec.example is not None else str(spec.expression)
     if spec.values:
         what += " at " + ", ".join(f"{k}={v:g}" for k, v in spec.values)
+    if spec.animated:
+        return f"{what}, animated: steps 0 to {last}, then the final view"
     return f"{what}, step {step} of {last}"
 
 

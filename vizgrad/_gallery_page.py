@@ -18,7 +18,7 @@ def step_file(G: Any, k: int) -> str:
 
 __all__ = ["gallery_readme", "step_file"]
 
-_LINKS = (("svg", "SVG"), ("gif", "GIF"), ("mp4", "MP4"), ("png", "PNG"), ("html", "step player"),
+_LINKS = (("svg", "SVG"), ("anim.svg", "animated SVG"), ("gif", "GIF"), ("mp4", "MP4"), ("png", "PNG"), ("html", "step player"),
           ("json", "JSON"), ("dot", "DOT"))
 
 
@@ -201,6 +201,22 @@ def _generic(page: _Page, ex: str, G: Any) -> None:
     page.add(page.links(ex), "")
 
 
+def _animated(page: _Page) -> None:
+    shown = [ex for ex in page.graphs if page.has(f"{ex}/{ex}.anim.svg")]
+    if not shown:
+        return
+    page.add('<a id="animated"></a>', "", "## Every example as one animated SVG", "",
+             "Each `NAME.anim.svg` plays every step, then rests on the final view, and starts "
+             "again. It is one small file animated by CSS alone (no script), so it plays in a "
+             "README's `<img>`; where animation is off, or the reader's system asks for reduced "
+             "motion, it shows the final view.", "")
+    for ex in shown:
+        G = page.graphs[ex]
+        page.add(f"### {ex}", "",
+                 page.image(ex, f"{ex}, steps 0 to {len(G.graph['steps']) - 1} animated, then "
+                                "the final view", f"{ex}/{ex}.anim.svg"), "")
+
+
 def gallery_readme(jobs: Sequence[Any], opts: Any, files: set[str]) -> str:
     """The Markdown page for an export of ``jobs`` that wrote ``files``."""
     page = _Page(jobs, opts, files)
@@ -209,8 +225,9 @@ def gallery_readme(jobs: Sequence[Any], opts: Any, files: set[str]) -> str:
         "The chapter's examples, rendered by `vizgrad render` with the embedded Graphviz, so "
         "every machine produces these same bytes. Each picture shows every Value as a box with its "
         "label, data and grad; a grad that has not arrived yet shows “—”, never 0. Each example "
-        "also has one SVG per step, a GIF, a self-contained HTML step player (download it and "
-        "open it in a browser: ← and → step through it), the node-link JSON and the DOT.", "",
+        "also has one SVG per step, [an animated SVG](#animated) of all of them, a GIF, a "
+        "self-contained HTML step player (download it and open it in a browser: ← and → step "
+        "through it), the node-link JSON and the DOT.", "",
         "Regenerate with `vizgrad render` (or `python -m vizgrad render`).", "",
     )
     _summary(page)
@@ -238,5 +255,6 @@ def gallery_readme(jobs: Sequence[Any], opts: Any, files: set[str]) -> str:
     for ex, G in g.items():
         if ex not in done:
             _generic(page, ex, G)
+    _animated(page)
     text = "\n".join(page.lines).rstrip() + "\n"
     return text

@@ -166,6 +166,7 @@ def main() -> None:
       vizgrad render                        # the whole gallery into gallery/
       vizgrad render fork --format svg,gif  # one example, two formats
       vizgrad render --expr "(a*b)*(a+b)" --set a=-2 --set b=3 -o q.svg
+      vizgrad render fork -o fork.anim.svg  # every step in one animated SVG
       vizgrad render path/to/model.py:build --out out/
       vizgrad check fork --h 1e-6
     """
@@ -178,13 +179,13 @@ def main() -> None:
 @click.option("--set", "values", multiple=True, callback=_parse_sets, metavar="NAME=NUMBER",
               help="A variable or example input value (repeatable), e.g. --set a=-2.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write one file; its suffix names the format "
-                   "(.svg .dot .json .html .gif .mp4 .webp .png .pdf).")
+              help="Write one file; its suffix names the format (.svg .anim.svg .dot .json "
+                   ".html .gif .mp4 .webp .png .pdf; .anim.svg is the animated SVG).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("gallery"),
               show_default=True, help="The folder a batch export writes into.")
 @click.option("--format", "formats", callback=_parse_format, metavar="LIST",
-              help="Comma-separated formats of a batch: svg,gif,png,mp4,json,dot,html "
-                   "[default: svg,gif,json,dot,html].")
+              help="Comma-separated formats of a batch: svg, animated-svg, gif, png, mp4, "
+                   "json, dot, html [default: all but png and mp4].")
 @click.option("--frames", is_flag=True, help="Also write one PNG frame per step.")
 @click.option("--step", type=int, metavar="K",
               help="The step the single pictures (NAME.svg, .dot, .png, -o) show and the "
@@ -245,7 +246,8 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
-    OUT/NAME/steps/, the GIF, the node-link JSON, the DOT and a self-contained
+    OUT/NAME/steps/, an animated SVG of every step (NAME.anim.svg: CSS only,
+    no script), the GIF, the node-link JSON, the DOT and a self-contained
     HTML step player. With no targets it also writes OUT/README.md.
 
     \b

@@ -1,4 +1,4 @@
-"""Batch export behind ``vizgrad render``: SVGs per step, GIF, JSON, DOT, HTML player.
+"""Batch export behind ``vizgrad render``: SVGs per step, animated SVG, GIF, JSON, DOT, player.
 
 :func:`export` writes one folder per graph and spreads the work over
 processes; :func:`write_one` writes a single file whose suffix names the
@@ -12,7 +12,7 @@ tree changes nothing::
     >>> parse_formats("svg,jpg")
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.OptionError: unknown format 'jpg' (must be one of svg, gif, png, mp4, json, dot, html)
+    vizgrad.exceptions.OptionError: unknown format 'jpg' (must be one of svg, animated-svg, gif, png, mp4, json, dot, html)
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ __all__ = [
     "FORMATS",
     "DEFAULT_FORMATS",
     "SINGLE_FILE_FORMATS",
+    "ANIMATED_SUFFIX",
     "Options",
     "Job",
     "Report",
@@ -51,11 +52,16 @@ __all__ = [
 ]
 
 #: every format ``vizgrad render --format`` accepts
-FORMATS = ("svg", "gif", "png", "mp4", "json", "dot", "html")
+FORMATS = ("svg", "animated-svg", "gif", "png", "mp4", "json", "dot", "html")
 #: what a plain ``vizgrad render`` writes (png needs the system ``dot``, mp4 ffmpeg)
-DEFAULT_FORMATS = ("svg", "gif", "json", "dot", "html")
-#: suffixes ``-o FILE`` accepts
-SINGLE_FILE_FORMATS = ("svg", "dot", "json", "html", "gif", "mp4", "webp", "png", "pdf")
+DEFAULT_FORMATS = ("svg", "animated-svg", "gif", "json", "dot", "html")
+#: suffixes ``-o FILE`` accepts (``.anim.svg``: the animated SVG)
+SINGLE_FILE_FORMATS = ("svg", "anim.svg", "dot", "json", "html", "gif", "mp4", "webp", "png",
+                       "pdf")
+#: the file name ending of an animated SVG
+ANIMATED_SUFFIX = ".anim.svg"
+#: the pictures task writes these formats (one layout, shared)
+_PICTURES = {"svg", "animated-svg", "dot", "json", "html", "png"}
 
 
 @dataclass(frozen=True)
@@ -197,7 +203,7 @@ def _frame_opts(opts: Options) -> dict[str, Any]:
 
 
 def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
-    """The SVGs, DOT, JSON, HTML and PNG of one graph (one layout per step, shared)."""
+    """The SVGs (per step and animated), DOT, JSON, HTML and PNG of one graph (one layout)."""
     from .graph import to_json
     from .render.html import player_html
     from .render.svg import draw
@@ -216,6 +222,9 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
             put(step_file(G, k), main.at(k).svg())
             _pool.report(1)
         prune(folder / "steps", {Path(step_file(G, k)).name for k in steps}, "step-", ".svg")
+    if "animated-svg" in opts.formats:
+        put(f"{n}{ANIMATED_SUFFIX}", main.animated_svg())
+        _pool.report(len(steps))
     if "dot" in opts.formats:
         put(f"{n}.dot", main.dot())
     if "json" in opts.formats:
@@ -260,7 +269,7 @@ TASKS = {
 def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
     """The tasks of an export, biggest graphs first so two workers finish together."""
     kinds = []
-    if set(opts.formats) & {"svg", "dot", "json", "html", "png"}:
+    if set(opts.formats) & _PICTURES:
         kinds.append("pictures")
     kinds += [k for k in ("gif", "mp4") if k in opts.formats]
     if opts.frames:
@@ -381,10 +390,12 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
     """
     target = Path(path)
     fmt = target.suffix.lower().lstrip(".")
+    if target.name.lower().endswith(ANIMATED_SUFFIX):
+        fmt = ANIMATED_SUFFIX.lstrip(".")
     if fmt not in SINGLE_FILE_FORMATS:
         raise OptionError(f"cannot tell the format of {target.name!r} from its suffix "
                           f"(must be one of {', '.join('.' + f for f in SINGLE_FILE_FORMATS)})")
-    kind = {"webp": "gif", "pdf": "png"}.get(fmt, fmt)
+    kind = {"webp": "gif", "pdf": "png", "anim.svg": "animated-svg"}.get(fmt, fmt)
     job = resolve(Job(name or target.stem, G, title), opts)
     G = job.graph
     _check([job], replace(opts, formats=(kind,)))
@@ -409,6 +420,8 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
                                     else _draw_opts(opts)), collapse=False)
     if fmt == "svg":
         write_atomic(target, drawing.svg().encode("utf-8"))
+    elif fmt == "anim.svg":
+        write_atomic(target, drawing.animated_svg().encode("utf-8"))
     elif fmt == "dot":
         write_atomic(target, drawing.dot().encode("utf-8"))
     elif fmt == "json":

@@ -19,10 +19,10 @@ def test_the_course_mlp_renders_with_the_default_formats(run, tmp_path):
     folder = out / "mg_model"
     G = from_json((folder / "mg_model.json").read_text(encoding="utf-8"))
     assert G.number_of_nodes() == 132 and len(G.graph["steps"]) == 154
-    assert DEFAULT_FORMATS == ("svg", "gif", "json", "dot", "html")
+    assert DEFAULT_FORMATS == ("svg", "animated-svg", "gif", "json", "dot", "html")
     names = sorted(p.name for p in folder.iterdir())
-    assert names == ["mg_model.dot", "mg_model.gif", "mg_model.html", "mg_model.json",
-                     "mg_model.svg", "steps"]
+    assert names == ["mg_model.anim.svg", "mg_model.dot", "mg_model.gif", "mg_model.html",
+                     "mg_model.json", "mg_model.svg", "steps"]
     assert len(list((folder / "steps").glob("step-*.svg"))) == 154
     assert (folder / "mg_model.gif").read_bytes()[:6] == b"GIF89a"
     assert (folder / "mg_model.html").read_bytes().startswith(b"<!DOCTYPE html>")

@@ -30,9 +30,12 @@ def test_render_one_example_writes_every_default_format(run, tmp_path):
     res = run("render", "shared-node", "--out", str(tmp_path), "--jobs", "1")
     folder = tmp_path / "shared-node"
     names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
-    assert names == ["shared-node.dot", "shared-node.gif", "shared-node.html", "shared-node.json",
-                     "shared-node.svg", "steps/step-00.svg", "steps/step-01.svg",
-                     "steps/step-02.svg", "steps/step-03.svg"]
+    assert names == ["shared-node.anim.svg", "shared-node.dot", "shared-node.gif",
+                     "shared-node.html", "shared-node.json", "shared-node.svg",
+                     "steps/step-00.svg", "steps/step-01.svg", "steps/step-02.svg",
+                     "steps/step-03.svg"]
+    assert ((folder / "shared-node.anim.svg").read_text(encoding="utf-8")
+            == draw(examples.graph("shared-node")).animated_svg())
     assert not (tmp_path / "README.md").exists()  # only the full gallery writes the page
     assert "rendering" in res.stderr  # the progress bar's label
     assert "rendered 1 graph into" in res.stderr and re.search(r"in [\d.]+ s \(1 process\)", res.stderr)
@@ -50,6 +53,21 @@ def test_render_selected_examples_and_formats(run, tmp_path):
     assert "−3" in texts and "−8" in texts
     final = " ".join(_texts(fork / "fork.svg"))  # the final view: every contribution labelled
     assert "after backward()" in final and "1 × (−6) = −6" in final
+
+
+def test_an_expression_as_an_animated_svg_in_a_batch_and_as_one_file(run, tmp_path):
+    expr = ["--expr", "(a*b)*(a+b)", "--set", "a=-2", "--set", "b=3"]
+    run("render", *expr, "--format", "animated-svg", "--out", str(tmp_path / "out"), "-q")
+    assert [p.name for p in (tmp_path / "out" / "expr").iterdir()] == ["expr.anim.svg"]
+    batch = (tmp_path / "out" / "expr" / "expr.anim.svg").read_text(encoding="utf-8")
+    assert "@keyframes" in batch and "<script" not in batch
+    res = run("render", *expr, "-o", str(tmp_path / "q.ANIM.svg"))
+    assert f"wrote {tmp_path / 'q.ANIM.svg'}" in res.stderr
+    assert (tmp_path / "q.ANIM.svg").read_text(encoding="utf-8") == batch
+    run("render", *expr, "-o", str(tmp_path / "q.svg"), "-q")  # a plain .svg stays static
+    assert "@keyframes" not in (tmp_path / "q.svg").read_text(encoding="utf-8")
+    out = run("render", *expr, "--format", "animated-svgz", "--out", str(tmp_path), code=2).output
+    assert "unknown format 'animated-svgz'" in out and "animated-svg" in out
 
 
 def test_quiet_prints_nothing(run, tmp_path):
@@ -99,7 +117,7 @@ def test_frames_adds_one_png_per_step(run, tmp_path):
 
 def test_the_full_gallery_page_and_a_byte_identical_rerun(run, tmp_path, monkeypatch):
     monkeypatch.setenv("VIZGRAD_LAYOUT", "system")  # the gallery uses the embedded one anyway
-    run("render", "--format", "svg,json", "--out", str(tmp_path), "-q", "-j1")
+    run("render", "--format", "svg,animated-svg,json", "--out", str(tmp_path), "-q", "-j1")
     fork = examples.graph("fork")
     assert (tmp_path / "fork" / "fork.svg").read_text(encoding="utf-8") == draw(fork, backend="embedded").svg()
     readme = (tmp_path / "README.md").read_text(encoding="utf-8")
@@ -110,8 +128,12 @@ def test_the_full_gallery_page_and_a_byte_identical_rerun(run, tmp_path, monkeyp
     assert "| ∂b/∂a: 2.0000 | ∂b/∂a: 1.0000 |" in readme  # shared-node beside overwrite-bug
     assert "| nodes: 10 | nodes: 18 |" in readme  # tanh-native beside tanh-decomposed
     assert "2.175515362617" in readme and "greyed" in readme
+    animated = readme[readme.index("## Every example as one animated SVG"):]
+    for name in examples.names():  # each shown, and linked from the summary table
+        assert f"({name}/{name}.anim.svg)" in animated and f"[animated SVG]({name}/{name}.anim.svg)" in readme
+        assert (tmp_path / name / f"{name}.anim.svg").is_file()
     before = _tree(tmp_path)
-    res = run("render", "--format", "svg,json", "--out", str(tmp_path), "-j1")
+    res = run("render", "--format", "svg,animated-svg,json", "--out", str(tmp_path), "-j1")
     assert "0 changed" in res.stderr
     assert _tree(tmp_path) == before
 

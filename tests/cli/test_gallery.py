@@ -8,7 +8,7 @@ import stat
 import pytest
 
 from vizgrad import examples, gallery
-from vizgrad.exceptions import OptionError
+from vizgrad.exceptions import GraphTooLargeError, OptionError
 from vizgrad.gallery import Job, Options, example_jobs, export, parse_formats, plan, write_atomic
 
 
@@ -180,11 +180,12 @@ def test_temporary_files_of_a_killed_run_are_swept(tmp_path):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_progress_counts_every_picture_and_frame(tmp_path, workers):
     jobs = example_jobs(["fork", "shared-node"])
-    opts = Options(formats=("svg", "gif", "html"), frames=True)
+    opts = Options(formats=("svg", "animated-svg", "gif", "html"), frames=True)
     counts: list[int] = []
     export(jobs, tmp_path, opts, workers=workers, on_step=counts.append)
-    # per graph: a step SVG, a player step, a GIF frame and a PNG frame per step
-    assert sum(counts) == gallery.units(jobs, opts) == 4 * (8 + 4) + 2  # every GIF ends on the final view
+    # per graph and step: a step SVG, an animated SVG's step, a player step, a GIF frame
+    # and a PNG frame
+    assert sum(counts) == gallery.units(jobs, opts) == 5 * (8 + 4) + 2  # every GIF ends on the final view
     if workers == 1:
         assert counts.count(1) >= 3 * 12
 
@@ -204,3 +205,18 @@ def test_a_player_that_estimates_itself_is_budgeted_by_its_own_figures(tmp_path,
     monkeypatch.setattr(html, "estimate", lambda n, steps: (1000, 0.5),
                         raising=False)
     assert gallery.units(jobs, opts) == len(G.graph["steps"])
+
+
+@pytest.mark.parametrize("name", ["shared-node", "fork", "softmax-nll"])
+def test_the_budget_of_an_animated_svg_is_an_upper_bound(tmp_path, name):
+    from vizgrad import _budget
+
+    (job,) = example_jobs([name])
+    report = export([job], tmp_path, Options(formats=("animated-svg",)), workers=1)
+    assert report.files == [f"{name}/{name}.anim.svg"]
+    size = (tmp_path / name / f"{name}.anim.svg").stat().st_size
+    G = job.graph
+    estimate = _budget.estimate(G.number_of_nodes(), len(G.graph["steps"]), ["animated-svg"])
+    assert size <= estimate.bytes <= 3 * size
+    with pytest.raises(GraphTooLargeError, match=r"\(animated SVG \d+ kB\)"):
+        gallery.units([job], Options(formats=("animated-svg",), max_bytes=size // 2))

@@ -87,6 +87,21 @@ def test_a_bad_block_shows_an_error_box_and_logs_a_warning(caplog):
     assert len(caplog.records) == 2
 
 
+def test_an_animated_block_is_the_animated_svg():
+    text = "```vizgrad\nexample: fork\nanimated: true\n```\n\n```vizgrad\n(a*b)*(a+b)\n" \
+           "values: a=-2, b=3\n:animated:\ntheme: dark\n```\n"
+    out = markdown.markdown(text, extensions=["vizgrad.markdown"])
+    example, expression = bs4.BeautifulSoup(out, "html.parser").select("figure.vizgrad-animated")
+    assert _svg(example.find("img")) is not None
+    decoded = base64.b64decode(example.find("img")["src"].split(",", 1)[1]).decode()
+    assert decoded == draw(examples.graph("fork")).animated_svg()
+    assert example.find("img")["alt"] == "example fork, animated: steps 0 to 7, then the final view"
+    q = parse("(a*b)*(a+b)", a=-2, b=3)
+    q.backward()
+    decoded = base64.b64decode(expression.find("img")["src"].split(",", 1)[1]).decode()
+    assert decoded == draw(q, theme="dark").animated_svg() and "@keyframes" in decoded
+
+
 def test_superfences_renders_the_block_inside_a_list():
     pytest.importorskip("pymdownx", reason="pymdown-extensions is not installed")
     from vizgrad.markdown import fence_format

@@ -143,6 +143,22 @@ def test_a_bad_directive_reports_its_file_and_line_without_a_traceback(tmp_path)
     assert strict.returncode != 0
 
 
+def test_the_animated_option_writes_the_animated_svg(tmp_path):
+    from vizgrad import examples
+    from vizgrad.render.svg import draw
+
+    write_project(tmp_path / "src", index="Graphs\n======\n\n.. toctree::\n\n   chapter/fork\n",
+                  chapter="Fork\n====\n\n.. vizgrad::\n   :example: fork\n   :animated:\n")
+    result = build(tmp_path / "src", tmp_path / "out")
+    assert result.returncode == 0 and "WARNING" not in result.stderr, result.stderr
+    (fig,) = figures(tmp_path / "out" / "chapter" / "fork.html")
+    assert "vizgrad-animated" in fig["class"]
+    img = fig.find("img")
+    assert img["alt"] == "example fork, animated: steps 0 to 7, then the final view"
+    svg = (tmp_path / "out" / "chapter" / img["src"]).read_text(encoding="utf-8")
+    assert svg == draw(examples.graph("fork")).animated_svg()
+
+
 def test_other_builders_show_the_text_alternative(tmp_path):
     write_project(tmp_path / "src")
     result = subprocess.run([sys.executable, "-m", "sphinx", "-b", "text", str(tmp_path / "src"),

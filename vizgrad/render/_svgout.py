@@ -15,7 +15,7 @@ from ._shapes import Shape
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["FONTS", "svg_document", "svg_shapes", "xml_text"]
+__all__ = ["FONTS", "layered", "shape_element", "svg_document", "svg_shapes", "xml_text"]
 
 #: The font stack: DejaVu Sans (the widths layout measures), common Latin fallbacks,
 #: then CJK fonts for Chinese words.
@@ -62,43 +62,55 @@ def _paint(look: dict[str, str], hatch_id: str) -> str:
     return " ".join(out)
 
 
+def shape_element(sh: Shape, lk: dict[str, str], head: str, hatch: str) -> str:
+    """One shape as an SVG element in look ``lk``; ``head`` holds its first attributes
+    (id, class) and ``hatch`` is the id of the hatch pattern for unreached grads."""
+    g = sh.geom
+    if sh.kind == "rect":
+        return (f'<rect {head} x="{_n(g[0])}" y="{_n(g[1])}" width="{_n(g[2])}" '
+                f'height="{_n(g[3])}" rx="{_n(g[4])}" {_paint(lk, hatch)}/>')
+    if sh.kind == "ellipse":
+        return (f'<ellipse {head} cx="{_n(g[0])}" cy="{_n(g[1])}" rx="{_n(g[2])}" '
+                f'ry="{_n(g[3])}" {_paint(lk, hatch)}/>')
+    if sh.kind == "path":
+        d = f"M{_n(g[0][0])},{_n(g[0][1])}C" + " ".join(f"{_n(x)},{_n(y)}" for x, y in g[1:])
+        return f'<path {head} d="{d}" fill="none" {_paint(lk, hatch)}/>'
+    if sh.kind == "poly":
+        pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in g)
+        return f'<polygon {head} points="{pts}" {_paint(lk, hatch)}/>'
+    anchor = "" if sh.anchor == "start" else f' text-anchor="{sh.anchor}"'
+    weight = ' font-weight="bold"' if lk.get("bold") else ""
+    return (f'<text {head} x="{_n(g[0])}" y="{_n(g[1])}" font-size="{_n(sh.size)}"'
+            f'{anchor}{weight} fill="{lk.get("fill", "#000")}">'
+            f'{xml_text(lk.get("text", ""))}</text>')
+
+
+def layered(scene: Scene) -> list[Shape]:
+    """The scene's shapes in drawing order: edges under labels under boxes."""
+    return sorted(scene.shapes, key=_layer)
+
+
 def svg_shapes(scene: Scene, look: dict[str, dict[str, str]], *, prefix: str = "",
                keep_hidden: bool = False) -> list[str]:
     """One SVG element per shape, edges under labels under boxes; hidden ones left out
     unless ``keep_hidden`` (then they carry ``display="none"``)."""
     hatch = f"{prefix}vg-hatch-{scene.theme.name}"
     out = []
-    for sh in sorted(scene.shapes, key=_layer):
+    for sh in layered(scene):
         lk = look.get(sh.id, {})
         hidden = bool(lk.get("hidden"))
         if hidden and not keep_hidden:
             continue
         head = f'id="{prefix}{sh.id}" class="{sh.cls}"' + (' display="none"' if hidden else "")
-        g = sh.geom
-        if sh.kind == "rect":
-            out.append(f'<rect {head} x="{_n(g[0])}" y="{_n(g[1])}" width="{_n(g[2])}" '
-                       f'height="{_n(g[3])}" rx="{_n(g[4])}" {_paint(lk, hatch)}/>')
-        elif sh.kind == "ellipse":
-            out.append(f'<ellipse {head} cx="{_n(g[0])}" cy="{_n(g[1])}" rx="{_n(g[2])}" '
-                       f'ry="{_n(g[3])}" {_paint(lk, hatch)}/>')
-        elif sh.kind == "path":
-            d = f"M{_n(g[0][0])},{_n(g[0][1])}C" + " ".join(f"{_n(x)},{_n(y)}" for x, y in g[1:])
-            out.append(f'<path {head} d="{d}" fill="none" {_paint(lk, hatch)}/>')
-        elif sh.kind == "poly":
-            pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in g)
-            out.append(f'<polygon {head} points="{pts}" {_paint(lk, hatch)}/>')
-        else:
-            anchor = "" if sh.anchor == "start" else f' text-anchor="{sh.anchor}"'
-            weight = ' font-weight="bold"' if lk.get("bold") else ""
-            out.append(f'<text {head} x="{_n(g[0])}" y="{_n(g[1])}" font-size="{_n(sh.size)}"'
-                       f'{anchor}{weight} fill="{lk.get("fill", "#000")}">'
-                       f'{xml_text(lk.get("text", ""))}</text>')
+        out.append(shape_element(sh, lk, head, hatch))
     return out
 
 
 def svg_document(scene: Scene, look: dict[str, dict[str, str]], *, title: str, desc: str = "",
-                 prefix: str = "", keep_hidden: bool = False, extra_class: str = "") -> str:
-    """A standalone SVG document of ``look``."""
+                 prefix: str = "", keep_hidden: bool = False, extra_class: str = "",
+                 shapes: list[str] | None = None, style: str = "") -> str:
+    """A standalone SVG document of ``look``; ``shapes`` (elements written elsewhere)
+    replace the shapes of ``look``, and ``style`` becomes a ``<style>`` sheet."""
     th = scene.theme
     w, h = _n(scene.width), _n(scene.height)
     cls = f"vizgrad vg-theme-{th.name}" + (f" {extra_class}" if extra_class else "")
@@ -117,8 +129,10 @@ def svg_document(scene: Scene, look: dict[str, dict[str, str]], *, title: str, d
         f'patternTransform="rotate(45)"><rect width="6" height="6" fill="{th.background}"/>'
         f'<line x1="1" y1="0" x2="1" y2="6" stroke="{th.hatch}" stroke-width="1.6"/>'
         f"</pattern></defs>",
+        *([f"<style>{style}</style>"] if style else []),
         f'<rect class="vg-background" width="{w}" height="{h}" fill="{th.background}"/>',
-        *svg_shapes(scene, look, prefix=prefix, keep_hidden=keep_hidden),
+        *(svg_shapes(scene, look, prefix=prefix, keep_hidden=keep_hidden)
+          if shapes is None else shapes),
         "</svg>",
     ]
     return "\n".join(lines) + "\n"

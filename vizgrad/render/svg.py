@@ -31,6 +31,7 @@ from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
 from . import text
 from ._svgout import svg_document
+from .animated import DEFAULT_FINAL_HOLD, DEFAULT_HOLD, animated_svg
 from .layout import BACKENDS, DEFAULT_TIMEOUT, available_backends
 from .presets import Preset
 from .scene import Scene, make_scene
@@ -101,6 +102,17 @@ class Drawing:
             desc = "\n".join(s.caption_texts(self.step)[1:])
             self._svg = svg_document(s, s.look(self.step), title=self.title(), desc=desc)
         return self._svg
+
+    def animated_svg(self, *, hold: float = DEFAULT_HOLD, final_hold: float = DEFAULT_FINAL_HOLD,
+                     loop: bool = True) -> str:
+        """One standalone SVG that plays every step, ``hold`` seconds each, then shows the
+        final view for ``final_hold`` seconds, with CSS animations only (no script); it
+        loops, or with ``loop=False`` plays once and rests on the final view. Without
+        CSS animations, or with reduced motion asked for, it shows the final view.
+        The drawing's own step does not matter. See :mod:`vizgrad.render.animated`."""
+        s = self.scene
+        return animated_svg(s, hold=hold, final_hold=final_hold, loop=loop,
+                            title=self.at(None).title(), desc="\n".join(s.caption_texts(None)[1:]))
 
     def save(self, path: str | os.PathLike[str], *, dpi: float | None = None) -> Path:
         """Write the format the suffix names (.svg, .dot/.gv, .json, .png, .pdf); return the path.
