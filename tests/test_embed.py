@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from vizgrad import _embed
-from vizgrad._embed import Spec, figure_html, parse_options, render
+from vizgrad._embed import Spec, alt_text, figure_html, parse_options, render
 from vizgrad.exceptions import ExpressionError, OptionError, UnknownExampleError
 from vizgrad.render.svg import draw
 
@@ -144,3 +144,14 @@ def test_player_height_grows_with_the_picture_and_the_table():
     small = _embed.player_height('<svg height="100pt"><tr data-node="v0">')
     tall = _embed.player_height('<svg height="400pt"><tr data-node="v0"><tr data-node="v1">')
     assert 320 <= small < tall <= 1600
+
+
+def test_collapse_draws_each_group_as_one_box_and_steps_count_the_boxes():
+    spec = parse_options({"example": "mlp", "collapse": "neuron", "step": "final"})
+    svg = render(spec).text
+    assert "L0/N0 · 8 values" in svg and 'class="vg-box vg-group"' in svg
+    assert alt_text(spec).endswith("step 13 of 13")  # the collapsed graph's 14 steps
+    with pytest.raises(OptionError, match="collapse: expected auto, none, neuron"):
+        parse_options({"example": "mlp", "collapse": "synapse"})
+    with pytest.raises(OptionError, match="no groups to collapse"):
+        render(parse_options({"example": "fork", "collapse": "layer"}))

@@ -52,6 +52,7 @@ OPTIONS = {
     "theme": "light or dark",
     "rankdir": "LR (left to right) or TB (top to bottom)",
     "decimals": "digits after the decimal point",
+    "collapse": "draw each group as one box: auto, none, neuron, layer or a group depth",
 }
 #: options that are on or off; given without a value they are on
 FLAGS = ("player", "animated")
@@ -77,6 +78,7 @@ class Spec:
     theme: str | None = None
     rankdir: str | None = None
     decimals: int | None = None
+    collapse: str | int | bool | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,19 @@ def _flag(key: str, raw: str | None) -> bool:
     raise OptionError(f"{key}: expected no value, true or false, got {raw!r}")
 
 
+def _level(raw: str) -> str | int | bool:
+    """A collapse level as written: ``neuron``, ``layer``, ``auto``, ``none`` or a depth."""
+    text = raw.strip().lower()
+    if text in ("neuron", "layer", "auto"):
+        return text
+    if text in ("none", "off", "false", "no"):
+        return False
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise OptionError(f"collapse: expected auto, none, neuron, layer or a group depth, "
+                      f"got {raw!r}")
+
+
 def _step(raw: str) -> int | str:
     text = raw.strip().lower()
     if text in ("final", "last", "first"):
@@ -164,6 +179,8 @@ def parse_options(options: Mapping[str, str | None], expression: str | None = No
             if not text.isdigit():
                 raise OptionError(f"decimals: expected a whole number from 0 to 12, got {text!r}")
             fields[key] = int(text)
+        elif key == "collapse":
+            fields[key] = _level(text)
         else:
             fields[key] = text
     spec = Spec(**fields)
@@ -207,19 +224,26 @@ def _has_animated_svg() -> bool:
 
 @functools.lru_cache(maxsize=64)
 def graph(spec: Spec) -> Any:
-    """The traced graph ``spec`` names (an expression after ``backward()``, or an example)."""
+    """The traced graph ``spec`` names (an expression after ``backward()``, or an example),
+    collapsed as ``spec`` asks."""
     from . import examples
     from .graph import to_networkx
     from .tracing import trace
 
     values = dict(spec.values)
     if spec.example is not None:
-        return examples.graph(spec.example, **values)
-    from .expr import parse
+        G = examples.graph(spec.example, **values)
+    else:
+        from .expr import parse
 
-    root = parse(spec.expression or "", **values)
-    root.backward()
-    return to_networkx(trace(root))
+        root = parse(spec.expression or "", **values)
+        root.backward()
+        G = to_networkx(trace(root))
+    if spec.collapse is not None:  # steps then count the collapsed graph's
+        from .render.svg import shrink
+
+        G, _ = shrink(G, collapse=spec.collapse)
+    return G
 
 
 def _accepts(fn: Callable[..., Any]) -> frozenset[str]:

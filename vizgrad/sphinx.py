@@ -13,7 +13,8 @@ Add ``"vizgrad.sphinx"`` to ``extensions`` in ``conf.py``, then write::
 
 Options (see :data:`vizgrad._embed.OPTIONS`): ``values``, ``example``,
 ``step`` (a number, ``first`` or ``final``), ``player``, ``animated``,
-``preset``, ``lang``, ``caption``, ``theme``, ``rankdir``, ``decimals``.
+``preset``, ``lang``, ``caption``, ``theme``, ``rankdir``, ``decimals``,
+``collapse`` (``neuron``, ``layer``, ``auto``, ``none`` or a group depth).
 
 The HTML builders write each picture once into ``_images/`` under a name made
 from its options and the vizgrad version, so a rebuild renders only new or
