@@ -167,7 +167,7 @@ class Scene:
                 h = p.op * 1.45
                 self.op_sizes[n] = (max(h, width(glyph, p.op * 0.8) + p.op * 0.7), h)
         self.edge_texts = self.looks.edge_texts()
-        self._heights()
+        self._heights()  # the longest path to an output, per node: ``to_output``
         self.free = self._free_edges()
         edges = []
         for (u, v, slot), label in self.edge_texts.items():
@@ -183,8 +183,8 @@ class Scene:
     def _heights(self) -> None:
         """Each node's longest path to an output: about how far right (LR) it lands."""
         G = self.graph
-        self.height: dict[str, int] = {}
-        height = self.height
+        self.to_output: dict[str, int] = {}
+        height = self.to_output
         for n in reversed(self.order):  # an edge back in the order (a focus stub) counts not
             height[n] = 1 + max((height[v] for v in G.successors(n) if v in height), default=-1)
 
@@ -192,7 +192,7 @@ class Scene:
         """Edges left out of the layout and drawn straight: only when the graph has so
         many long edges (a value shared across a deep chain, like ``a*b + a*b + ...``)
         that laying them out would take Graphviz minutes."""
-        h = self.height
+        h = self.to_output
         spans = {e: h[e[0]] - h[e[1]] - 1 for e in self.edge_texts}
         if sum(spans.values()) <= _SPAN_BUDGET + 4 * len(self.order):
             return set()
@@ -202,7 +202,7 @@ class Scene:
         """Inputs to line up in the first rank, and first ops to line up in one rank,
         each only when that stretches edges little (a deep chain would make every
         input edge long, and the layout slow)."""
-        G, height = self.graph, self.height
+        G, height = self.graph, self.to_output
         top = max(height.values(), default=0)
         budget = max(200, 2 * len(self.order))
         inputs = [n for n in self.order if self.kind(n) == "input" and G.out_degree(n)]
