@@ -187,6 +187,7 @@ def big_grouped_graph(samples: int):
     loss = Value(0.0, label="zero")
     for _ in range(samples):
         loss = loss + (net([rng.uniform(-1, 1) for _ in range(4)]) - 1.0) ** 2
+    loss.backward()
     return vizgrad.to_networkx(loss)
 
 
@@ -205,6 +206,11 @@ def test_five_thousand_grouped_nodes_collapse_sanely():
     svg = drawn.svg()
     assert all(f'id="n-{b}"' in svg for b in H)  # one box per node, none left out
     assert svg.count('class="vg-box vg-group"') == len(boxes(H))
+    final = drawn.scene.look(None)  # no blank box: every box says what it is and holds
+    for b in boxes(H):
+        assert final[f"t-{b}-name"]["text"].endswith(f"{H.nodes[b]['size']:,} values")
+        assert final[f"t-{b}-data"]["text"] not in ("", "—", "pending")
+        assert final[f"t-{b}-grad"]["text"] not in ("", "—")
 
 
 def test_ungrouped_graph_collapses_into_runs_of_the_order():
