@@ -139,8 +139,8 @@ EXAMPLES: dict[str, Example] = {
                 _torch_crosscheck, {"x": 1.5, "y": -0.5}),
         Example("softmax-nll", "L = -log softmax(z)[3] for z = (0, 3, -2, 1); p0..p2 are off the backward path",
                 _softmax_nll, {"z0": 0.0, "z1": 3.0, "z2": -2.0, "z3": 1.0}),
-        Example("mlp", "the course's MLP(2, [3, 1]) after one SGD step on one sample: "
-                "each neuron is a group (L0/N0 …), collapse='neuron' draws 9 boxes",
+        Example("mlp", "a small MLP(2, [3, 1]) built as in the course, after one "
+                "gradient-descent step on one sample: each neuron is a group, drawn as one box",
                 _mlp, {"x0": 2.0, "x1": 3.0}, collapse="neuron"),
     ]
 }

@@ -10,7 +10,7 @@ weights and bias), which arrive with the box's backward step::
     >>> from vizgrad.render.scene import Scene
     >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
     >>> [name for name, _ in param_rows(scene, "g1")]
-    ['w0 grad', 'w1 grad', 'b grad']
+    ['∂w0', '∂w1', '∂b']
     >>> note_lines(scene)
     ['collapsed by neuron: 40 values in 9 boxes']
 """
@@ -24,10 +24,13 @@ from . import text as tx
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["MAX_PARAMS", "box_name", "note_lines", "param_rows", "params_step"]
+__all__ = ["LARGE", "MAX_PARAMS", "box_name", "note_lines", "param_rows", "params_line", "params_step",
+           "summed"]
 
 #: parameter rows a group box shows; more are summarised in one row
 MAX_PARAMS = 6
+#: past this many values, a picture of a graph without groups says how to draw fewer boxes
+LARGE = 100
 
 
 def box_name(scene: Scene, n: str) -> str:
@@ -43,8 +46,16 @@ def box_name(scene: Scene, n: str) -> str:
     return tx.name(G, n)
 
 
-def _short(name: str) -> str:
-    """A parameter's name inside its box: ``L0.N2.w1`` → ``w1``."""
+def _short(name: str, box: str = "") -> str:
+    """A parameter's name inside its box: ``L0.N2.w1`` → ``w1`` in box ``L0/N2``, ``N2.w1``
+    in box ``L0``.
+
+    >>> _short("L0.N2.w1", "L0/N2"), _short("L0.N2.w1", "L0"), _short("w", "A")
+    ('w1', 'N2.w1', 'w')
+    """
+    prefix = box.replace("/", ".") + "."
+    if box and name.startswith(prefix):
+        return name[len(prefix):]
     return name.rsplit(".", 1)[-1] if "." in name else name
 
 
@@ -54,13 +65,32 @@ def param_rows(scene: Scene, n: str) -> list[tuple[str, float | None]]:
     a = scene.graph.nodes[n]
     if a.get("kind") != "group":
         return []
+    box = str(a.get("label", ""))
     params = [(str(p[0]), p[1]) for p in a.get("params") or ()]
-    params.sort(key=lambda p: _short(p[0]) == "b")  # the course's order: weights, then bias
-    rows = [(scene.word("box.param", name=_short(name)), g) for name, g in params]
+    # the course's order, neuron by neuron: weights, then bias
+    params.sort(key=lambda p: (p[0].rsplit(".", 1)[0], p[0].rsplit(".", 1)[-1] == "b"))
+    rows = [(scene.word("box.param", name=_short(name, box)), g) for name, g in params]
     if len(rows) > MAX_PARAMS:
         rest = len(rows) - MAX_PARAMS + 1
         rows = rows[:MAX_PARAMS - 1] + [(scene.word("box.params", n=f"{rest:,}"), None)]
     return rows
+
+
+def summed(G: Any, n: str) -> bool:
+    """True for a box with several outputs (a layer): its data and grad are sums."""
+    return len(G.nodes[n].get("outputs") or ()) > 1
+
+
+def params_line(scene: Scene, k: int) -> list[str]:
+    """The caption line of a box's last backward step: its parameters' grads, now final."""
+    G = scene.graph
+    step = G.graph["steps"][k]
+    n = step.get("node")
+    if step["kind"] != "backward" or scene.params_done.get(n) != k:
+        return []
+    grads = "   ".join(f"{label} = {scene.num(g)}" for label, g in scene.params.get(n, ())
+                       if g is not None)
+    return [scene.word("caption.params", box=tx.name(G, n), grads=grads)] if grads else []
 
 
 def params_step(G: Any) -> dict[str, int]:
@@ -93,6 +123,9 @@ def note_lines(scene: Scene) -> list[str]:
         out.append(w("note.focus", node=name, radius=focus["radius"], shown=f"{shown:,}",
                      values=f"{focus['nodes']:,}"))
     info = G.graph.get("collapsed")
+    n = G.number_of_nodes()
+    if not (info or focus or merged) and n > LARGE and not any(g for _, g in G.nodes(data="group")):
+        out.append(w("note.large", values=f"{n:,}"))
     if info:
         level = info["level"]
         depth = {"layer": 1, "neuron": 2}.get(level, level)

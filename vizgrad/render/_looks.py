@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..tracing import State, replay
 from . import text as tx
-from ._groups import box_name
+from ._groups import box_name, summed
 from ._shapes import op_glyph
 from .theme import edge_color, grad_color, robust_scale
 
@@ -63,7 +63,10 @@ class Looks:
         label = tx.amount_text if s.collapsed else tx.contribution_text
         for u, v, slot in edges:
             c = self.contrib.get((v, u, slot))
-            out[(u, v, slot)] = label(c, s.decimals, s.trim, s.lang) if c is not None else None
+            if c is None or (s.collapsed and c["amount"] == 0):  # a dead neuron's edges: grey
+                out[(u, v, slot)] = None
+                continue
+            out[(u, v, slot)] = label(c, s.decimals, s.trim, s.lang)
         return out
 
     # -- one look per shape --------------------------------------------------------
@@ -151,8 +154,9 @@ class Looks:
         text_fill = th.muted if dim else th.text
         out[f"t-{n}-name"] = {"text": name, "fill": text_fill, "bold": _ON}
         out[f"s-{n}"] = {"stroke": border if not active else th.border, "sw": "0.8", "dash": ""}
-        out[f"t-{n}-dl"] = {"text": s.word("box.data"), "fill": th.muted}
-        out[f"t-{n}-gl"] = {"text": s.word("box.grad"), "fill": th.text}
+        sigma = "Σ " if kind == "group" and summed(G, n) else ""
+        out[f"t-{n}-dl"] = {"text": sigma + s.word("box.data"), "fill": th.muted}
+        out[f"t-{n}-gl"] = {"text": sigma + s.word("box.grad"), "fill": th.text}
         out[f"t-{n}-data"] = {"text": s.word("pending") if pending else s.num(st.data.get(n)),
                               "fill": th.muted if pending else th.text}
         fill = grad_color(grad if on_path else None, self.scale, th)
@@ -167,8 +171,9 @@ class Looks:
                                   "hatch": _OFF if done else _ON, "stroke": "none", "sw": "0",
                                   "dash": ""}
             out[f"t-{n}-p{i}l"] = {"text": label, "fill": th.text}
+            arrived = done and not ctx["final"] and st.step == s.params_done.get(n)
             out[f"t-{n}-p{i}"] = {"text": "" if g is None else s.num(shown), "fill": th.text,
-                                  "bold": _OFF}
+                                  "bold": _ON if arrived else _OFF}
         if n in s.op_sizes:
             out[f"o-{n}"] = {"fill": th.op_fill, "stroke": border, "sw": "3" if active else "1.2",
                              "dash": "5 3" if dim else ""}
@@ -203,7 +208,7 @@ class Looks:
             line = {"stroke": th.muted, "sw": "1.2", "dash": "5 3"}
             fwd = {"fill": th.muted, "hidden": _OFF}
         out = {eid: line, eid + "-f": fwd, eid + "-b": back}
-        if label is not None:
+        if label is not None and s.edge_texts.get((u, v, slot)):
             colour = edge_color(label["amount"], th)
             out["l-" + lid] = {"text": s.edge_texts[(u, v, slot)] or "", "fill": colour,
                                "hidden": _OFF if shown else _ON, "bold": _OFF}

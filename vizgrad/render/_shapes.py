@@ -25,7 +25,7 @@ Point = tuple[float, float]
 _ARROW = 9.0  # arrowhead length, points
 _ROW = 0.86  # row labels and the phase badge, relative to their text (12 pt in docs)
 _OPS = {"+": "+", "*": "×", "relu": "ReLU", "ReLU": "ReLU"}
-_SUPER = {"2": "²", "3": "³"}
+_SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,14 @@ class Shape:
 def op_glyph(op: str) -> str:
     """The text in an op circle: ``×``, ``+``, ``tanh``, ``x²``.
 
-    >>> op_glyph("*"), op_glyph("**2"), op_glyph("**-1")
-    ('×', 'x²', 'x^−1')
+    >>> op_glyph("*"), op_glyph("**2"), op_glyph("**-1"), op_glyph("**0.5")
+    ('×', 'x²', 'x⁻¹', 'x^0.5')
     """
     if op.startswith("**"):
         k = op[2:]
-        return "x" + _SUPER.get(k, "^" + k.replace("-", tx.MINUS))
+        if k.lstrip("-").isdigit():  # whole powers as superscripts
+            return "x" + k.translate(_SUPER)
+        return "x^" + k.replace("-", tx.MINUS)
     return _OPS.get(op, op)
 
 

@@ -80,8 +80,10 @@ def shape_element(sh: Shape, lk: dict[str, str], head: str, hatch: str) -> str:
         return f'<polygon {head} points="{pts}" {_paint(lk, hatch)}/>'
     anchor = "" if sh.anchor == "start" else f' text-anchor="{sh.anchor}"'
     weight = ' font-weight="bold"' if lk.get("bold") else ""
+    # captions keep their runs of spaces ("= 3   (−6 → −3)"), which browsers would collapse
+    spaces = ' style="white-space:pre"' if sh.id.startswith("cap-") else ""
     return (f'<text {head} x="{_n(g[0])}" y="{_n(g[1])}" font-size="{_n(sh.size)}"'
-            f'{anchor}{weight} fill="{lk.get("fill", "#000")}">'
+            f'{anchor}{weight}{spaces} fill="{lk.get("fill", "#000")}">'
             f'{xml_text(lk.get("text", ""))}</text>')
 
 

@@ -27,7 +27,7 @@ from ..i18n import resolve, t
 from ..tracing import State, replay, states
 from . import geometry as gm
 from . import text as tx
-from ._groups import box_name, note_lines, param_rows, params_step
+from ._groups import box_name, note_lines, param_rows, params_line, params_step, summed
 from ._looks import Looks, final_state
 from ._metrics import width
 from ._shapes import Shape, op_glyph, place_caption, place_edges, place_legend, place_nodes
@@ -143,7 +143,7 @@ class Scene:
     def _layout_dot(self) -> str:
         G, p = self.graph, self.preset
         f, line = p.font, 1.3 * p.font
-        labels = [self.word("box.data"), self.word("box.grad")]
+        plain = [self.word("box.data"), self.word("box.grad")]
         self.box_sizes: dict[str, tuple[float, float]] = {}
         self.params = {n: rows for n in self.order if (rows := param_rows(self, n))}
         self.params_done = params_step(G)
@@ -153,6 +153,7 @@ class Scene:
                 self.box_sizes[n] = (width(name, f * 0.9) + f, line + f * 0.4)
                 continue
             rows = self.params.get(n, [])
+            labels = ["Σ " + w for w in plain] if summed(G, n) else plain  # a layer's sums
             inner = max(width(v, f) for v in vals) + f * 0.8 + max(width(w, _ROW * f) for w in labels)
             cols = _param_cols(rows)
             if rows:  # parameter cells side by side: each as wide as the widest
@@ -177,7 +178,7 @@ class Scene:
         inputs, first = self._aligned()
         return gm.layout_dot(self.box_sizes, self.op_sizes, edges, inputs=inputs, first=first,
                              rankdir=self.rankdir, font=p.label * _LABEL_H / gm.LINE_EM,
-                             nodesep=p.nodesep * (0.4 if self.collapsed else 1),
+                             nodesep=p.nodesep * (0.6 if self.collapsed else 1),
                              ranksep=p.ranksep)
 
     def _heights(self) -> None:
@@ -231,7 +232,8 @@ class Scene:
             grads = ["   ".join(parts) + (" …" if len(ins) > 6 else "")] if parts else []
             return [tx.caption(G, None, self.lang), *grads, *self._notes]
         return [tx.caption(G, k, self.lang),
-                *tx.chain_rule(G, k, self.decimals, self.trim, self.lang), *self._notes]
+                *tx.chain_rule(G, k, self.decimals, self.trim, self.lang),
+                *params_line(self, k), *self._notes]
 
     def caption_lines(self, k: int | None) -> list[str]:
         """:meth:`caption_texts` as drawn: long lines wrap before an ``=``."""
