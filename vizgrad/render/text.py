@@ -49,10 +49,15 @@ _SYMBOLS = {"+": "+", "*": "×", "-": MINUS, "/": "÷"}
 def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bool = False) -> str:
     """A number with ``decimals`` digits and a true minus; ``None`` becomes ``missing``.
 
-    ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words.
+    ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words. A
+    number too small to show two significant digits keeps two (``0.000085``; below
+    1e−5 in scientific notation), so no nonzero value reads as 0 and small terms
+    still add up; below 1e−12 it is rounding noise and shows as 0.
 
-    >>> fmt(1e-7), fmt(1e-7, trim=True), fmt(float("-inf")), fmt(3.0, 2, trim=True)
-    ('0.0000', '0', '−inf', '3')
+    >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(1e-7), fmt(-3e-15, trim=True)
+    ('0.000085', '0.0019', '1.0e−7', '0')
+    >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2)
+    ('−inf', '3', '0.25')
     """
     if x is None:
         return missing
@@ -61,7 +66,18 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else MINUS + "inf"
-    text = f"{x:.{decimals}f}"
+    small = 1e-12 <= abs(x) < 10.0 ** (1 - decimals)
+    if small and abs(x) < 1e-5:
+        mantissa, _, exponent = f"{x:.1e}".partition("e")
+        if trim:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        text = f"{mantissa}e{int(exponent)}".replace("-", MINUS)
+        return text
+    if small:
+        places = 1 - math.floor(math.log10(abs(x)))  # two significant digits
+        text = f"{x:.{places}f}"
+    else:
+        text = f"{x:.{decimals}f}"
     if trim and "." in text:
         text = text.rstrip("0").rstrip(".")
     if text.startswith("-"):
