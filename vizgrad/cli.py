@@ -215,7 +215,10 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
     OUT/NAME/steps/, the GIF, the node-link JSON, the DOT and a self-contained
-    HTML step player. With no targets it also writes OUT/README.md.
+    HTML step player. With no targets it writes the whole gallery in every
+    language (or in the one --lang names): English in OUT/NAME/ with
+    OUT/README.md, Chinese in OUT/NAME/zh/ with OUT/README.zh.md (by default
+    the SVG and the player, and fork's SVG per step; JSON and DOT are shared).
 
     \b
     Targets:
@@ -228,7 +231,8 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     checked before anything is written; the estimates are rough upper bounds.
     """
     from ._targets import expr_graph, graph_of, title_of
-    from .gallery import Job, Options, example_jobs, export, units, write_one
+    from .gallery import TRANSLATED_FORMATS, Job, Options, export, gallery_jobs, units, write_one
+    from .i18n import languages
 
     if expr is not None and targets:
         raise click.UsageError("give either --expr or targets, not both")
@@ -251,8 +255,9 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                   GraphFormatError: "'TARGETS'", OptionError: None}):
         if expr is not None:
             job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
-        elif everything:
-            job_list = example_jobs(None, **values)
+        elif everything:  # every language, unless --lang names one (not $VIZGRAD_LANG)
+            job_list = gallery_jobs([lang] if lang else languages(), None,
+                                    formats or TRANSLATED_FORMATS, **values)
         else:
             job_list = [Job(*graph_of(t, values), title_of(t)) for t in dict.fromkeys(targets)]
         if output is not None:
