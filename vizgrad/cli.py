@@ -29,6 +29,7 @@ from .exceptions import (
     UnknownExampleError,
     VizgradError,
 )
+from .i18n import languages
 
 __all__ = ["main"]
 
@@ -181,9 +182,9 @@ def main() -> None:
 @click.option("--preset", type=click.Choice(["docs", "slides", "compact"]), default="docs",
               show_default=True, help="Sizes for where the pictures go: docs, slides "
                                       "(text of 14 pt or more on a 960 pt slide) or compact.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
+@click.option("--lang", type=click.Choice(list(languages())), default=None,
               help="Language of the words in the pictures and the player "
-                   "[default: $VIZGRAD_LANG, else en].")
+                   "[default: $VIZGRAD_LANG, else en; the full gallery: every language].")
 @click.option("--decimals", type=click.IntRange(0, 12), default=4, show_default=True,
               help="Digits after the decimal point.")
 @click.option("--backend", type=click.Choice(["embedded", "system"]), default=None,
@@ -232,7 +233,6 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     """
     from ._targets import expr_graph, graph_of, title_of
     from .gallery import TRANSLATED_FORMATS, Job, Options, export, gallery_jobs, units, write_one
-    from .i18n import languages
 
     if expr is not None and targets:
         raise click.UsageError("give either --expr or targets, not both")
