@@ -33,6 +33,8 @@ def test_the_gallery_in_english_and_chinese(run, tmp_path):
     assert "**步骤 7 / 7 · 反向经过 u = a × b**" in zh
     assert "| ∂b/∂a：2.0000 | ∂b/∂a：1.0000 |" in zh and "| 节点数：10 | 节点数：18 |" in zh
     assert "zh/" not in en
+    graphs = [examples.graph(n) for n in examples.names()]
+    assert english_words(markdown_texts(zh), labels(*graphs)) == []
 
 
 def test_the_chinese_page_has_no_english_words(run, tmp_path):
