@@ -250,6 +250,11 @@ TASKS = {
 }
 
 
+def _framed(job: Job, opts: Options) -> bool:
+    """``--frames`` writes PNG frames in an example's own folder, not in its other languages'."""
+    return opts.frames and job.folder == job.name
+
+
 def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
     """The tasks of an export, biggest graphs first so two workers finish together."""
     tasks = []
@@ -257,7 +262,7 @@ def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
         formats = j.options(opts).formats
         kinds = ["pictures"] if set(formats) & {"svg", "dot", "json", "html", "png"} else []
         kinds += [k for k in ("gif", "mp4") if k in formats]
-        if opts.frames:
+        if _framed(j, opts):
             kinds.append("frames")
         tasks += [(k, j) for k in kinds]
     return sorted(tasks, key=lambda t: -t[1].graph.number_of_nodes() * (2 if t[0] != "pictures" else 1))
@@ -284,10 +289,12 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
     _check_tools(opts.formats)
     from .render import html
 
-    return budget_check([(j.name, j.graph) for j in jobs], opts.formats, frames=opts.frames,
+    return budget_check([(j.folder, j.graph) for j in jobs], opts.formats, frames=opts.frames,
                         max_nodes=opts.max_nodes, max_cells=opts.max_cells,
                         max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
-                        player=getattr(html, "estimate", None))  # the player's own, if it has one
+                        player=getattr(html, "estimate", None),  # the player's own, if it has one
+                        each=[[*j.options(opts).formats, *(["frames"] if _framed(j, opts) else [])]
+                              for j in jobs])
 
 
 def _check_tools(formats: Sequence[str]) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vizgrad import examples
+from vizgrad import examples, gallery
+from vizgrad.gallery import Options, export, gallery_jobs
 from vizgrad.render.svg import draw
 
 from ..words import english_words, labels, markdown_texts
@@ -55,3 +56,15 @@ def test_one_language_again_changes_no_byte(run, tmp_path):
                               str(tmp_path), "-j1").stderr
     assert "0 changed" in run("render", "--format", "svg,json", "--out", str(tmp_path), "-j2").stderr
     assert _tree(tmp_path) == before
+
+
+def test_progress_counts_the_other_languages_pictures_too(tmp_path):
+    jobs = gallery_jobs(["en", "zh"], ["fork", "shared-node"])
+    opts = Options(formats=("svg", "gif", "html"), frames=True)
+    counts: list[int] = []
+    export(jobs, tmp_path, opts, workers=1, on_step=counts.append)
+    # English as ever; Chinese only the SVG and the player (no GIF, no frames)
+    assert sum(counts) == gallery.units(jobs, opts) == 4 * (8 + 4) + 2 + 2 * (8 + 4)
+    assert not list(tmp_path.glob("*/zh/*.gif")) and not list(tmp_path.glob("*/zh/frames"))
+    assert sorted(p.name for p in (tmp_path / "fork" / "zh").iterdir()) == [
+        "fork.html", "fork.svg", "steps"]
