@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from vizgrad import examples, gallery
@@ -36,6 +37,9 @@ def test_the_gallery_in_english_and_chinese(run, tmp_path):
     assert "zh/" not in en
     graphs = [examples.graph(n) for n in examples.names()]
     assert english_words(markdown_texts(zh), labels(*graphs)) == []
+    for page in (en, zh):  # every link leads to a file or folder of the gallery
+        targets = re.findall(r"\]\(([^)#]+)\)", page)
+        assert targets and all((tmp_path / t).exists() for t in targets), targets
 
 
 def test_the_chinese_page_has_no_english_words(run, tmp_path):

@@ -255,6 +255,7 @@ def test_the_chapter_lab_in_chinese(zh_page):
     expect(pg.locator("#step-label")).to_have_text("步骤 0 / 7")
     expect(pg.locator("#metric-output")).to_have_text("待计算")
     expect(pg.locator("#vg-t-v2-data")).to_have_text("待计算")
+    expect(pg.locator("#in-a-hint")).to_have_text("用于 u = a × b；v = a + b。")  # a Chinese list
     pg.locator("#next").focus()
     pg.keyboard.press("End")
     expect(pg.locator("#step-label")).to_have_text("步骤 7 / 7")
