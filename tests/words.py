@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from vizgrad import examples
+from vizgrad.render.text import name
 
 #: words that are not English prose: op names, code, product and proper names, key caps,
 #: example names, and the language switch's own name for English
 ALLOWED = {"tanh", "exp", "log", "relu", "ReLU", "vizgrad", "micrograd", "PyTorch", "Home",
-           "End", "English", "softmax", "nll", "inf", "nan"}
+           "End", "English", "softmax", "nll", "inf", "nan", "Graphviz", "float"}
+#: file formats, named as such in the gallery page
+ALLOWED |= {"SVG", "GIF", "PNG", "MP", "HTML", "JSON", "DOT"}
 ALLOWED |= {part for name in examples.names() for part in name.split("-")}
 
 #: the text of every text node under <body> except scripts, styles and noscript
@@ -25,13 +29,29 @@ TEXT_NODES = """() => {
 
 
 def english_words(texts: list[str], labels: set[str]) -> list[str]:
-    """Words of two or more Latin letters that are neither node labels, ``x.grad``
-    formulae, numbers nor an allowed name."""
+    """Words of two or more Latin letters that are neither node labels, ``x.grad`` or
+    ``dy/dx`` formulae, numbers nor an allowed name."""
     found = []
     for text in texts:
         text = re.sub(r"\b\w+\.grad\b", " ", text)  # a formula: u.grad
         text = re.sub(r"\d+(\.\d+)?e[−-]?\d+", " ", text)  # 1e-6
+        text = re.sub(r"\bd\w+/d\w+\b", " ", text)  # a derivative: dy/dx
         for word in re.findall(r"[A-Za-z]{2,}", text):
             if word not in ALLOWED and word not in labels:
                 found.append(word)
     return found
+
+
+def labels(*graphs: Any) -> set[str]:
+    """What the pictures call the nodes of ``graphs``: labels, constants, ids."""
+    return {name(G, n) for G in graphs for n in G.nodes}
+
+
+def markdown_texts(page: str) -> list[str]:
+    """What a reader of a Markdown page reads: the text, link texts and image
+    descriptions, not link targets, HTML tags or `code`."""
+    page = re.sub(r"^```.*$", " ", page, flags=re.MULTILINE)  # a fence (its lines are read)
+    page = re.sub(r"`[^`\n]+`", " ", page)
+    page = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", page)
+    page = re.sub(r"<[^>]+>", " ", page)
+    return [line for line in page.splitlines() if line.strip()]

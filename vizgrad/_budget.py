@@ -182,12 +182,18 @@ _FORMAT_NAMES = {"svg": "step SVGs", "animated-svg": "animated SVG", "html": "st
 
 def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: bool,
           max_nodes: int, max_cells: int, max_bytes: int, max_seconds: float,
-          player: Callable[[int, int], Any] | None = None) -> Estimate:
+          player: Callable[[int, int], Any] | None = None,
+          each: Sequence[Sequence[str]] | None = None) -> Estimate:
     """Check every limit of an export of ``(name, graph)`` pairs before anything is written.
+
+    ``each`` gives each graph its own formats, ``"frames"`` included (a gallery's
+    other languages write fewer), instead of ``formats`` and ``frames`` for all.
 
     Raises :class:`~vizgrad.exceptions.GraphTooLargeError` naming the graph, the
     limit and the command-line option that raises it; returns the estimate.
     """
+    kinds = [*formats, *(["frames"] if frames else [])]
+    mine = {name: kinds if each is None else each[i] for i, (name, _) in enumerate(graphs)}
     for name, G in graphs:
         n = G.number_of_nodes()
         if n > max_nodes:
@@ -196,14 +202,13 @@ def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: 
                 f"slow and unreadable. Render a smaller graph, or pass --max-nodes {n} to "
                 "render it anyway")
         cells = n * len(G.graph["steps"])
-        if "html" in formats and cells > max_cells:
+        if "html" in mine[name] and cells > max_cells:
             raise GraphTooLargeError(
                 f"{name}: a step player of {len(G.graph['steps']):,} steps of {n:,} values would "
                 f"hold {cells:,} node states, more than --max-cells {max_cells:,}. Leave html out "
                 "of --format, step through the graph in the lab (vizgrad serve), or pass "
                 f"--max-cells {cells} to build it anyway")
-    kinds = [*formats, *(["frames"] if frames else [])]
-    parts = {k: estimate_all(graphs, [k], player) for k in kinds}
+    parts = {k: estimate_all([g for g in graphs if k in mine[g[0]]], [k], player) for k in kinds}
     total = Estimate(sum(e.bytes for e in parts.values()), sum(e.seconds for e in parts.values()),
                      sum(e.units for e in parts.values()))
     heavy = sorted(parts, key=lambda k: -parts[k].bytes)

@@ -1,14 +1,39 @@
-"""The gallery's ``README.md``: a page a reader scrolls on GitHub, with the chapter's numbers.
+"""The gallery's pages: ``README.md`` in English and ``README.LANG.md`` in each other language.
 
-Everything on the page is read from the graphs, never typed in, so the text
-always matches the pictures next to it.
+A page a reader scrolls on GitHub, with the chapter's numbers. Everything on
+it is read from the graphs, never typed in, so the text always matches the
+pictures next to it; its words come from the catalogue (:mod:`vizgrad.i18n`)::
+
+    >>> readme_name("en"), readme_name("zh")
+    ('README.md', 'README.zh.md')
+    >>> job_folder("fork", "en"), job_folder("fork", "zh")
+    ('fork', 'fork/zh')
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
+from ._files import write_atomic
+from .i18n import DEFAULT, catalogue, languages, t
 from .render.text import caption, chain_rule, fmt, formula, name
+
+__all__ = ["STEPPED", "TRANSLATED_FORMATS", "WORDLESS", "gallery_readme", "in_languages",
+           "job_folder", "readme_name", "step_file", "write_pages"]
+
+#: the examples a page walks through step by step (every language has their per-step SVGs)
+STEPPED = ("fork",)
+#: what the gallery in another language than English writes by default: the pictures and
+#: the step player. Not the GIF: its frames would need a CJK font on the machine, and their
+#: bytes would depend on that font.
+TRANSLATED_FORMATS = ("svg", "animated-svg", "png", "html")
+
+_LINKS = ("svg", "anim.svg", "gif", "mp4", "png", "html", "json", "dot")
+#: formats without words: one copy, in the example's own folder, serves every language
+WORDLESS = ("json", "dot")
 
 
 def step_file(G: Any, k: int) -> str:
@@ -16,10 +41,54 @@ def step_file(G: Any, k: int) -> str:
     pad = max(2, len(str(len(G.graph["steps"]) - 1)))
     return f"steps/step-{k:0{pad}d}.svg"
 
-__all__ = ["gallery_readme", "step_file"]
 
-_LINKS = (("svg", "SVG"), ("anim.svg", "animated SVG"), ("gif", "GIF"), ("mp4", "MP4"), ("png", "PNG"), ("html", "step player"),
-          ("json", "JSON"), ("dot", "DOT"))
+def job_folder(name_: str, lang: str | None) -> str:
+    """An example's folder in a language: English at ``NAME``, another one at ``NAME/LANG``."""
+    return name_ if lang in (None, DEFAULT) else f"{name_}/{lang}"
+
+
+def readme_name(lang: str) -> str:
+    """The page of a language: ``README.md`` for English, ``README.LANG.md`` for the others."""
+    return "README.md" if lang == DEFAULT else f"README.{lang}.md"
+
+
+def in_languages(jobs: Sequence[Any], langs: Sequence[str],
+                 translated: Sequence[str] = TRANSLATED_FORMATS) -> list[Any]:
+    """The export jobs (:class:`vizgrad.gallery.Job`) once per language of ``langs``.
+
+    English keeps every format in ``NAME/``; another language goes into
+    ``NAME/LANG/`` with the ``translated`` formats (not JSON and DOT: they hold no
+    words, one copy serves every page), its own player title, and per-step SVGs only
+    for the examples its page walks through step by step (:data:`STEPPED`).
+    """
+    out = []
+    for lang in langs:
+        for j in jobs:
+            if lang == DEFAULT:
+                out.append(replace(j, lang=lang))
+                continue
+            key = f"example.{j.name}"
+            title = (t("gallery.row", lang, label=j.name, value=t(key, lang))
+                     if key in catalogue(lang) else j.title)
+            out.append(replace(j, title=title, lang=lang, steps=j.name in STEPPED,
+                               formats=tuple(f for f in translated if f not in WORDLESS)))
+    return out
+
+
+def write_pages(jobs: Sequence[Any], lang: str | None, root: Path,
+                files: set[str]) -> dict[str, bool]:
+    """Write the page of each language among ``jobs`` (a job without one is in ``lang``,
+    else ``$VIZGRAD_LANG``) into ``root``; {file name: changed}."""
+    from .i18n import resolve
+
+    by_lang: dict[str, list[Any]] = {}
+    for job in jobs:
+        by_lang.setdefault(job.lang or resolve(lang), []).append(job)
+    written = {}
+    for code, group in by_lang.items():
+        text = gallery_readme(group, files, code, exists=lambda rel: (root / rel).is_file())
+        written[readme_name(code)] = write_atomic(root / readme_name(code), text.encode("utf-8"))
+    return written
 
 
 def _nodes(G: Any, kind: str | None = None) -> list[str]:
@@ -40,23 +109,19 @@ def _received(G: Any, node: str) -> list[float]:
             if c["target"] == node]
 
 
-def _inputs_table(G: Any, decimals: int = 4) -> list[str]:
-    root = name(G, G.graph["root"])
-    rows = ["| input | value | ∂{0}/∂input | contributions received |".format(root),
-            "|---|---:|---:|---|"]
-    for n in _nodes(G, "input"):
-        got = " + ".join(_num(a, decimals) for a in _received(G, n)) or "—"
-        rows.append(f"| `{name(G, n)}` | {_num(G.nodes[n]['data'], decimals)} | "
-                    f"{_num(G.nodes[n]['grad'], decimals)} | {got} |")
-    return rows
-
-
 class _Page:
-    def __init__(self, jobs: Sequence[Any], opts: Any, files: set[str]) -> None:
+    """The lines of one page, its language, and which files it may link to."""
+
+    def __init__(self, jobs: Sequence[Any], files: set[str], lang: str,
+                 exists: Callable[[str], bool]) -> None:
         self.graphs = {j.name: j.graph for j in jobs}
-        self.opts = opts
         self.files = files
+        self.lang = lang
+        self.exists = exists
         self.lines: list[str] = []
+
+    def w(self, key: str, **values: Any) -> str:
+        return t(key, self.lang, **values)
 
     def has(self, rel: str) -> bool:
         return rel in self.files
@@ -64,72 +129,99 @@ class _Page:
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)
 
+    def path(self, ex: str, rel: str) -> str:
+        """``rel`` inside the example's folder of this page's language."""
+        return f"{job_folder(ex, self.lang)}/{rel}"
+
     def links(self, ex: str) -> str:
         out = []
-        for fmt_, label in _LINKS:
-            rel = f"{ex}/{ex}.{fmt_}"
-            if self.has(rel):
-                out.append(f"[{label}]({rel})")
-        if self.has(f"{ex}/steps/step-{0:02d}.svg") or any(f.startswith(f"{ex}/steps/") for f in self.files):
-            out.append(f"[steps]({ex}/steps/)")
-        if any(f.startswith(f"{ex}/frames/") for f in self.files):
-            out.append(f"[frames]({ex}/frames/)")
+        for fmt_ in _LINKS:
+            rel = self.path(ex, f"{ex}.{fmt_}")
+            if fmt_ in WORDLESS and self.lang != DEFAULT:  # shared with the English folder
+                rel = f"{ex}/{ex}.{fmt_}"
+                if not (self.has(rel) or self.exists(rel)):
+                    continue
+            elif not self.has(rel):
+                continue
+            out.append(f"[{self.w('gallery.link.' + fmt_)}]({rel})")
+        for sub in ("steps", "frames"):
+            if any(f.startswith(self.path(ex, sub + "/")) for f in self.files):
+                out.append(f"[{self.w('gallery.link.' + sub)}]({self.path(ex, sub)}/)")
         return " · ".join(out)
 
-    def image(self, ex: str, alt: str, rel: str | None = None, width: int | None = None) -> str:
-        rel = rel or f"{ex}/{ex}.svg"
+    def image(self, ex: str, alt: str, rel: str | None = None) -> str:
+        rel = self.path(ex, rel or f"{ex}.svg")
         if not self.has(rel):
-            return f"*({alt}: not rendered in this export)*"
-        if width:
-            return f'<img src="{rel}" alt="{alt}" width="{width}">'
+            return f"*({self.w('gallery.missing', alt=alt)})*"
         return f"![{alt}]({rel})"
+
+    def describe(self, ex: str, G: Any) -> str:
+        from . import examples
+
+        if ex not in examples.names():
+            return formula(G, G.graph["root"])
+        if self.lang != DEFAULT and f"example.{ex}" in catalogue(self.lang):
+            return self.w(f"example.{ex}")
+        return examples.describe(ex)
+
+
+def _inputs_table(page: _Page, G: Any, decimals: int = 4) -> list[str]:
+    root = name(G, G.graph["root"])
+    w = page.w
+    head = (f"| {w('gallery.col.input')} | {w('gallery.col.value')} | "
+            f"{w('gallery.col.grad', root=root)} | {w('gallery.col.received')} |")
+    rows = [head, "|---|---:|---:|---|"]
+    for n in _nodes(G, "input"):
+        got = " + ".join(_num(a, decimals) for a in _received(G, n)) or "—"
+        rows.append(f"| `{name(G, n)}` | {_num(G.nodes[n]['data'], decimals)} | "
+                    f"{_num(G.nodes[n]['grad'], decimals)} | {got} |")
+    return rows
 
 
 def _summary(page: _Page) -> None:
-    from . import examples
-
-    page.add("| example | what it shows | nodes | steps | files |", "|---|---|---:|---:|---|")
+    w = page.w
+    page.add(f"| {w('gallery.col.example')} | {w('gallery.col.shows')} | {w('gallery.col.nodes')} "
+             f"| {w('gallery.col.steps')} | {w('gallery.col.files')} |", "|---|---|---:|---:|---|")
     for ex, G in page.graphs.items():
-        desc = examples.describe(ex) if ex in examples.names() else formula(G, G.graph["root"])
-        page.add(f"| [{ex}](#{ex}) | {desc} | {G.number_of_nodes()} | "
+        page.add(f"| [{ex}](#{ex}) | {page.describe(ex, G)} | {G.number_of_nodes()} | "
                  f"{len(G.graph['steps'])} | {page.links(ex)} |")
     page.add("")
 
 
 def _fork(page: _Page, G: Any) -> None:
-
     n = _by_name(G)
-    page.add('<a id="fork"></a>', "", "## fork: q = (a·b)·(a+b), step by step", "")
+    page.add('<a id="fork"></a>', "", "## " + page.w("gallery.fork.title", name="fork",
+                                                      formula="q = (a·b)·(a+b)"), "")
     if all(k in n for k in ("a", "b", "u", "v", "q")):
         a, b = n["a"], n["b"]
-        ra, rb = _received(G, a), _received(G, b)
-        page.add(
-            f"At a = {_num(G.nodes[a]['data'])}, b = {_num(G.nodes[b]['data'])}: "
-            f"u = a·b = {_num(G.nodes[n['u']]['data'])}, v = a + b = {_num(G.nodes[n['v']]['data'])}, "
-            f"q = u·v = {_num(G.nodes[n['q']]['data'])}. "
-            f"Going back, a receives {' and '.join(_num(x) for x in ra)}, together "
-            f"{_num(G.nodes[a]['grad'])}; b receives {' and '.join(_num(x) for x in rb)}, together "
-            f"{_num(G.nodes[b]['grad'])}. Overwriting either contribution would give a wrong answer.",
-            "")
+        both = page.w("gallery.and")
+        page.add(page.w(
+            "gallery.fork.text", a=_num(G.nodes[a]["data"]), b=_num(G.nodes[b]["data"]),
+            u=_num(G.nodes[n["u"]]["data"]), v=_num(G.nodes[n["v"]]["data"]),
+            q=_num(G.nodes[n["q"]]["data"]),
+            ra=both.join(_num(x) for x in _received(G, a)), ga=_num(G.nodes[a]["grad"]),
+            rb=both.join(_num(x) for x in _received(G, b)), gb=_num(G.nodes[b]["grad"])), "")
     page.add(page.links("fork"), "")
-    if page.has("fork/fork.gif"):
-        page.add(page.image("fork", "the fork graph, animated step by step", "fork/fork.gif"), "")
+    if page.has(page.path("fork", "fork.gif")):
+        page.add(page.image("fork", page.w("gallery.alt.animated", name="fork"), "fork.gif"), "")
     for k in range(len(G.graph["steps"])):
-        page.add(f"**{caption(G, k)}**", "")
-        lines = chain_rule(G, k)
+        page.add(f"**{caption(G, k, page.lang)}**", "")
+        lines = chain_rule(G, k, lang=page.lang)
         if lines:
             page.add("```text", *lines, "```", "")
-        page.add(page.image("fork", f"fork graph after step {k}", f"fork/{step_file(G, k)}"), "")
+        page.add(page.image("fork", page.w("gallery.alt.step", name="fork", k=k), step_file(G, k)),
+                 "")
 
 
-def _side_by_side(page: _Page, left: str, right: str, title: str, text: str,
+def _side_by_side(page: _Page, left: str, right: str, text: str,
                   rows: list[tuple[str, str, str]]) -> None:
-    L, R = page.graphs[left], page.graphs[right]
+    title = page.w("gallery.beside", left=left, right=right)
     page.add(f'<a id="{left}"></a><a id="{right}"></a>', "", f"## {title}", "", text, "")
     page.add(f"| [{left}](#{left}) | [{right}](#{right}) |", "|---|---|")
     page.add(f"| {page.image(left, left)} | {page.image(right, right)} |")
     for label, lv, rv in rows:
-        page.add(f"| {label}: {lv} | {label}: {rv} |")
+        page.add(f"| {page.w('gallery.row', label=label, value=lv)} | "
+                 f"{page.w('gallery.row', label=label, value=rv)} |")
     page.add(f"| {page.links(left)} | {page.links(right)} |", "")
 
 
@@ -141,103 +233,86 @@ def _grad_of(G: Any, label: str) -> float | None:
 def _shared(page: _Page) -> None:
     L, R = page.graphs["shared-node"], page.graphs["overwrite-bug"]
     _side_by_side(
-        page, "shared-node", "overwrite-bug", "shared-node beside overwrite-bug",
-        "b = a + a, so db/da = 2. Both operands are the same node: two edges, two contributions. "
-        "With `+=` they add up; with `=` the second write overwrites the first.",
+        page, "shared-node", "overwrite-bug", page.w("gallery.shared.text"),
         [("∂b/∂a", _num(_grad_of(L, "a")), _num(_grad_of(R, "a"))),
-         ("contributions to a", " + ".join(_num(x) for x in _received(L, _by_name(L)["a"])),
-          " then ".join(_num(x) for x in _received(R, _by_name(R)["a"])) + " (overwritten)")])
+         (page.w("gallery.shared.received", name="a"),
+          " + ".join(_num(x) for x in _received(L, _by_name(L)["a"])),
+          page.w("gallery.then").join(_num(x) for x in _received(R, _by_name(R)["a"]))
+          + page.w("gallery.overwritten"))])
 
 
 def _tanh(page: _Page) -> None:
     L, R = page.graphs["tanh-native"], page.graphs["tanh-decomposed"]
-    rows = [("nodes", str(L.number_of_nodes()), str(R.number_of_nodes())),
-            ("steps", str(len(L.graph["steps"])), str(len(R.graph["steps"]))),
+    rows = [(page.w("gallery.col.nodes"), str(L.number_of_nodes()), str(R.number_of_nodes())),
+            (page.w("gallery.col.steps"), str(len(L.graph["steps"])), str(len(R.graph["steps"]))),
             ("o", _num(L.nodes[L.graph["root"]]["data"]), _num(R.nodes[R.graph["root"]]["data"]))]
     for n in _nodes(L, "input"):
         label = name(L, n)
         rows.append((f"∂o/∂{label}", _num(_grad_of(L, label)), _num(_grad_of(R, label))))
-    _side_by_side(
-        page, "tanh-native", "tanh-decomposed", "tanh-native beside tanh-decomposed",
-        f"The same neuron with tanh as one node ({L.number_of_nodes()} nodes) and through "
-        f"tanh x = (e^2x − 1)/(e^2x + 1) ({R.number_of_nodes()} nodes): a bigger graph, the same "
-        "gradients, because 1 − y² = 4u/(u + 1)² with u = e^2x.", rows)
+    _side_by_side(page, "tanh-native", "tanh-decomposed",
+                  page.w("gallery.tanh.text", native=L.number_of_nodes(),
+                         decomposed=R.number_of_nodes()), rows)
 
 
 def _softmax(page: _Page, G: Any) -> None:
     n = _by_name(G)
     root = G.graph["root"]
-    page.add('<a id="softmax-nll"></a>', "", "## softmax-nll: the off-path probabilities are greyed",
-             "")
+    page.add('<a id="softmax-nll"></a>', "",
+             "## " + page.w("gallery.softmax.title", name="softmax-nll"), "")
     zs = sorted(_nodes(G, "input"), key=lambda z: name(G, z))
     page.add(
         f"z = ({', '.join(_num(G.nodes[z]['data'], 0) for z in zs)}), p = softmax(z), "
         f"L = −log p3 = {_num(G.nodes[root]['data'], 12)}. "
-        f"∂L/∂z = ({', '.join(_num(G.nodes[z]['grad'], 9) for z in zs)}): the correct class gets a "
-        "negative gradient, the others positive, and they sum to zero. "
-        + ", ".join(name(G, p) for p in G.graph.get("also", []))
-        + " are computed but lie off the loss's backward path: they are drawn greyed and their "
-          "gradients stay “—” (never reached), not 0.", "")
-    page.add(page.image("softmax-nll", "softmax-nll after the backward pass"), "")
+        + page.w("gallery.softmax.text",
+                 grads=f"∂L/∂z = ({', '.join(_num(G.nodes[z]['grad'], 9) for z in zs)})",
+                 off=", ".join(name(G, p) for p in G.graph.get("also", []))), "")
+    page.add(page.image("softmax-nll", page.w("gallery.alt.final", name="softmax-nll")), "")
     probs = [p for p in ("p0", "p1", "p2", "p3") if p in n]
     if probs:
         page.add("| | " + " | ".join(probs) + " |", "|---|" + "---:|" * len(probs))
-        page.add("| value | " + " | ".join(_num(G.nodes[n[p]]["data"]) for p in probs) + " |")
-        page.add("| on the path of L | " + " | ".join(
-            "yes" if G.nodes[n[p]].get("on_path") else "no (greyed)" for p in probs) + " |", "")
+        page.add(f"| {page.w('gallery.col.value')} | "
+                 + " | ".join(_num(G.nodes[n[p]]["data"]) for p in probs) + " |")
+        page.add(f"| {page.w('gallery.softmax.on_path', root=name(G, root))} | " + " | ".join(
+            page.w("gallery.yes") if G.nodes[n[p]].get("on_path") else page.w("gallery.no_greyed")
+            for p in probs) + " |", "")
     page.add(page.links("softmax-nll"), "")
 
 
 def _generic(page: _Page, ex: str, G: Any) -> None:
-    from . import examples
-
     root = G.graph["root"]
-    desc = examples.describe(ex) if ex in examples.names() else ""
-    page.add(f'<a id="{ex}"></a>', "", f"## {ex}", "")
-    if desc:
-        page.add(desc, "")
-    page.add(page.image(ex, f"{ex} after the backward pass"), "")
-    page.add(f"{name(G, root)} = {_num(G.nodes[root]['data'])}", "", *_inputs_table(G), "")
+    page.add(f'<a id="{ex}"></a>', "", f"## {ex}", "", page.describe(ex, G), "")
+    page.add(page.image(ex, page.w("gallery.alt.final", name=ex)), "")
+    page.add(f"{name(G, root)} = {_num(G.nodes[root]['data'])}", "", *_inputs_table(page, G), "")
     page.add(page.links(ex), "")
 
 
 def _animated(page: _Page) -> None:
-    shown = [ex for ex in page.graphs if page.has(f"{ex}/{ex}.anim.svg")]
+    shown = [ex for ex in page.graphs if page.has(page.path(ex, f"{ex}.anim.svg"))]
     if not shown:
         return
-    page.add('<a id="animated"></a>', "", "## Every example as one animated SVG", "",
-             "Each `NAME.anim.svg` plays every step, then rests on the final view, and starts "
-             "again. It is one small file animated by CSS alone (no script), so it plays in a "
-             "README's `<img>`; where animation is off, or the reader's system asks for reduced "
-             "motion, it shows the final view.", "")
+    page.add('<a id="animated"></a>', "", f"## {page.w('gallery.animated.title')}", "",
+             page.w("gallery.animated.text"), "")
     for ex in shown:
-        G = page.graphs[ex]
+        last = len(page.graphs[ex].graph["steps"]) - 1
         page.add(f"### {ex}", "",
-                 page.image(ex, f"{ex}, steps 0 to {len(G.graph['steps']) - 1} animated, then "
-                                "the final view", f"{ex}/{ex}.anim.svg"), "")
+                 page.image(ex, page.w("gallery.animated.alt", name=ex, last=last),
+                            f"{ex}.anim.svg"), "")
 
 
-def gallery_readme(jobs: Sequence[Any], opts: Any, files: set[str]) -> str:
-    """The Markdown page for an export of ``jobs`` that wrote ``files``."""
-    page = _Page(jobs, opts, files)
-    page.add(
-        "# vizgrad gallery", "",
-        "The chapter's examples, rendered by `vizgrad render` with the embedded Graphviz, so "
-        "every machine produces these same bytes. Each picture shows every Value as a box with its "
-        "label, data and grad; a grad that has not arrived yet shows “—”, never 0. Each example "
-        "also has one SVG per step, [an animated SVG](#animated) of all of them, a GIF, a "
-        "self-contained HTML step player (download it and open it in a browser: ← and → step "
-        "through it), the node-link JSON and the DOT.", "",
-        "Regenerate with `vizgrad render` (or `python -m vizgrad render`).", "",
-    )
+def gallery_readme(jobs: Sequence[Any], files: set[str], lang: str = DEFAULT,
+                   exists: Callable[[str], bool] = lambda rel: False) -> str:
+    """The Markdown page in ``lang`` for an export of ``jobs`` that wrote ``files``.
+
+    ``exists(rel)`` tells whether a file without words (JSON, DOT) that this
+    export did not write is in the gallery anyway; the other languages link to it.
+    """
+    page = _Page(jobs, files, lang, exists)
+    others = " · ".join(f"[{t('lang.name', o)}]({readme_name(o)})"
+                        for o in languages() if o != lang)
+    page.add(f"# {page.w('gallery.title')}", "", page.w("gallery.languages", links=others), "",
+             page.w("gallery.intro"), "", page.w("gallery.regenerate"), "")
     _summary(page)
-    page.add(
-        "How to read a picture: each Value is a box with its label, data and grad, fed by a small "
-        "node for its op. The node acting in a step is outlined; in a backward step each edge that "
-        "carries a contribution is labelled local × upstream = amount and its target shows the "
-        "running total. Grads are coloured with a colour-blind-safe diverging palette (orange < 0 < "
-        "purple). A value not yet computed is pending; outputs off the backward path are greyed.",
-        "")
+    page.add(page.w("gallery.howto"), "")
     done: set[str] = set()
     g = page.graphs
     if "fork" in g:
@@ -256,5 +331,4 @@ def gallery_readme(jobs: Sequence[Any], opts: Any, files: set[str]) -> str:
         if ex not in done:
             _generic(page, ex, G)
     _animated(page)
-    text = "\n".join(page.lines).rstrip() + "\n"
-    return text
+    return "\n".join(page.lines).rstrip() + "\n"

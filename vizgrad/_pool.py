@@ -48,7 +48,7 @@ def run_task(kind: str, job: Any, out: str, opts: Any) -> dict[str, bool]:
     from .gallery import TASKS
 
     global _in_task
-    folder = Path(out) / job.name
+    folder = Path(out) / job.folder
     _in_task = True
     try:
         written = TASKS[kind](job, folder, opts)
@@ -58,7 +58,7 @@ def run_task(kind: str, job: Any, out: str, opts: Any) -> dict[str, bool]:
         raise
     finally:
         _in_task = False
-    return {f"{job.name}/{rel}": changed for rel, changed in written.items()}
+    return {f"{job.folder}/{rel}": changed for rel, changed in written.items()}
 
 
 def _worker_init(counter: Any = None) -> None:
@@ -115,7 +115,7 @@ def run_parallel(tasks: list[tuple[str, Any]], root: Path, opts: Any, workers: i
                 seen = now
 
     try:
-        futures = {pool.submit(run_task, kind, job, str(root), opts): f"{job.name} {kind}"
+        futures = {pool.submit(run_task, kind, job, str(root), opts): f"{job.folder} {kind}"
                    for kind, job in tasks}
         pending = set(futures)
         while pending:

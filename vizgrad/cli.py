@@ -29,6 +29,7 @@ from .exceptions import (
     UnknownExampleError,
     VizgradError,
 )
+from .i18n import languages
 
 __all__ = ["main"]
 
@@ -197,9 +198,9 @@ def main() -> None:
 @click.option("--preset", type=click.Choice(["docs", "slides", "compact"]), default="docs",
               show_default=True, help="Sizes for where the pictures go: docs, slides "
                                       "(text of 14 pt or more on a 960 pt slide) or compact.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
+@click.option("--lang", type=click.Choice(list(languages())), default=None,
               help="Language of the words in the pictures and the player "
-                   "[default: $VIZGRAD_LANG, else en].")
+                   "[default: $VIZGRAD_LANG, else en; the full gallery: every language].")
 @click.option("--decimals", type=click.IntRange(0, 12), default=4, show_default=True,
               help="Digits after the decimal point.")
 @click.option("--backend", type=click.Choice(["embedded", "system"]), default=None,
@@ -248,7 +249,11 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
     OUT/NAME/steps/, an animated SVG of every step (NAME.anim.svg: CSS only,
     no script), the GIF, the node-link JSON, the DOT and a self-contained
-    HTML step player. With no targets it also writes OUT/README.md.
+    HTML step player. With no targets it writes the whole gallery in every
+    language (or in the one --lang names): English in OUT/NAME/ with
+    OUT/README.md, Chinese in OUT/NAME/zh/ with OUT/README.zh.md (by default
+    the SVG, the animated SVG and the player, and fork's SVG per step; JSON
+    and DOT are shared).
 
     \b
     Targets:
@@ -261,7 +266,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     checked before anything is written; the estimates are rough upper bounds.
     """
     from ._targets import expr_graph, graph_of, title_of
-    from .gallery import Job, Options, example_jobs, export, units, write_one
+    from .gallery import TRANSLATED_FORMATS, Job, Options, export, gallery_jobs, units, write_one
 
     if expr is not None and targets:
         raise click.UsageError("give either --expr or targets, not both")
@@ -285,8 +290,9 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                   GraphFormatError: "'TARGETS'", OptionError: None}):
         if expr is not None:
             job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
-        elif everything:
-            job_list = example_jobs(None, **values)
+        elif everything:  # every language, unless --lang names one (not $VIZGRAD_LANG)
+            job_list = gallery_jobs([lang] if lang else languages(), None,
+                                    formats or TRANSLATED_FORMATS, **values)
         else:
             job_list = [Job(*graph_of(t, values), title_of(t), _example_shrink(t))
                         for t in dict.fromkeys(targets)]

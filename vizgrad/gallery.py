@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import _pool
-from ._gallery_page import gallery_readme, step_file
+from ._gallery_page import TRANSLATED_FORMATS, in_languages, job_folder, step_file, write_pages
 from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, Estimate
 from ._budget import check as budget_check
 from ._files import prune, sweep, sweep_one, via_temp, write_atomic
@@ -42,7 +42,9 @@ __all__ = [
     "Job",
     "Report",
     "parse_formats",
+    "TRANSLATED_FORMATS",
     "example_jobs",
+    "gallery_jobs",
     "plan",
     "resolve",
     "export",
@@ -106,6 +108,10 @@ class Job:
     ``shrink`` holds the job's own collapse options (an example's level);
     :func:`resolve` makes ``graph`` the graph drawn and keeps the original in
     ``source`` (its JSON is written, and the player starts from it).
+    A job with a ``lang`` writes its words in that language (instead of
+    :attr:`Options.lang`), into ``out/<name>/<lang>/`` unless it is English;
+    ``formats`` narrows :attr:`Options.formats` for this job, and ``steps=False``
+    leaves out the per-step SVGs.
     """
 
     name: str
@@ -113,6 +119,20 @@ class Job:
     title: str | None = None
     shrink: dict[str, Any] = field(default_factory=dict)
     source: Any = None
+    lang: str | None = None
+    formats: tuple[str, ...] | None = None
+    steps: bool = True
+
+    @property
+    def folder(self) -> str:
+        """Where the files go, relative to the export: ``fork``, or ``fork/zh``."""
+        return job_folder(self.name, self.lang)
+
+    def options(self, opts: Options) -> Options:
+        """``opts`` with this job's language and formats."""
+        formats = opts.formats if self.formats is None else tuple(
+            f for f in opts.formats if f in self.formats)
+        return replace(opts, formats=formats, lang=self.lang or opts.lang)
 
 
 def resolve(job: Job, opts: Options) -> Job:
@@ -180,6 +200,19 @@ def example_jobs(names: Sequence[str] | None = None, **values: float) -> list[Jo
             for n in chosen]
 
 
+def gallery_jobs(langs: Sequence[str], names: Sequence[str] | None = None,
+                 translated: Sequence[str] = TRANSLATED_FORMATS, **values: float) -> list[Job]:
+    """The chapter's examples (all of them by default) in each language of ``langs``
+    (see :func:`vizgrad._gallery_page.in_languages`).
+
+    >>> [(j.folder, j.steps, j.formats) for j in gallery_jobs(["en", "zh"], ["fork", "sum-square"])]
+    [('fork', True, None), ('sum-square', True, None), ('fork/zh', True, ('svg', 'png', 'html')), ('sum-square/zh', False, ('svg', 'png', 'html'))]
+    >>> gallery_jobs(["zh"], ["fork"])[0].title
+    'fork：a=−2、b=3 时 q = (a*b)*(a+b)：q = −6，梯度 (−3, −8)，步骤 0..7'
+    """
+    return in_languages(example_jobs(names, **values), langs, translated)
+
+
 def _look(opts: Options) -> dict[str, Any]:
     return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals,
             "preset": opts.preset, "lang": opts.lang, "backend": opts.backend}
@@ -208,7 +241,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     from .render.html import player_html
     from .render.svg import draw
 
-    G, n = job.graph, job.name
+    G, n, opts = job.graph, job.name, job.options(opts)
     written: dict[str, bool] = {}
 
     def put(rel: str, text: str) -> None:
@@ -218,10 +251,13 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     main = draw(G, opts.step, **_draw_opts(opts), collapse=False)
     if "svg" in opts.formats:
         put(f"{n}.svg", main.svg())
-        for k in steps:
+        for k in steps if job.steps else ():
             put(step_file(G, k), main.at(k).svg())
             _pool.report(1)
-        prune(folder / "steps", {Path(step_file(G, k)).name for k in steps}, "step-", ".svg")
+        if not job.steps:
+            _pool.report(len(steps))  # the progress bar counts them all the same
+        keep = {Path(step_file(G, k)).name for k in steps} if job.steps else set()
+        prune(folder / "steps", keep, "step-", ".svg")
     if "animated-svg" in opts.formats:
         put(f"{n}{ANIMATED_SUFFIX}", main.animated_svg())
         _pool.report(len(steps))
@@ -246,12 +282,14 @@ def _animation(job: Job, folder: Path, opts: Options, suffix: str) -> dict[str, 
     from .render.frames import animate
 
     rel = f"{job.name}.{suffix}"
+    opts = job.options(opts)
     return {rel: via_temp(folder / rel, lambda p: animate(job.graph, p, **_frame_opts(opts)))}
 
 
 def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     from .render.frames import frames
 
+    opts = job.options(opts)
     before = {p.name: p.read_bytes() for p in (folder / "frames").glob("frame-*.png")}
     paths = frames(job.graph, folder / "frames", "png", **_frame_opts(opts))
     return {f"frames/{p.name}": before.get(p.name) != p.read_bytes() for p in paths}
@@ -266,15 +304,21 @@ TASKS = {
 }
 
 
+def _framed(job: Job, opts: Options) -> bool:
+    """``--frames`` writes PNG frames in an example's own folder, not in its other languages'."""
+    return opts.frames and job.folder == job.name
+
+
 def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
     """The tasks of an export, biggest graphs first so two workers finish together."""
-    kinds = []
-    if set(opts.formats) & _PICTURES:
-        kinds.append("pictures")
-    kinds += [k for k in ("gif", "mp4") if k in opts.formats]
-    if opts.frames:
-        kinds.append("frames")
-    tasks = [(k, j) for j in jobs for k in kinds]
+    tasks = []
+    for j in jobs:
+        formats = j.options(opts).formats
+        kinds = ["pictures"] if set(formats) & _PICTURES else []
+        kinds += [k for k in ("gif", "mp4") if k in formats]
+        if _framed(j, opts):
+            kinds.append("frames")
+        tasks += [(k, j) for k in kinds]
     return sorted(tasks, key=lambda t: -t[1].graph.number_of_nodes() * (2 if t[0] != "pictures" else 1))
 
 
@@ -286,7 +330,7 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
         raise OptionError(f"unknown backend {opts.backend!r} (must be one of embedded, system)")
     if opts.theme not in ("light", "dark"):
         raise OptionError(f"unknown theme {opts.theme!r} (must be one of light, dark)")
-    names = [j.name for j in jobs]
+    names = [j.folder for j in jobs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise OptionError(f"two graphs would be written to the same folder: {', '.join(dupes)}")
@@ -299,10 +343,12 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
     _check_tools(opts.formats)
     from .render import html
 
-    return budget_check([(j.name, j.graph) for j in jobs], opts.formats, frames=opts.frames,
+    return budget_check([(j.folder, j.graph) for j in jobs], opts.formats, frames=opts.frames,
                         max_nodes=opts.max_nodes, max_cells=opts.max_cells,
                         max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
-                        player=getattr(html, "estimate", None))  # the player's own, if it has one
+                        player=getattr(html, "estimate", None),  # the player's own, if it has one
+                        each=[[*j.options(opts).formats, *(["frames"] if _framed(j, opts) else [])]
+                              for j in jobs])
 
 
 def _check_tools(formats: Sequence[str]) -> None:
@@ -348,7 +394,7 @@ def export(
     root.mkdir(parents=True, exist_ok=True)
     tasks = plan(jobs, opts)
     for job in jobs:
-        sweep(root / job.name)
+        sweep(root / job.folder)
     results: dict[str, bool] = {}
     try:
         if workers <= 1 or len(tasks) <= 1:
@@ -356,20 +402,18 @@ def export(
             for kind, job in tasks:
                 results.update(_pool.run_task(kind, job, str(root), opts))
                 if on_done:
-                    on_done(f"{job.name} {kind}")
+                    on_done(f"{job.folder} {kind}")
         else:
             _pool.run_parallel(tasks, root, opts, workers, results, on_done, on_step)
     except BaseException:
         for job in jobs:  # a worker stopped mid-write cannot always remove its own
-            sweep(root / job.name)
+            sweep(root / job.folder)
         raise
     finally:
         _pool.set_progress(None)
     if readme:
-
-        text = gallery_readme(jobs, opts, set(results))
-        results["README.md"] = write_atomic(root / "README.md", text.encode("utf-8"))
-    report = Report(root, [j.name for j in jobs], sorted(results),
+        results.update(write_pages(jobs, opts.lang, root, set(results)))
+    report = Report(root, list(dict.fromkeys(j.name for j in jobs)), sorted(results),
                     sorted(k for k, v in results.items() if v))
     report.seconds = time.perf_counter() - start
     return report

@@ -255,6 +255,7 @@ def test_the_chapter_lab_in_chinese(zh_page):
     expect(pg.locator("#step-label")).to_have_text("步骤 0 / 7")
     expect(pg.locator("#metric-output")).to_have_text("待计算")
     expect(pg.locator("#vg-t-v2-data")).to_have_text("待计算")
+    expect(pg.locator("#in-a-hint")).to_have_text("用于 u = a × b；v = a + b。")  # a Chinese list
     pg.locator("#next").focus()
     pg.keyboard.press("End")
     expect(pg.locator("#step-label")).to_have_text("步骤 7 / 7")
@@ -263,14 +264,31 @@ def test_the_chapter_lab_in_chinese(zh_page):
     expect(pg.locator("#vg-t-v0-grad")).to_have_text("−3")
     expect(pg.locator("#vg-t-v1-grad")).to_have_text("−8")
     expect(pg.locator("#caption")).to_have_text("步骤 7 / 7 · 反向经过 u = a × b")
-    expect(pg.locator("#check-table tr[data-input=a] td.error")).to_have_text("4.1933e-10")
+    check = pg.locator("#check-table tr[data-input=a]")
+    h = pg.get_by_label("中心差分步长 h")
+    h.select_option("1e-4")  # away and back: the error follows h, backprop does not move
+    expect(check.locator("td.error")).to_have_text("2.5508e-12")
+    h.select_option("1e-6")
+    expect(check.locator("td.error")).to_have_text("4.1933e-10")
+    expect(check.locator("td.backprop")).to_have_text("−3")
     expect(pg.locator("#check-caption")).to_contain_text("h = 1e-6")
+    lines = pg.evaluate("""() => [...document.querySelectorAll("#check-table thead th")].map((th) => {
+      const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length; })""")
+    assert lines == [1, 1, 1, 1]  # 反向传播 on one line, not one character per line
+    calls: list[str] = []
+    pg.on("request", lambda req: calls.append(req.url) if "/api/" in req.url else None)
     pg.get_by_label("输入 a（−20–20）").fill("25")
     error = pg.locator("#in-a-error")
     expect(error).to_have_text("25 超出 [−20, 20]，不会被截断。a 仍为 −2；没有重新计算。")
+    expect(pg.locator("#in-a-number")).to_have_value("25")  # nothing clamped
+    expect(pg.locator("#in-a-number")).to_have_attribute("aria-invalid", "true")
     expect(pg.locator("#in-a-range")).to_have_value("-2")
+    pg.wait_for_timeout(400)  # longer than the page's recompute delay
+    assert calls == []  # nothing recomputed
     expect(pg.locator("#step-label")).to_have_text("步骤 7 / 7")
-    expect(pg.get_by_label("中心差分步长 h")).to_have_value("1e-6")
+    expect(pg.locator("#metric-grad-a")).to_have_text("−3")
+    expect(pg.locator("#metric-grad-b")).to_have_text("−8")
+    expect(h).to_have_value("1e-6")
     G = examples.graph("fork")
     labels = {str(G.nodes[n].get("label") or n) for n in G.nodes}
     assert english_words(pg.evaluate(TEXT_NODES), labels) == []

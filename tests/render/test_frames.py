@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import warnings
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -343,11 +344,27 @@ def test_chinese_frame_uses_the_cjk_font(G):
     shown(pic, scene, 7)  # a missing glyph would warn, and warnings are errors
     assert pic.fonts.families == ["DejaVu Sans", family]
     label = pic.texts["t-v0-gl"]
-    assert label.get_text() == "梯度"
+    assert label.get_text() == "累计梯度"
     files = fm.fontManager._find_fonts_by_props(label.get_fontproperties())
     used = next(f for f in files if ord("梯") in fm.get_font(f).get_charmap())
     assert used == fm.fontManager._find_fonts_by_props(fm.FontProperties(family=family))[0]
     assert "CJK" in str(used) or "Han" in str(used) or "WenQuanYi" in str(used)
+
+
+def test_a_chinese_gif_warns_of_no_missing_glyph(G, tmp_path):
+    """Every frame of a Chinese GIF, drawn with the CJK font: matplotlib warns of no glyph
+    it lacks (it would warn once per missing character), and the words change the pixels."""
+    cjk_font()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        zh = fr.animate(G, tmp_path / "zh.gif", lang="zh")
+    assert [str(w.message) for w in caught] == []
+    en = fr.animate(G, tmp_path / "en.gif")
+    with Image.open(zh) as a, Image.open(en) as b:
+        assert a.n_frames == b.n_frames == 9
+        a.seek(8)
+        b.seek(8)
+        assert a.convert("RGB").tobytes() != b.convert("RGB").tobytes()
 
 
 def test_chinese_pdf_and_font_file(G, tmp_path):

@@ -7,6 +7,7 @@ import math
 import pytest
 
 from vizgrad import Value, examples, to_networkx
+from vizgrad.i18n import languages
 from vizgrad.render._metrics import width
 from vizgrad.render.scene import SLIDE_WIDTH, Scene, make_scene, smallest_text
 from vizgrad.render.theme import contrast
@@ -14,9 +15,12 @@ from vizgrad.render.theme import contrast
 NAMES = examples.names()
 
 
-@pytest.fixture(scope="module", params=NAMES)
+@pytest.fixture(scope="module", params=[(n, lang) for lang in languages() for n in NAMES],
+                ids=lambda p: f"{p[0]}-{p[1]}")
 def scene(request):
-    return Scene(examples.graph(request.param))
+    """Every example in every language: Chinese words are wider, the boxes too."""
+    name, lang = request.param
+    return Scene(examples.graph(name), lang=lang)
 
 
 def steps(s: Scene) -> list[int | None]:
@@ -60,7 +64,7 @@ def test_every_step_shows_the_same_shapes_in_the_same_places(scene):
         assert set(look) <= ids
         texts = [i for i, sh in by_id(scene).items() if sh.kind == "text"]
         assert all("text" in look[i] for i in texts)
-    again = Scene(scene.graph)
+    again = Scene(scene.graph, lang=scene.lang)
     assert [(sh.id, sh.geom) for sh in again.shapes] == [(sh.id, sh.geom) for sh in scene.shapes]
 
 
@@ -97,6 +101,7 @@ def test_every_text_fits_its_box_in_every_step(scene):
     shapes = by_id(scene)
     for k in steps(scene):
         look = scene.look(k)
+        span = {}
         for i, sh in shapes.items():
             if sh.kind != "text" or not i.startswith("t-") or i.endswith("-op"):
                 continue
@@ -106,6 +111,11 @@ def test_every_text_fits_its_box_in_every_step(scene):
             x = sh.geom[0]
             x0 = {"start": x, "middle": x - w / 2, "end": x - w}[sh.anchor]
             assert box[0] < x0 and x0 + w < box[2], f"{look[i]['text']!r} overflows {node} at {k}"
+            span[i] = (x0, x0 + w)
+        for i, (x0, x1) in span.items():  # a row's word ends before its number starts
+            number = {"-dl": "-data", "-gl": "-grad"}.get(i[-3:])
+            if number and look[i]["text"] and span.get(i[:-3] + number):
+                assert x1 < span[i[:-3] + number][0], f"{look[i]['text']!r} touches its number at {k}"
 
 
 def _background(shapes, look, i: str, theme) -> list[str]:

@@ -13,6 +13,7 @@ from vizgrad.render import layout
 from vizgrad.render.svg import Drawing, draw
 
 from ..helpers import build_fork
+from ..words import english_words, labels
 
 NS = "{http://www.w3.org/2000/svg}"
 HAS_DOT = "system" in layout.available_backends()
@@ -201,6 +202,24 @@ def test_chinese_words(G):
     assert box(root, "v2") == ("u", "待计算", "—")
     assert text(root, "cap-0").startswith("步骤 0 / 7")
     assert "Noto Sans CJK SC" in root.get("font-family")
+    assert box(parse(draw(G, 7, lang="zh").svg()), "v0") == ("a", "−2", "−3")
+    assert text(parse(draw(G, 7, lang="zh").svg()), "t-v0-gl") == "累计梯度"  # the chapter's word
+
+
+def svg_texts(svg: str) -> list[str]:
+    """Every text an SVG shows or says: <text>, <tspan>, <title>, <desc>."""
+    return [el.text for el in parse(svg).iter() if el.text and el.text.strip()]
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_a_chinese_svg_has_no_english_words(name):
+    G = examples.graph(name)
+    last = len(G.graph["steps"]) - 1
+    backward = next(k for k in range(last, -1, -1) if G.graph["steps"][k]["kind"] == "backward")
+    for k in (0, 1, last // 2, backward, None):
+        texts = svg_texts(draw(G, k, lang="zh").svg())
+        assert texts and english_words(texts, labels(G)) == [], (name, k)
+    assert "step" in english_words(svg_texts(draw(G, 0).svg()), labels(G))  # it can fail
 
 
 HOSTILE = [

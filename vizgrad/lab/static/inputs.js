@@ -111,7 +111,7 @@ export function describeInputs() {
     const users = [...new Set(graph.edges.filter((e) => e.source === input.id).map((e) => e.target))]
       .map((id) => names.get(id).formula);
     const hint = $(inputIds(input.name).hint);
-    if (hint) hint.textContent = users.length ? t("lab.feeds", { users: users.join("; ") }) : t("lab.unused");
+    if (hint) hint.textContent = users.length ? t("lab.feeds", { users: users.join(t("list.separator")) }) : t("lab.unused");
   }
   const out = state.trace.metrics[0];
   $("preview").textContent = t("lab.preview", { label: out.label, value: out.text });
