@@ -9,7 +9,8 @@ from vizgrad import examples
 #: words that are not English prose: op names, code, product and proper names, key caps,
 #: example names, and the language switch's own name for English
 ALLOWED = {"tanh", "exp", "log", "relu", "ReLU", "vizgrad", "micrograd", "PyTorch", "Home",
-           "End", "English", "softmax", "nll", "inf", "nan"}
+           "End", "English", "softmax", "nll", "inf", "nan", "Tab", "Enter", "Esc", "Ctrl",
+           "group"}  # group: the op of a collapsed box in formulas, as tanh is
 ALLOWED |= {part for name in examples.names() for part in name.split("-")}
 
 #: the text of every text node under <body> except scripts, styles and noscript
