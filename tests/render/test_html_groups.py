@@ -6,6 +6,7 @@ Uses the Chromium fixture of tests/conftest.py (a skip fails in CI).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -17,9 +18,10 @@ from vizgrad.render.html import player_html
 from vizgrad.render.text import fmt as _fmt
 
 from ..words import TEXT_NODES, english_words
-from .test_html_browser import open_page  # noqa: F401  (the fixture)
 
 mg_nn = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
+expect = pytest.importorskip("playwright.sync_api",
+                             reason="Playwright for Python is not installed").expect
 
 
 def course_mlp():
@@ -60,6 +62,7 @@ def _open(pg, path):
     """Click the name of the box of group ``path`` (the box's cells lie on top of its rect)."""
     box = pg.locator(f"svg [aria-label='Open group {path}']").get_attribute("id")
     pg.locator(f"#{box.replace('n-', 't-', 1)}-name").click()
+    expect(pg.locator("#vg-frame-label")).to_have_count(1)  # a view is inflated on first use
 
 
 def test_a_click_opens_a_group_at_the_same_step_and_closes_back(open_page, course):
@@ -102,6 +105,7 @@ def test_the_keyboard_opens_and_closes_a_group(open_page, small):
     box.focus()
     pg.keyboard.press("Enter")
     label = pg.get_by_role("button", name="Close group L0/N1")
+    expect(label).to_be_focused()
     assert pg.evaluate("document.activeElement.id") == "vg-frame-label"
     assert _counter(pg) == "final view"
     b = _id(G, "L0.N1.b")
@@ -112,6 +116,7 @@ def test_the_keyboard_opens_and_closes_a_group(open_page, small):
     assert not pg.get_by_role("button", name="Collapse all").is_enabled()
     pg.get_by_role("button", name="Open group L1/N0").focus()
     pg.keyboard.press("Enter")
+    expect(pg.get_by_role("button", name="Close group L1/N0")).to_be_focused()
     pg.get_by_role("button", name="Collapse all").click()
     assert pg.locator("#vg-frame-label").count() == 0 and _counter(pg) == "final view"
 
@@ -139,6 +144,7 @@ def test_find_highlights_opens_cycles_and_says_when_nothing_matches(open_page, s
     find = pg.get_by_label("Find")
     find.fill("L1.N0.w2")
     find.press("Enter")
+    expect(pg.locator("#found")).to_have_text("1 of 1: L1.N0.w2")
     w2 = _id(G, "L1.N0.w2")
     assert pg.locator("#vg-frame-label").text_content().startswith("L1/N0")  # its group opened
     assert pg.locator("#found").inner_text() == "1 of 1: L1.N0.w2"
@@ -157,7 +163,7 @@ def test_find_highlights_opens_cycles_and_says_when_nothing_matches(open_page, s
     first = pg.locator("#found").inner_text()
     assert first.startswith("1 of 4: L0.N0.w0")
     find.press("Enter")
-    assert pg.locator("#found").inner_text().startswith("2 of 4: L0.N1.w0")
+    expect(pg.locator("#found")).to_have_text(re.compile("^2 of 4: L0.N1.w0"))
     assert pg.locator("#vg-frame-label").text_content().startswith("L0/N1")
     find.fill("L0/N2")
     find.press("Enter")
@@ -225,6 +231,7 @@ def test_an_opened_chinese_page_has_no_english_words(open_page, small):
     pg = open_page(player_html(G, collapse="neuron", lang="zh"), "#step=final")
     pg.get_by_role("button", name="展开分组 L0/N1").focus()
     pg.keyboard.press("Enter")
+    expect(pg.get_by_role("button", name="收起分组 L0/N1")).to_be_focused()
     pg.get_by_label("查找").fill("zzz")
     pg.get_by_label("查找").press("Enter")
     labels = {str(G.nodes[n].get("label") or n) for n in G.nodes}

@@ -14,16 +14,20 @@ for), so the page keeps the reader at the same point of the backward pass::
     >>> vs = views(base, G, "neuron", "merge", {})
     >>> [v["open"] for v in vs["views"]], vs["left_out"]
     (['L0/N0', 'L0/N1', 'L0/N2', 'L1/N0'], [])
-    >>> vs["views"][3]["frame"]["label"]
+    >>> unpack_view(vs["views"][3])["frame"]["label"]
     'L1/N0 · 11 values'
 
 Views are laid out in the order of the boxes until :data:`VIEW_BUDGET` bytes
-(estimated before each layout) or :data:`MAX_VIEWS` views are spent; the
-groups left out stay collapsed, and the page says so.
+(compressed: a view is mostly SVG text, which zlib shrinks about five times)
+or :data:`MAX_VIEWS` views are spent; the groups left out stay collapsed, and
+the page says so.
 """
 
 from __future__ import annotations
 
+import base64
+import json
+import zlib
 from typing import TYPE_CHECKING, Any
 
 from . import text as tx
@@ -33,11 +37,11 @@ from .playback import node_table, pack, playback, scene_svg
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "index", "positions", "table_rows", "view_data",
-           "views"]
+__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "index", "pack_view", "positions",
+           "table_rows", "unpack_view", "view_data", "views"]
 
-#: bytes the opened views of one page may add (about; each is estimated before its layout)
-VIEW_BUDGET = 3_000_000
+#: bytes the opened views of one page may add (compressed, as the page holds them)
+VIEW_BUDGET = 2_000_000
 #: the most views one page lays out
 MAX_VIEWS = 40
 _PAD = 10.0  # points between the members and the frame around them
@@ -120,7 +124,7 @@ def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[st
 
 def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
     """:func:`~vizgrad.render.playback.node_table` with each group's parameter rows."""
-    rows = node_table(scene)
+    rows: list[dict[str, Any]] = list(node_table(scene))
     G = scene.graph
     for r in rows:
         n = r["id"]
@@ -168,13 +172,30 @@ def index(base: Any, collapsed: Any) -> list[list[str]]:
     return out
 
 
+def pack_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A view as the page carries it: its group path, and the rest as zlib-compressed JSON in
+    base64 (``z``), which the page inflates with the browser's ``DecompressionStream``.
+
+    >>> unpack_view(pack_view({"open": "L0/N1", "rows": []}))
+    {'open': 'L0/N1', 'rows': []}
+    """
+    text = json.dumps(view, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return {"open": view["open"], "z": base64.b64encode(zlib.compress(text.encode(), 9)).decode()}
+
+
+def unpack_view(packed: dict[str, Any]) -> dict[str, Any]:
+    """The view :func:`pack_view` packed."""
+    view: dict[str, Any] = json.loads(zlib.decompress(base64.b64decode(packed["z"])))
+    return view
+
+
 def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, Any],
           prefix: str = "vg-", budget: int | None = None,
           limit: int | None = None) -> dict[str, Any]:
-    """The opened views of every group box of ``scene`` (collapsed from ``base``), within
-    ``budget`` bytes and ``limit`` views (default :data:`VIEW_BUDGET`, :data:`MAX_VIEWS`)."""
+    """The opened views of every group box of ``scene`` (collapsed from ``base``), packed,
+    within ``budget`` bytes and ``limit`` views (default :data:`VIEW_BUDGET`,
+    :data:`MAX_VIEWS`); once one does not fit, the rest are left out (no more layouts)."""
     from ..collapse import collapse
-    from .html import estimate
     from .scene import Scene
 
     H = scene.graph
@@ -188,17 +209,15 @@ def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, An
         if scene.kind(b) != "group" or not a.get("group"):
             continue
         path = str(a["group"])
-        if len(out) >= limit:
-            left.append(path)
-            continue
-        n = H.number_of_nodes() + int(a.get("size", 1))
-        guess = estimate(n, len(H.graph["steps"]) + int(a.get("size", 1)))[0]
-        if spent + guess > budget:
+        if left or len(out) >= limit:
             left.append(path)
             continue
         E = collapse(base, level, steps=steps, expand=[path])
-        view = view_data(Scene(E, **options), prefix, base, open_=path,
-                         members=list(a.get("members") or ()))
-        spent += guess
+        view = pack_view(view_data(Scene(E, **options), prefix, base, open_=path,
+                                   members=list(a.get("members") or ())))
+        if spent + len(view["z"]) > budget:
+            left.append(path)
+            continue
+        spent += len(view["z"])
         out.append(view)
     return {"views": out, "left_out": left}

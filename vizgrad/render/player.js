@@ -24,11 +24,32 @@
   var views = [{ open: null, playback: data.playback, from: data.from, boxes: data.boxes,
     svgEl: stage.querySelector("svg"), tbody: document.querySelector("#nodes tbody") }].concat(data.views);
   var byPath = {};
-  views.forEach(function (v, i) {
-    if (v.open) { byPath[v.open] = i; }
+  function boxIndex(v) {
     v.boxOf = {};
     Object.keys(v.boxes).forEach(function (path) { v.boxOf[v.boxes[path]] = path; });
-  });
+  }
+  views.forEach(function (v, i) { if (v.open) { byPath[v.open] = i; } });
+  boxIndex(views[0]);
+
+  // a view other than the page's own comes compressed (zlib, base64): inflate it once
+  function inflate(v) {
+    if (!v.loading) {
+      var bytes = Uint8Array.from(atob(v.z), function (c) { return c.charCodeAt(0); });
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+      v.loading = new Response(stream).text().then(function (text) {
+        Object.assign(v, JSON.parse(text));
+        v.z = null;
+        boxIndex(v);
+        return v;
+      });
+    }
+    return v.loading;
+  }
+  // run `then` once view i is ready (at once when it is)
+  function ready(i, then) {
+    if (!views[i].z) { then(); return; }
+    inflate(views[i]).then(then);
+  }
   var view = null;
   var play = null;
   var rows = {};
@@ -93,7 +114,7 @@
     if (!v.play) { v.play = P.create(v.svgEl, v.playback, prefix, onChange); }
     if (!v.ready) {
       v.ready = true;
-      var openable = data.views.length > 0;
+      var openable = Object.keys(byPath).length > 0;
       if (openable) { v.svgEl.setAttribute("role", "group"); }
       Object.keys(v.boxes).forEach(function (path) {
         var box = v.svgEl.querySelector("#" + prefix + "n-" + v.boxes[path]);
@@ -155,6 +176,7 @@
   // open view i at the same point of the backward pass
   function switchTo(i, say) {
     if (view && view.index === i) { return; }
+    if (views[i].z) { ready(i, function () { switchTo(i, say); }); return; }
     var source = anchor && anchor.pos === current && anchor.view === view.index ? anchor.source
       : sourceOf(current);
     var was = view;
@@ -307,9 +329,11 @@
     var path = boxPath(t);
     if (path) {
       e.preventDefault();
-      openPath(path);
-      var label = view.svgEl.querySelector("#" + prefix + "frame-label");
-      if (label) { label.focus(); }
+      ready(byPath[path], function () {
+        openPath(path);
+        var label = view.svgEl.querySelector("#" + prefix + "frame-label");
+        if (label) { label.focus(); }
+      });
     }
   });
 
@@ -379,6 +403,11 @@
 
   function goTo(i) {
     var m = matches[i];
+    var want = byPath[m.path];
+    if (m.path && !m.box && want !== undefined && views[want].z) {
+      ready(want, function () { if (matches[i] === m) { goTo(i); } });
+      return;
+    }
     at = i;
     unmark();
     var note = fill(words.find_count, { i: i + 1, n: matches.length, name: m.name });
@@ -464,6 +493,7 @@
     return { step: m[1], open: open && byPath[open] !== undefined ? byPath[open] : 0 };
   }
   function go(h) {
+    if (views[h.open].z) { ready(h.open, function () { go(h); }); return; }
     if (h.open !== view.index) { use(h.open); current = -1; }
     show(h.step === "final" ? play.end : Number(h.step), true);
   }
@@ -472,6 +502,9 @@
     if (h !== null) { go(h); }
   });
 
+  if (typeof DecompressionStream === "undefined") {  // no way to read the views: nothing opens
+    byPath = {};
+  }
   use(0);
   showZoom();
   var begin = fromHash();
