@@ -310,3 +310,26 @@ def test_the_lab_picture_never_moves(zh_page):
         pg.keyboard.press("ArrowRight")
         expect(pg.locator("#step-label")).to_have_text(f"步骤 {k} / 7")
         assert pg.evaluate(where) == first, k
+
+
+def test_a_grouped_example_can_be_drawn_collapsed(page):
+    pg = page
+    expect(pg.locator("#collapse-field")).to_be_hidden()  # the fork has no groups
+    pg.get_by_label("Graph to study").select_option("example:mlp")
+    expect(pg.locator("#collapse-field")).to_be_visible()
+    pg.click("#last")
+    full = pg.locator("#step-label").inner_text()
+    pg.get_by_label("Groups").select_option("neuron")
+    expect(pg.locator("#step-label")).to_have_text("step 13 / 13")  # still after the last step
+    expect(pg.locator("#vg-n-g0")).to_have_count(1)
+    row = pg.locator("#node-table tr.param", has_text="L1.N0.w1")
+    expect(row.locator(".grad")).not_to_have_text("—")
+    pg.click("#first")
+    expect(row.locator(".grad")).to_have_text("—")
+    assert pg.locator("#node-table tr.param").count() == 13  # every weight and bias
+    pg.get_by_label("Groups").select_option("")
+    expect(pg.locator("#step-label")).to_have_text("step 0 / " + full.split(" / ")[1])
+    expect(pg.locator("#node-table tr.param")).to_have_count(0)
+    pg.get_by_label("Graph to study").select_option("example:fork")
+    expect(pg.locator("#collapse-field")).to_be_hidden()
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 7")

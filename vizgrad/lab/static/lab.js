@@ -3,7 +3,7 @@
 import { ApiFailure, api } from "./api.js";
 import { decodeState, encodeState } from "./address.js";
 import { show } from "./numbers.js";
-import { $, state, say, lo, hi, traceBody, sourceBody } from "./state.js";
+import { $, state, say, lo, hi, traceBody, sourceBody, graphOptions } from "./state.js";
 import { buildInputs, describeInputs, inputIds, keeps, labelInputs, setFieldError } from "./inputs.js";
 import { drawScene, renderCheck, renderMetrics, setFit, showPicture } from "./view.js";
 import { describeError } from "./errors.js";
@@ -36,16 +36,17 @@ function updateButtons() {
   $("next").disabled = $("last").disabled = state.busy || atEnd;
 }
 
-async function recompute(changed) {
+// `from`: the source step to show afterwards (a change of collapse keeps the reader there)
+async function recompute(changed, from) {
   const gen = ++state.gen;
   setBusy(true);
   try {
     const body = sourceBody();
-    const data = await api("/api/trace", Object.assign({ lang: i18n.lang() }, body));
+    const data = await api("/api/trace", Object.assign({ lang: i18n.lang() }, body, graphOptions()));
     if (gen !== state.gen) return;
     say("");
     state.busy = state.waiting;  // another change may already be on its way
-    adopt(data, body);
+    adopt(data, body, from);
   } catch (err) {
     if (gen !== state.gen || state.waiting) return;  // a newer change supersedes this one
     if (changed && err instanceof ApiFailure && err.status === 422 && state.good) {
@@ -64,12 +65,16 @@ async function recompute(changed) {
   }
 }
 
-function adopt(data, body) {
+function adopt(data, body, from) {
   state.shown = body;
   state.good = Object.assign({}, body.values);
   state.trace = data;
   state.check = null;
   state.step = 0;
+  if (from !== undefined) {  // the last step of this graph at or before that source step
+    data.steps.forEach((s, j) => { if (s.from <= from) state.step = j; });
+  }
+  $("collapse-field").hidden = !data.groups;
   describeInputs();
   render();
   drawScene();
@@ -161,6 +166,8 @@ function chooseSource() {
   form.hidden = true;
   const ex = state.examples.find((e) => `example:${e.name}` === value);
   if (!ex) return;
+  state.collapse = "";
+  $("collapse").value = "";
   state.source = { example: ex.name };
   state.inputs = ex.inputs.map((i) => ({ name: i.name, value: i.value }));
   state.values = Object.fromEntries(ex.inputs.map((i) => [i.name, i.value]));
@@ -242,6 +249,12 @@ function wire() {
   });
   $("lang").addEventListener("change", () => switchLanguage($("lang").value));
   $("source").addEventListener("change", chooseSource);
+  $("collapse").addEventListener("change", () => {
+    const tr = state.trace;
+    const from = tr ? tr.steps[state.step].from : undefined;
+    state.collapse = $("collapse").value;
+    recompute(null, from);
+  });
   $("expression-form").addEventListener("submit", (e) => { e.preventDefault(); applyExpression(); });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;

@@ -21,6 +21,7 @@ export const state = {
   sceneGen: 0,
   timer: 0,
   busy: false,
+  collapse: "",   // "", "neuron" or "layer": how a grouped graph is drawn
 };
 
 export function say(message) { $("status").textContent = message || ""; }
@@ -30,6 +31,11 @@ export function hi() { return state.range[1]; }
 // The request for the graph on screen: the source and values that produced the shown trace.
 export function traceBody(extra) {
   return Object.assign({}, state.shown, extra || {});
+}
+
+// How the graph is drawn (the trace and the scene ask for it; the numeric check does not).
+export function graphOptions() {
+  return state.collapse ? { collapse: state.collapse } : {};
 }
 
 export function sourceBody(extra) {

@@ -1,7 +1,7 @@
 // Showing one step: the scene's picture (one SVG, replayed by VizgradPlayback), the node
 // table that follows its boxes, the metrics and the numeric check.
 import { api } from "./api.js";
-import { $, state, traceBody } from "./state.js";
+import { $, state, traceBody, graphOptions } from "./state.js";
 import { lang, t } from "./i18n.js";
 import { describeError } from "./errors.js";
 
@@ -42,8 +42,27 @@ function buildTable(scene) {
     const grad = document.createElement("td");
     grad.className = "number grad";
     tr.append(th, how, data, grad);
-    return tr;
-  }));
+    // a group's parameters, each with its grad from the group's backward step on
+    const params = (r.params || []).map((p) => {
+      const row = document.createElement("tr");
+      row.className = "param";
+      row.dataset.param = r.id;
+      row.dataset.done = String(p.done);
+      const name = document.createElement("th");
+      name.scope = "row";
+      name.textContent = `\u21b3 ${p.name}`;
+      const cells = [t("player.param", { path: r.name }), p.data, p.grad].map((text, i) => {
+        const td = document.createElement("td");
+        td.className = ["", "number data", "number grad"][i];
+        td.textContent = text;
+        return td;
+      });
+      row.dataset.grad = p.grad;
+      row.append(name, ...cells);
+      return row;
+    });
+    return [tr, ...params];
+  }).flat());
   $("grad-head").textContent = scene.words.grad;
   const root = state.trace ? state.trace.output : "";
   $("node-caption").textContent = t("player.table", { root });
@@ -64,7 +83,8 @@ export async function drawScene() {
   if (scene === undefined) {
     box.setAttribute("aria-busy", "true");
     try {
-      scene = await api("/api/scene", traceBody({ theme: theme(), rankdir: $("rankdir").value, lang: lang() }));
+      scene = await api("/api/scene", traceBody(Object.assign(
+        { theme: theme(), rankdir: $("rankdir").value, lang: lang() }, graphOptions())));
     } catch (err) {
       if (gen === state.sceneGen) {
         box.setAttribute("aria-busy", "false");
@@ -120,6 +140,12 @@ export function showPicture() {
     const on = tr.dataset.node === active;
     tr.classList.toggle("active", on);
     if (on) tr.setAttribute("aria-current", "step"); else tr.removeAttribute("aria-current");
+  }
+  for (const tr of document.querySelectorAll("#node-table tbody tr.param")) {
+    const done = k >= Number(tr.dataset.done);
+    const td = tr.querySelector(".grad");
+    td.textContent = done ? tr.dataset.grad : "\u2014";
+    td.classList.toggle("pending", !done);
   }
   const cap = player.look("cap-0");
   $("caption").textContent = cap ? cap.text : "";
