@@ -316,9 +316,8 @@ def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
     if level is not None:
         if isinstance(level, bool):
             opts["collapse"] = level and "auto"
-        elif isinstance(level, int) and 1 <= level <= 9:
-            opts["collapse"] = level
-        elif isinstance(level, str) and level in COLLAPSE_LEVELS:
+        elif (isinstance(level, int) and 1 <= level <= 9) or (
+                isinstance(level, str) and level in COLLAPSE_LEVELS):
             opts["collapse"] = level
         else:
             raise ApiError(422, "invalid_choice",
