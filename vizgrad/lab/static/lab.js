@@ -5,7 +5,7 @@ import { decodeState, encodeState } from "./address.js";
 import { show } from "./numbers.js";
 import { $, state, say, lo, hi, traceBody, sourceBody, graphOptions } from "./state.js";
 import { buildInputs, describeInputs, inputIds, keeps, labelInputs, setFieldError } from "./inputs.js";
-import { drawScene, renderCheck, renderMetrics, setFit, showPicture } from "./view.js";
+import { drawScene, renderCheck, renderMetrics, setFit, showPicture, zoom } from "./view.js";
 import { describeError } from "./errors.js";
 import * as i18n from "./i18n.js";
 const { t } = i18n;
@@ -237,6 +237,8 @@ function wire() {
   $("next").addEventListener("click", () => goTo(state.step + 1));
   $("last").addEventListener("click", () => goTo(state.trace ? state.trace.last_step : 0));
   $("fit").addEventListener("click", () => { setFit(!state.fit); showPicture(); });
+  $("zoom-in").addEventListener("click", () => zoom().zoomIn());
+  $("zoom-out").addEventListener("click", () => zoom().zoomOut());
   $("graph").addEventListener("scroll", () => {
     const svg = $("graph").querySelector("svg");
     if (svg && state.scene) window.VizgradPlayback.caption($("graph"), svg, state.scene.prefix, $("now"));

@@ -112,7 +112,8 @@ export async function drawScene() {
     state.fit = natural * 0.6 <= box.clientWidth;
     state.fitKey = scene.graph_key;
   }
-  setFit(state.fit);
+  if (zoom().scale() === null) setFit(state.fit); else zoom().apply();
+  showZoom();
   state.scene = scene;
   buildTable(scene);
   state.player = window.VizgradPlayback.create(svg, scene.playback, scene.prefix, onShape);
@@ -123,10 +124,32 @@ export async function drawScene() {
   showPicture();
 }
 
+// zoom and pan of the picture, shared with the step player (drag, Ctrl + wheel, pinch)
+let zoomer = null;
+export function zoom() {
+  if (!zoomer) {
+    zoomer = window.VizgradPlayback.zoomer($("graph"), () => $("graph").querySelector("svg"), (scale) => {
+      if (scale !== null && state.fit) {
+        state.fit = false;
+        $("graph").classList.remove("fit");
+        $("fit").setAttribute("aria-pressed", "false");
+      }
+      showZoom();
+    });
+  }
+  return zoomer;
+}
+
+function showZoom() {
+  if (zoomer) $("zoom").textContent = `${Math.round(zoomer.shown() * 100)} %`;
+}
+
 export function setFit(on) {
   state.fit = on;
+  zoom().fit();
   $("graph").classList.toggle("fit", on);
   $("fit").setAttribute("aria-pressed", on ? "true" : "false");
+  showZoom();
 }
 
 // Move the picture and the table to the current step.
@@ -150,7 +173,7 @@ export function showPicture() {
   const cap = player.look("cap-0");
   $("caption").textContent = cap ? cap.text : "";
   const svg = $("graph").querySelector("svg");
-  window.VizgradPlayback.reveal($("graph"), svg, active ? `n-${active}` : null, state.scene.prefix);
+  window.VizgradPlayback.reveal($("graph"), svg, active ? `n-${active}` : null, state.scene.prefix, true);
   window.VizgradPlayback.caption($("graph"), svg, state.scene.prefix, $("now"));
 }
 
