@@ -7,8 +7,10 @@ First/Back/Next/Last, Play, a slider, ← → Home End and ``#step=K`` move
 through the steps; the last position is the final view. The node table
 follows the steps. It loads nothing from the network (a Content-Security-Policy
 forbids it), so it works from ``file://``, in an ``<iframe>`` and offline.
-Without JavaScript it shows the final picture and every step's caption and
-chain rule::
+A find box, zoom (buttons, keys, Ctrl + wheel, pinch) and drag-to-pan serve
+wide graphs. A collapsed page carries one view per group, opened by a click
+on its box (:mod:`vizgrad.render._views`). Without JavaScript it shows the
+final picture and every step's caption and chain rule::
 
     >>> from vizgrad import examples
     >>> page = player_html(examples.graph("fork"))
@@ -222,8 +224,10 @@ def player_html(
             enlarged (a button toggles it); otherwise it keeps its size and scrolls.
         collapse, focus, radius, group_steps, merge_constants: as for
             :func:`vizgrad.draw`, except that ``collapse`` is off unless asked;
-            the page then steps through the collapsed graph's own steps, and
-            its table lists every group's parameter grads.
+            the page then steps through the collapsed graph's own steps, its
+            table lists every group's parameter grads, and a click on a group's
+            box opens it at the same step (each group's view is laid out here,
+            within :data:`vizgrad.render._views.VIEW_BUDGET` bytes).
 
     Returns:
         The page as text; the same graph and options give the same bytes.
