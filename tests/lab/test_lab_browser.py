@@ -322,6 +322,11 @@ def test_a_grouped_example_can_be_drawn_collapsed(page):
     pg.get_by_label("Groups").select_option("neuron")
     expect(pg.locator("#step-label")).to_have_text("step 13 / 13")  # still after the last step
     expect(pg.locator("#vg-n-g0")).to_have_count(1)
+    assert "collapse=neuron" in pg.evaluate("location.hash")
+    pg.reload()  # the address keeps the way the graph is drawn
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    expect(pg.locator("#step-label")).to_have_text("step 13 / 13")
+    expect(pg.get_by_label("Groups")).to_have_value("neuron")
     row = pg.locator("#node-table tr.param", has_text="L1.N0.w1")
     expect(row.locator(".grad")).not_to_have_text("—")
     pg.click("#first")

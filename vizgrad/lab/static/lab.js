@@ -274,7 +274,7 @@ function wire() {
 // -- the address keeps the state, so a reload or a shared link shows the same step --
 function saveHash() {
   history.replaceState(null, "", encodeState({ source: state.source, values: state.values,
-    step: state.step, h: $("h").value, lang: i18n.lang() }));
+    step: state.step, h: $("h").value, lang: i18n.lang(), collapse: state.collapse }));
 }
 
 function restoreFromHash(asked) {
@@ -290,6 +290,8 @@ function restoreFromHash(asked) {
   } else if (asked.example !== null) {
     const ex = state.examples.find((e) => e.name === asked.example);
     if (ex) {
+      state.collapse = asked.collapse;
+      $("collapse").value = asked.collapse;
       $("source").value = `example:${ex.name}`;
       state.source = { example: ex.name };
       state.inputs = ex.inputs.map((i) => ({ name: i.name, value: i.name in asked.values ? asked.values[i.name] : i.value }));
