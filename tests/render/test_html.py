@@ -281,6 +281,17 @@ def test_views_stay_within_their_budget_and_the_page_says_so(monkeypatch):
     assert sizes[None] > sizes[60_000] > sizes[10] == 2
 
 
+def test_max_views_limits_the_groups_that_open():
+    G = examples.graph("mlp")
+    data = _data(player_html(G, collapse="neuron", max_views=1))
+    assert [v["open"] for v in data["views"]] == ["L0/N0"]
+    assert data["left_out"] == ["L0/N1", "L0/N2", "L1/N0"]
+    assert _data(player_html(G, collapse="neuron", max_views=0))["views"] == []
+    for bad in (-1, True, 1.5, "3"):
+        with pytest.raises(OptionError, match="max_views"):
+            player_html(G, collapse="neuron", max_views=bad)
+
+
 def test_pages_without_groups_have_no_views():
     page = player_html(examples.graph("fork"))
     data = _data(page)

@@ -160,8 +160,7 @@ def test_find_highlights_opens_cycles_and_says_when_nothing_matches(open_page, s
     assert pg.locator("rect.vg-found").count() == 0
     find.fill("w0")
     find.press("Enter")
-    first = pg.locator("#found").inner_text()
-    assert first.startswith("1 of 4: L0.N0.w0")
+    expect(pg.locator("#found")).to_have_text(re.compile("^1 of 4: L0.N0.w0"))
     find.press("Enter")
     expect(pg.locator("#found")).to_have_text(re.compile("^2 of 4: L0.N1.w0"))
     assert pg.locator("#vg-frame-label").text_content().startswith("L0/N1")

@@ -208,6 +208,7 @@ def player_html(
     radius: int = 2,
     group_steps: str = "merge",
     merge_constants: Any = None,
+    max_views: int | None = None,
 ) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
@@ -228,10 +229,17 @@ def player_html(
             table lists every group's parameter grads, and a click on a group's
             box opens it at the same step (each group's view is laid out here,
             within :data:`vizgrad.render._views.VIEW_BUDGET` bytes).
+        max_views: the most groups laid out to be opened (default
+            :data:`vizgrad.render._views.MAX_VIEWS`; each is a layout, so a
+            large collapsed graph builds faster with fewer; 0 for none).
 
     Returns:
         The page as text; the same graph and options give the same bytes.
     """
+    if max_views is not None and (isinstance(max_views, bool) or not isinstance(max_views, int)
+                                  or max_views < 0):
+        raise OptionError(f"max_views must be a whole number ≥ 0 (0: no group opens), "
+                          f"got {max_views!r}")
     source, opened = None, None
     if isinstance(x, Scene):
         scene = x
@@ -246,7 +254,8 @@ def player_html(
         if info and "runs" not in info:
             source, _ = shrink(as_graph(x), focus=focus, radius=radius,
                                merge_constants=merge_constants)
-            opened = views(scene, source, info["level"], group_steps, options, _PREFIX)
+            opened = views(scene, source, info["level"], group_steps, options, _PREFIX,
+                           limit=max_views)
     G = scene.graph
     first = _start(G, step, start)
     if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 50:
@@ -265,7 +274,7 @@ def player_html(
     if opened is not None:
         data.update(views=opened["views"], left_out=opened["left_out"],
                     index=index(source, G))
-    script = _asset("playback.js") + "\n" + _asset("player.js")
+    script = "\n".join(_asset(f) for f in ("playback.js", "find.js", "player.js"))
     dark = ' class="dark"' if scene.theme.name == "dark" else ""
 
     def button(go: str, label: str, icon: str, after: bool = False) -> str:

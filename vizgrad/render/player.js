@@ -337,131 +337,18 @@
     }
   });
 
-  // -- find a node by its label ------------------------------------------------------------
-  var entries = null;
-  var matches = [];
-  var at = -1;
-  var mark = null;
-
-  function allEntries() {
-    if (entries) { return entries; }
-    entries = [];
-    var first = views[0];
-    Array.prototype.forEach.call(first.tbody.querySelectorAll("tr[data-node]"), function (tr) {
-      var id = tr.getAttribute("data-node");
-      var path = first.boxOf[id];
-      entries.push(path ? { name: path, box: path } : { name: tr.querySelector("th").textContent, id: id });
-    });
-    data.index.forEach(function (e) { entries.push({ name: e[0], path: e[1], id: e[2] }); });
-    return entries;
-  }
-
-  function unmark() {
-    if (mark && mark.parentNode) { mark.parentNode.removeChild(mark); }
-    mark = null;
-    Array.prototype.forEach.call(document.querySelectorAll("#nodes tr.found"), function (tr) {
-      tr.classList.remove("found");
-    });
-  }
-
-  function markShape(id) {
-    var el = view.svgEl.querySelector("#" + prefix + id);
-    if (!el) { return; }
-    var b = el.getBBox();
-    var pad = 5;
-    mark = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-    mark.setAttribute("class", "vg-found");
-    mark.setAttribute("x", b.x - pad);
-    mark.setAttribute("y", b.y - pad);
-    mark.setAttribute("width", b.width + 2 * pad);
-    mark.setAttribute("height", b.height + 2 * pad);
-    mark.setAttribute("rx", 6);
-    mark.setAttribute("fill", "none");
-    view.svgEl.appendChild(mark);
-    P.reveal(stage, view.svgEl, id, prefix, true);
-  }
-
-  function markRow(tr) {
-    if (!tr) { return; }
-    tr.classList.add("found");
-    var wrap = tr.closest(".table-wrap");
-    if (!wrap) { return; }
-    var r = tr.getBoundingClientRect();
-    var w = wrap.getBoundingClientRect();
-    if (r.top < w.top + 30 || r.bottom > w.bottom) {
-      wrap.scrollTop += r.top - w.top - wrap.clientHeight / 2;
-    }
-  }
-
-  function paramRow(boxId, name) {
-    var hit = null;
-    Array.prototype.forEach.call(view.tbody.querySelectorAll("tr.param"), function (tr) {
-      if (tr.getAttribute("data-param") === boxId && tr.querySelector("th").textContent === name) { hit = tr; }
-    });
-    return hit;
-  }
-
-  function goTo(i) {
-    var m = matches[i];
-    var want = byPath[m.path];
-    if (m.path && !m.box && want !== undefined && views[want].z) {
-      ready(want, function () { if (matches[i] === m) { goTo(i); } });
-      return;
-    }
-    at = i;
-    unmark();
-    var note = fill(words.find_count, { i: i + 1, n: matches.length, name: m.name });
-    var path = m.box || m.path;
-    if (path && view.open !== path && byPath[path] !== undefined && !m.box) { switchTo(byPath[path], false); }
-    if (m.box && view.open === m.box) {
-      markShape("frame-label");
-    } else if (m.box || (path && view.open !== path)) {
-      var box = view.boxes[path];  // inside a group that stays closed: its box
-      markShape("n-" + box);
-      markRow(m.box ? rows[box] : paramRow(box, m.name) || rows[box]);
-      if (!m.box) { note = fill(words.find_closed, { name: m.name, path: path }); }
-    } else {
-      markShape("n-" + m.id);
-      markRow(rows[m.id]);
-    }
-    found.textContent = note;
-  }
-
-  var asked = null;  // the query the matches are of
-  function find() {
-    var q = findBox.value.trim().toLowerCase();
-    asked = q;
-    unmark();
-    matches = [];
-    at = -1;
-    if (!q) { found.textContent = ""; return; }
-    var seen = {};
-    allEntries().forEach(function (e, order) {
-      var name = e.name.toLowerCase();
-      var where = name.indexOf(q);
-      var key = (e.box || e.path || "") + "|" + (e.id || "");
-      if (where < 0 || seen[key]) { return; }
-      seen[key] = true;
-      matches.push({ e: e, rank: name === q ? 0 : where === 0 ? 1 : 2, order: order });
-    });
-    matches.sort(function (a, b) { return a.rank - b.rank || a.order - b.order; });
-    matches = matches.map(function (m) { return m.e; });
-    if (!matches.length) { found.textContent = fill(words.find_none, { q: findBox.value.trim() }); return; }
-    goTo(0);
-  }
-
-  var typing = null;
-  findBox.addEventListener("input", function () {
-    clearTimeout(typing);
-    typing = setTimeout(find, 200);
+  // -- find a node by its label (find.js) ------------------------------------------------
+  var finder = VizgradFind.attach(findBox, found, {
+    words: words, prefix: prefix, fill: fill, first: views[0], index: data.index,
+    view: function () { return view; },
+    rows: function () { return rows; },
+    byPath: function () { return byPath; },
+    waiting: function (i) { return !!views[i].z; },
+    ready: ready,
+    switchTo: switchTo,
+    reveal: function (id) { P.reveal(stage, view.svgEl, id, prefix, true); }
   });
-  findBox.addEventListener("keydown", function (e) {
-    if (e.key !== "Enter") { return; }
-    e.preventDefault();
-    clearTimeout(typing);
-    if (asked !== findBox.value.trim().toLowerCase() || !matches.length) { find(); return; }
-    goTo((at + (e.shiftKey ? matches.length - 1 : 1)) % matches.length);
-  });
+  function unmark() { finder.clear(); }
 
   // -- keys -------------------------------------------------------------------------------
   document.addEventListener("keydown", function (e) {
