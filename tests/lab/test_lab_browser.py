@@ -332,8 +332,22 @@ def test_a_grouped_example_can_be_drawn_collapsed(page):
     pg.click("#first")
     expect(row.locator(".grad")).to_have_text("—")
     assert pg.locator("#node-table tr.param").count() == 13  # every weight and bias
-    pg.get_by_label("Groups").select_option("")
-    expect(pg.locator("#step-label")).to_have_text("step 0 / " + full.split(" / ")[1])
+    pg.click("#last")
+    box = pg.get_by_role("button", name="Open group L1/N0")
+    box.focus()
+    pg.keyboard.press("Enter")  # opens the group, at the same point of the backward pass
+    expect(pg.get_by_role("button", name="Close group L1/N0")).to_be_focused()
+    from vizgrad.collapse import collapse
+
+    last = len(collapse(examples.graph("mlp"), "neuron", expand=["L1/N0"]).graph["steps"]) - 1
+    expect(pg.locator("#step-label")).to_have_text(f"step {last} / {last}")
+    expect(pg.locator("#node-table tr[data-node] th", has_text=re.compile(r"^L1\.N0\.w1$"))
+           ).to_have_count(1)  # a member's own row, where the box's parameter row was
+    pg.keyboard.press("Escape")
+    expect(pg.get_by_role("button", name="Open group L1/N0")).to_be_focused()
+    expect(pg.locator("#step-label")).to_have_text("step 13 / 13")
+    pg.get_by_label("Groups").select_option("")  # the last step stays the last
+    expect(pg.locator("#step-label")).to_have_text(full)
     expect(pg.locator("#node-table tr.param")).to_have_count(0)
     width = pg.evaluate("document.querySelector('#graph svg').getBoundingClientRect().width")
     pg.get_by_role("button", name="Zoom in").click()

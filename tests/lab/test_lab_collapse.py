@@ -80,3 +80,28 @@ def test_collapse_asks_for_groups_and_the_check_keeps_every_value(client):
     assert client.post("/api/trace", json={**FORK, "collapse": "auto"}).status_code == 200
     error_of(client.post("/api/gradcheck", json={**MLP, "collapse": "neuron"}), 422,
              "unknown_field")
+
+
+def test_expand_opens_one_group_of_the_collapsed_graph(client):
+    G = examples.graph("mlp")
+    E = collapse(G, "neuron", expand=["L0/N1"])
+    body = client.post("/api/trace", json={**MLP, "collapse": "neuron",
+                                           "expand": ["L0/N1"]}).json()
+    assert body["last_step"] == len(E.graph["steps"]) - 1
+    assert [s["from"] for s in body["steps"]] == [s["from"] for s in E.graph["steps"]]
+    scene = client.post("/api/scene", json={**MLP, "collapse": "neuron",
+                                            "expand": ["L0/N1"]}).json()
+    assert "L0/N1" not in scene["boxes"] and scene["open"] == ["L0/N1"]
+    assert 'data-path="L0/N1"' in scene["svg"] and 'id="vg-frame"' in scene["svg"]
+
+
+@pytest.mark.parametrize("extra, code", [
+    ({"expand": "L0/N1", "collapse": "neuron"}, "invalid_type"),
+    ({"expand": [3], "collapse": "neuron"}, "invalid_type"),
+    ({"expand": ["L0/N1"] * 51, "collapse": "neuron"}, "invalid_type"),
+    ({"expand": ["L0/N1"]}, "invalid_choice"),
+    ({"expand": ["L9/N9"], "collapse": "neuron"}, "unknown_group"),
+])
+def test_bad_expand(client, extra, code):
+    body = error_of(client.post("/api/trace", json={**MLP, **extra}), 422, code)
+    assert body["field"] == "expand"

@@ -119,6 +119,13 @@ def test_the_keyboard_opens_and_closes_a_group(open_page, small):
     expect(pg.get_by_role("button", name="Close group L1/N0")).to_be_focused()
     pg.get_by_role("button", name="Collapse all").click()
     assert pg.locator("#vg-frame-label").count() == 0 and _counter(pg) == "final view"
+    pg.keyboard.press("ArrowLeft")  # the last step: it ends the backward pass in every view
+    assert _counter(pg) == "step 13 / 13"
+    pg.get_by_role("button", name="Open group L0/N2").focus()
+    pg.keyboard.press("Enter")
+    expect(pg.get_by_role("button", name="Close group L0/N2")).to_be_focused()
+    last = len(collapse(G, "neuron", expand=["L0/N2"]).graph["steps"]) - 1
+    assert _counter(pg) == f"step {last} / {last}"
 
 
 def test_the_table_shows_each_groups_parameter_grads_from_its_backward_step(open_page, small):

@@ -47,7 +47,7 @@ RANKDIRS = ("LR", "TB")
 H_RANGE = (1e-12, 1.0)
 SOURCE_FIELDS = ("expression", "example", "values", "lang")
 #: how a large graph is drawn (see vizgrad.collapse); the numeric check ignores them
-GRAPH_FIELDS = ("collapse", "focus", "radius", "group_steps")
+GRAPH_FIELDS = ("collapse", "focus", "radius", "group_steps", "expand")
 TRACE_FIELDS = (*SOURCE_FIELDS, *GRAPH_FIELDS)
 RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
 SCENE_FIELDS = RENDER_FIELDS
@@ -56,6 +56,8 @@ COLLAPSE_LEVELS = ("auto", "layer", "neuron")
 GROUP_STEPS = ("merge", "inside")
 #: the widest focus a request may ask for
 MAX_RADIUS = 20
+#: the most groups one request may open
+MAX_EXPAND = 50
 
 
 class ApiError(Exception):
@@ -147,6 +149,7 @@ class Query:
     focus: str | None = None
     radius: int = 2
     group_steps: str = "merge"
+    expand: tuple[str, ...] = ()
 
 
 def _reject_constant(name: str) -> float:
@@ -340,4 +343,14 @@ def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
         opts["radius"] = radius
     if data.get("group_steps") is not None:
         opts["group_steps"] = _choice("group_steps", data["group_steps"], GROUP_STEPS)
+    if data.get("expand") is not None:
+        paths = data["expand"]
+        if (not isinstance(paths, list) or len(paths) > MAX_EXPAND
+                or not all(isinstance(p, str) and p for p in paths)):
+            raise _bad_type("expand", f"a list of at most {MAX_EXPAND} group paths such as "
+                            '["L0/N1"]', paths)
+        if paths and opts.get("collapse") in (None, False):
+            raise ApiError(422, "invalid_choice", "expand opens groups of a collapsed graph; "
+                           'give "collapse" too (such as "neuron")', field="expand")
+        opts["expand"] = tuple(dict.fromkeys(paths))
     return opts

@@ -159,9 +159,31 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
                        f"focus {json.dumps(q.focus)[:40]} is not a node of this graph; its node ids "
                        f"are v0 to v{G.number_of_nodes() - 1} (see the trace's nodes)",
                        field="focus")
-    H, _ = prepare(G, collapse_at=q.collapse, focus_on=q.focus, radius=q.radius,
-                   steps=q.group_steps)
+    H, chain = prepare(G, collapse_at=q.collapse, focus_on=q.focus, radius=q.radius,
+                       steps=q.group_steps)
+    if q.expand:
+        return _expanded(G, H, chain, q)
     return H
+
+
+def _expanded(G: nx.MultiDiGraph, H: nx.MultiDiGraph, chain: list[Any],
+              q: Query) -> nx.MultiDiGraph:
+    """``H`` collapsed again with the groups ``q.expand`` left open."""
+    from ..collapse import collapse
+
+    info = H.graph.get("collapsed")
+    if not info or "runs" in info:
+        raise ApiError(422, "invalid_choice", "this graph is not collapsed into groups, so no "
+                       "group can be opened; leave \"expand\" out", field="expand")
+    paths = {str(g) for _, g in H.nodes(data="group") if g}
+    unknown = [p for p in q.expand if p not in paths]
+    if unknown:
+        raise ApiError(422, "unknown_group",
+                       f"{json.dumps(unknown[0])[:40]} is not a group box of this graph; its "
+                       f"groups are: {', '.join(sorted(paths)[:12])}", field="expand",
+                       groups=sorted(paths))
+    base = chain[-2] if len(chain) > 1 else G
+    return collapse(base, info["level"], steps=q.group_steps, expand=list(q.expand))
 
 
 def build_graph(q: Query, limits: Limits) -> nx.MultiDiGraph:
@@ -358,5 +380,12 @@ def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCach
     ``source``: the graph ``G`` was collapsed from (its parameters' values fill the table)."""
     from ..render.html import player_parts
 
-    parts = player_parts(scene_for(G, q, limits, cache, key), source)
+    scene = scene_for(G, q, limits, cache, key)
+    parts = player_parts(scene, source)
+    if q.expand:  # the opened groups' values on tinted halos, under their labels
+        from ..render._views import open_frames, with_frames
+
+        frames = open_frames(scene, list(q.expand))
+        parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
+        parts["open"] = [f["path"] for f in frames]
     return {"graph_key": key, "last_step": parts["playback"]["last"], **parts}

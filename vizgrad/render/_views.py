@@ -37,8 +37,8 @@ from .playback import node_table, pack, playback, scene_svg
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "index", "pack_view", "positions",
-           "table_rows", "unpack_view", "view_data", "views"]
+__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "index", "open_frames", "pack_view",
+           "positions", "table_rows", "unpack_view", "view_data", "views", "with_frames"]
 
 #: bytes the opened views of one page may add (compressed, as the page holds them)
 VIEW_BUDGET = 2_000_000
@@ -67,20 +67,22 @@ def _member_boxes(scene: Scene, members: set[str]) -> list[tuple[str, float, flo
     return out
 
 
-def frame_svg(scene: Scene, frame: dict[str, Any], prefix: str) -> tuple[str, str]:
+def frame_svg(scene: Scene, frame: dict[str, Any], prefix: str,
+              suffix: str = "") -> tuple[str, str]:
     """The tinted halos behind an opened group's members (drawn first), and the group's
     label above its output (drawn last; a click on it closes the group)."""
     from ._svgout import xml_text
 
     f = scene.preset.font * 0.85
     th = scene.theme
-    out = [f'<g id="{prefix}frame" class="vg-frame">']
+    out = [f'<g id="{prefix}frame{suffix}" class="vg-frame">']
     for x, y, w, h in frame["halos"]:
         out.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" '
                    f'rx="{f * 0.6:.2f}" fill="{_TINT}" fill-opacity="{_ALPHA[th.name]}" '
                    f'stroke="{_TINT}" stroke-width="1.2"/>')
     x, y = frame["at"]
-    label = (f'<text id="{prefix}frame-label" class="vg-frame-label" x="{x:.2f}" y="{y:.2f}" '
+    label = (f'<text id="{prefix}frame-label{suffix}" class="vg-frame-label" data-path="{xml_text(frame["path"])}" '
+             f'x="{x:.2f}" y="{y:.2f}" '
              f'font-size="{f:.2f}" font-weight="bold" fill="{th.text}" stroke="{th.background}" '
              f'stroke-width="4" paint-order="stroke">{xml_text(frame["label"])} ▴</text>')
     return "".join(out) + "</g>", label
@@ -101,6 +103,7 @@ def _frame(scene: Scene, path: str, members: list[str], size: int) -> dict[str, 
                if any(s[0] == m for s in shapes) else -1)
     _, x, y, _, _ = next(s for s in shapes if s[0] == last)
     return {"halos": halos, "at": [round(x - pad, 2), round(y - pad - 4, 2)], "output": last,
+            "path": path,
             "label": f"{path} · {scene.word('box.group', size=f'{size:,}')}"}
 
 
@@ -136,6 +139,33 @@ def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
     return rows
 
 
+def with_frames(scene: Scene, svg: str, frames: list[dict[str, Any]], prefix: str) -> str:
+    """``svg`` (the scene's) with each frame's halos drawn first and its label last; the
+    first frame's ids are ``frame`` and ``frame-label``, the next ``frame-1`` … ."""
+    at = svg.index("/>\n", svg.index('class="vg-background"')) + 3
+    end = svg.rindex("</svg>")
+    halos, labels = [], []
+    for k, frame in enumerate(frames):
+        h, label = frame_svg(scene, frame, prefix, f"-{k}" if k else "")
+        halos.append(h + "\n")
+        labels.append(label + "\n")
+    return svg[:at] + "".join(halos) + svg[at:end] + "".join(labels) + svg[end:]
+
+
+def open_frames(scene: Scene, paths: list[str]) -> list[dict[str, Any]]:
+    """The frames of the opened groups ``paths`` of a collapsed scene: their members are the
+    values whose group path is, or is inside, the opened path."""
+    G = scene.graph
+    out = []
+    for path in paths:
+        members = [n for n in scene.order if scene.kind(n) != "group" and G.nodes[n].get("group")
+                   and (str(G.nodes[n]["group"]) + "/").startswith(path + "/")]
+        frame = _frame(scene, path, members, len(members))
+        if frame:
+            out.append(frame)
+    return out
+
+
 def view_data(scene: Scene, prefix: str, source: Any = None, *, open_: str | None = None,
               members: list[str] | None = None, svg: bool = True) -> dict[str, Any]:
     """What the page needs to show one view: SVG, playback, table rows, positions, boxes."""
@@ -151,10 +181,7 @@ def view_data(scene: Scene, prefix: str, source: Any = None, *, open_: str | Non
     if svg:
         text = scene_svg(scene, scene.look(None), prefix=prefix)
         if frame:
-            halos, label = frame_svg(scene, frame, prefix)
-            at = text.index("/>\n", text.index('class="vg-background"')) + 3
-            end = text.rindex("</svg>")
-            text = text[:at] + halos + "\n" + text[at:end] + label + "\n" + text[end:]
+            text = with_frames(scene, text, [frame], prefix)
         out["svg"] = text
     return out
 

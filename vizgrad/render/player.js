@@ -164,10 +164,12 @@
     unmark();
   }
 
-  // the source step of position k of the view on screen (Infinity: the final view)
-  function sourceOf(k) { return k > play.last ? Infinity : view.from[k]; }
+  // the source step of position k of the view on screen (Infinity: the final view, "last":
+  // the last step, which stays the last: its merged step ends the backward pass)
+  function sourceOf(k) { return k > play.last ? Infinity : k === play.last ? "last" : view.from[k]; }
   function positionIn(v, source) {
     if (source === Infinity) { return v.playback.changes.length - 1; }
+    if (source === "last") { return v.playback.last; }
     var k = 0;
     for (var j = 0; j < v.from.length; j++) { if (v.from[j] <= source) { k = j; } }
     return k;

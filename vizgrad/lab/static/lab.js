@@ -65,13 +65,21 @@ async function recompute(changed, from) {
   }
 }
 
+// the source step the step on screen stands for ("last" for the last step)
+function sourceStep() {
+  const tr = state.trace;
+  return state.step === tr.last_step ? "last" : tr.steps[state.step].from;
+}
+
 function adopt(data, body, from) {
   state.shown = body;
   state.good = Object.assign({}, body.values);
   state.trace = data;
   state.check = null;
   state.step = 0;
-  if (from !== undefined) {  // the last step of this graph at or before that source step
+  if (from === "last") {  // the last step stays the last: it ends the backward pass
+    state.step = data.last_step;
+  } else if (from !== undefined) {  // the last step of this graph at or before that source step
     data.steps.forEach((s, j) => { if (s.from <= from) state.step = j; });
   }
   $("collapse-field").hidden = !data.groups;
@@ -167,6 +175,7 @@ function chooseSource() {
   const ex = state.examples.find((e) => `example:${e.name}` === value);
   if (!ex) return;
   state.collapse = "";
+  state.expand = [];
   $("collapse").value = "";
   state.source = { example: ex.name };
   state.inputs = ex.inputs.map((i) => ({ name: i.name, value: i.value }));
@@ -253,13 +262,45 @@ function wire() {
   $("source").addEventListener("change", chooseSource);
   $("collapse").addEventListener("change", () => {
     const tr = state.trace;
-    const from = tr ? tr.steps[state.step].from : undefined;
+    const from = tr ? sourceStep() : undefined;
     state.collapse = $("collapse").value;
+    state.expand = [];
     recompute(null, from);
+  });
+  // a click (or Enter) on a group box opens it, on the opened group's label closes it
+  const SHAPE = /^vg-[ntcs]-([a-z]+\d+)(?:-|$)/;
+  function openOrClose(target) {
+    const svg = $("graph").querySelector("svg");
+    if (!svg || !state.trace || state.busy) return false;
+    const label = target.closest && target.closest(".vg-frame-label");
+    let path = null;
+    if (!label) {
+      const m = SHAPE.exec(target.id || "");
+      const rect = m ? svg.querySelector(`#vg-n-${m[1]}`) : null;
+      path = rect && rect.dataset.open ? rect.dataset.open : null;
+      if (!path) return false;
+    }
+    const was = state.expand[0];
+    state.expand = path ? [path] : [];
+    state.focusAfter = path ? ".vg-frame-label" : (was ? `[data-open="${CSS.escape(was)}"]` : null);
+    recompute(null, sourceStep());
+    return true;
+  }
+  $("graph").addEventListener("click", (e) => { openOrClose(e.target); });
+  $("graph").addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && openOrClose(e.target)) e.preventDefault();
   });
   $("expression-form").addEventListener("submit", (e) => { e.preventDefault(); applyExpression(); });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.key === "Escape" && state.expand.length && state.trace && !state.busy) {
+      const was = state.expand[0];
+      state.expand = [];
+      state.focusAfter = `[data-open="${CSS.escape(was)}"]`;
+      recompute(null, sourceStep());
+      e.preventDefault();
+      return;
+    }
     // fields and sliders keep their own keys; so do the metrics, which scroll sideways
     if (e.target.closest && e.target.closest("input, select, textarea, [contenteditable], #metrics")) return;
     const moves = { ArrowLeft: -1, ArrowRight: 1 };

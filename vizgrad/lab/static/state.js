@@ -22,6 +22,8 @@ export const state = {
   timer: 0,
   busy: false,
   collapse: "",   // "", "neuron" or "layer": how a grouped graph is drawn
+  expand: [],     // the group opened in a collapsed graph (one at a time)
+  focusAfter: null,  // the shape to focus once the next scene is drawn
 };
 
 export function say(message) { $("status").textContent = message || ""; }
@@ -35,7 +37,8 @@ export function traceBody(extra) {
 
 // How the graph is drawn (the trace and the scene ask for it; the numeric check does not).
 export function graphOptions() {
-  return state.collapse ? { collapse: state.collapse } : {};
+  if (!state.collapse) return {};
+  return state.expand.length ? { collapse: state.collapse, expand: state.expand } : { collapse: state.collapse };
 }
 
 export function sourceBody(extra) {

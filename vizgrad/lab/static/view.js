@@ -117,11 +117,32 @@ export async function drawScene() {
   state.scene = scene;
   buildTable(scene);
   state.player = window.VizgradPlayback.create(svg, scene.playback, scene.prefix, onShape);
+  // group boxes open, the opened group's label closes (lab.js listens on the box)
+  for (const [path, id] of Object.entries(scene.boxes || {})) {
+    const rect = svg.querySelector(`#${scene.prefix}n-${id}`);
+    if (!rect) continue;
+    Object.assign(rect.dataset, { open: path });
+    rect.setAttribute("tabindex", "0");
+    rect.setAttribute("role", "button");
+    rect.setAttribute("aria-label", t("player.expand", { path }));
+    rect.classList.add("vg-openable");
+  }
+  for (const label of svg.querySelectorAll(".vg-frame-label")) {
+    label.setAttribute("tabindex", "0");
+    label.setAttribute("role", "button");
+    label.setAttribute("aria-label", t("player.collapse", { path: label.dataset.path }));
+  }
+  if (Object.keys(scene.boxes || {}).length) svg.setAttribute("role", "group");
   for (const id of Object.keys(scene.playback.base)) {
     if (CELL.test(id)) onShape(id, state.player.look(id));
   }
   box.setAttribute("aria-busy", "false");
   showPicture();
+  if (state.focusAfter) {
+    const el = svg.querySelector(state.focusAfter);
+    state.focusAfter = null;
+    if (el) el.focus();
+  }
 }
 
 // zoom and pan of the picture, shared with the step player (drag, Ctrl + wheel, pinch)
