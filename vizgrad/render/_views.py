@@ -92,6 +92,42 @@ _TINT = "#8da0cb"  # ColorBrewer Set2 blue: membership, apart from the highlight
 _ALPHA = {"light": "0.28", "dark": "0.35"}
 
 
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The area two (x, y, width, height) rectangles share."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _label_at(scene: Scene, shapes: list[tuple[str, float, float, float, float]], text: str,
+              order: list[str]) -> list[float]:
+    """Where the group's label goes: above or below one of its members (its output first),
+    wherever it covers the least of the other boxes and stays inside the picture."""
+    from ._metrics import width
+
+    f = scene.preset.font * 0.85
+    w, h = width(text + " ▴", f, True), f * 1.2
+    pad = _PAD / 2
+    members = {s[0] for s in shapes}
+    others = [sh.geom[:4] if sh.kind == "rect" else (sh.geom[0] - sh.geom[2], sh.geom[1] - sh.geom[3],
+                                                      2 * sh.geom[2], 2 * sh.geom[3])
+              for sh in scene.shapes if sh.id[:2] in ("n-", "o-") and sh.kind in ("rect", "ellipse")
+              and sh.id.split("-", 2)[1] not in members]
+    right, bottom = scene.size
+    best: tuple[float, int, list[float]] | None = None
+    rank = {m: i for i, m in enumerate(order)}
+    for k, (node, x, y, _, bh) in enumerate(sorted(shapes, key=lambda s: rank.get(s[0], 0))):
+        for base in (y - pad - 4, y + bh + pad + f):  # baselines above and below the member
+            box = (x - pad, base - f, w, h)
+            cost = sum(_overlap(box, o) for o in others)
+            if box[0] < 0 or box[1] < 0 or box[0] + w > right or box[1] + h > bottom:
+                cost += w * h
+            if best is None or (cost, k) < best[:2]:
+                best = (cost, k, [round(x - pad, 2), round(base, 2)])
+    assert best is not None
+    return best[2]
+
+
 def _frame(scene: Scene, path: str, members: list[str], size: int) -> dict[str, Any] | None:
     shapes = _member_boxes(scene, set(members))
     if not shapes:
@@ -99,12 +135,10 @@ def _frame(scene: Scene, path: str, members: list[str], size: int) -> dict[str, 
     pad = _PAD / 2
     halos = [[round(x - pad, 2), round(y - pad, 2), round(w + 2 * pad, 2), round(h + 2 * pad, 2)]
              for _, x, y, w, h in shapes]
-    last = max(members, key=lambda m: scene.graph.nodes[m].get("order", 0)
-               if any(s[0] == m for s in shapes) else -1)
-    _, x, y, _, _ = next(s for s in shapes if s[0] == last)
-    return {"halos": halos, "at": [round(x - pad, 2), round(y - pad - 4, 2)], "output": last,
-            "path": path,
-            "label": f"{path} · {scene.word('box.group', size=f'{size:,}')}"}
+    order = sorted(members, key=lambda m: -scene.graph.nodes[m].get("order", 0))  # output first
+    label = f"{path} · {scene.word('box.group', size=f'{size:,}')}"
+    return {"halos": halos, "at": _label_at(scene, shapes, label, order), "output": order[0],
+            "path": path, "label": label}
 
 
 def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[str, Any]]:
