@@ -197,9 +197,11 @@ def test_a_scene_is_reused_and_a_value_before_backward_works():
     assert page.count('class="step-text"') == 9
 
 
-def test_the_same_bytes_in_every_process():
+@pytest.mark.parametrize("call", ["examples.graph('tanh-native')",
+                                  "examples.graph('mlp'), collapse='neuron'"])
+def test_the_same_bytes_in_every_process(call):
     code = ("import hashlib; from vizgrad import examples, player_html; "
-            "print(hashlib.sha256(player_html(examples.graph('tanh-native')).encode()).hexdigest())")
+            f"print(hashlib.sha256(player_html({call}).encode()).hexdigest())")
     digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout
                for seed in ("1", "2", "3")}
@@ -299,3 +301,12 @@ def test_pages_without_groups_have_no_views():
     assert 'role="img" aria-label="computation graph"' in page and 'data-do="collapse-all"' not in page
     scene = Scene(examples.graph("mlp"))
     assert _data(player_html(scene))["views"] == []
+
+
+def test_a_collapsed_page_without_javascript_keeps_the_final_view_and_the_parameters(mlp_page):
+    page = Page(mlp_page)
+    assert len(page.find("svg")) == 1  # the opened views wait, packed, in the data block
+    assert mlp_page.count('id="vg-frame-label"') == 0
+    data = _data(mlp_page)
+    assert all(set(v) == {"open", "z"} for v in data["views"])
+    assert _cell(mlp_page, "g0", "grad") != "—" and page.find("tr", **{"class": "param"})
