@@ -11,7 +11,8 @@ from vizgrad.render.text import name
 #: words that are not English prose: op names, code, product and proper names, key caps,
 #: example names, and the language switch's own name for English
 ALLOWED = {"tanh", "exp", "log", "relu", "ReLU", "vizgrad", "micrograd", "PyTorch", "Home",
-           "End", "English", "softmax", "nll", "inf", "nan", "Graphviz", "float"}
+           "End", "English", "softmax", "nll", "inf", "nan", "Graphviz", "float", "Tab", "Enter",
+           "Esc", "Ctrl"}
 #: file formats, named as such in the gallery page
 ALLOWED |= {"SVG", "GIF", "PNG", "MP", "HTML", "JSON", "DOT"}
 ALLOWED |= {part for name in examples.names() for part in name.split("-")}

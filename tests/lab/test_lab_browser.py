@@ -328,3 +328,50 @@ def test_the_lab_picture_never_moves(zh_page):
         pg.keyboard.press("ArrowRight")
         expect(pg.locator("#step-label")).to_have_text(f"步骤 {k} / 7")
         assert pg.evaluate(where) == first, k
+
+
+def test_a_grouped_example_can_be_drawn_collapsed(page):
+    pg = page
+    expect(pg.locator("#collapse-field")).to_be_hidden()  # the fork has no groups
+    pg.get_by_label("Graph to study").select_option("example:mlp")
+    expect(pg.locator("#collapse-field")).to_be_visible()
+    pg.click("#last")
+    full = pg.locator("#step-label").inner_text()
+    pg.get_by_label("Groups").select_option("neuron")
+    expect(pg.locator("#step-label")).to_have_text("step 13 / 13")  # still after the last step
+    expect(pg.locator("#vg-n-g0")).to_have_count(1)
+    assert "collapse=neuron" in pg.evaluate("location.hash")
+    pg.reload()  # the address keeps the way the graph is drawn
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    expect(pg.locator("#step-label")).to_have_text("step 13 / 13")
+    expect(pg.get_by_label("Groups")).to_have_value("neuron")
+    row = pg.locator("#node-table tr.param", has_text="L1.N0.w1")
+    expect(row.locator(".grad")).not_to_have_text("—")
+    pg.click("#first")
+    expect(row.locator(".grad")).to_have_text("—")
+    assert pg.locator("#node-table tr.param").count() == 13  # every weight and bias
+    pg.click("#last")
+    box = pg.get_by_role("button", name="Open group L1/N0")
+    box.focus()
+    pg.keyboard.press("Enter")  # opens the group, at the same point of the backward pass
+    expect(pg.get_by_role("button", name="Close group L1/N0")).to_be_focused()
+    from vizgrad.collapse import collapse
+
+    last = len(collapse(examples.graph("mlp"), "neuron", expand=["L1/N0"]).graph["steps"]) - 1
+    expect(pg.locator("#step-label")).to_have_text(f"step {last} / {last}")
+    expect(pg.locator("#node-table tr[data-node] th", has_text=re.compile(r"^L1\.N0\.w1$"))
+           ).to_have_count(1)  # a member's own row, where the box's parameter row was
+    pg.keyboard.press("Escape")
+    expect(pg.get_by_role("button", name="Open group L1/N0")).to_be_focused()
+    expect(pg.locator("#step-label")).to_have_text("step 13 / 13")
+    pg.get_by_label("Groups").select_option("")  # the last step stays the last
+    expect(pg.locator("#step-label")).to_have_text(full)
+    expect(pg.locator("#node-table tr.param")).to_have_count(0)
+    width = pg.evaluate("document.querySelector('#graph svg').getBoundingClientRect().width")
+    pg.get_by_role("button", name="Zoom in").click()
+    expect(pg.locator("#zoom")).not_to_have_text("100 %")
+    wider = pg.evaluate("document.querySelector('#graph svg').getBoundingClientRect().width")
+    assert wider == pytest.approx(width * 1.25, rel=0.02)
+    pg.get_by_label("Graph to study").select_option("example:fork")
+    expect(pg.locator("#collapse-field")).to_be_hidden()
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 7")

@@ -197,10 +197,116 @@ def test_a_scene_is_reused_and_a_value_before_backward_works():
     assert page.count('class="step-text"') == 9
 
 
-def test_the_same_bytes_in_every_process():
+@pytest.mark.parametrize("call", ["examples.graph('tanh-native')",
+                                  "examples.graph('mlp'), collapse='neuron'"])
+def test_the_same_bytes_in_every_process(call):
     code = ("import hashlib; from vizgrad import examples, player_html; "
-            "print(hashlib.sha256(player_html(examples.graph('tanh-native')).encode()).hexdigest())")
+            f"print(hashlib.sha256(player_html({call}).encode()).hexdigest())")
     digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout
                for seed in ("1", "2", "3")}
     assert len(digests) == 1
+
+
+@pytest.fixture(scope="module")
+def mlp_page() -> str:
+    return player_html(examples.graph("mlp"), collapse="neuron")
+
+
+def test_a_collapsed_page_holds_one_view_per_group_at_the_same_steps(mlp_page):
+    from vizgrad.collapse import collapse, map_step
+
+    G = examples.graph("mlp")
+    data = _data(mlp_page)
+    H = collapse(G, "neuron")
+    assert data["from"] == [s["from"] for s in H.graph["steps"]]
+    assert data["boxes"] == {H.nodes[b]["group"]: b for b in H if H.nodes[b]["kind"] == "group"}
+    from vizgrad.render._views import unpack_view
+
+    assert [v["open"] for v in data["views"]] == ["L0/N0", "L0/N1", "L0/N2", "L1/N0"]
+    assert data["left_out"] == []
+    for view in map(unpack_view, data["views"]):
+        E = collapse(G, "neuron", expand=[view["open"]])
+        assert view["from"] == [s["from"] for s in E.graph["steps"]]
+        assert map_step(E, data["from"][10]) == max(
+            i for i, f in enumerate(view["from"]) if f <= data["from"][10])
+        root = ET.fromstring(view["svg"])
+        ids = {e.get("id") for e in root.iter() if e.get("id")}
+        members = next(H.nodes[b]["members"] for b in H if H.nodes[b].get("group") == view["open"])
+        assert {f"vg-n-{m}" for m in members} <= ids  # the group's values, one by one
+        assert view["open"] not in view["boxes"] and len(view["boxes"]) == 3
+        label = root.find(".//{http://www.w3.org/2000/svg}text[@id='vg-frame-label']")
+        assert label.text.startswith(view["open"] + " · ")
+        halos = root.find(".//{http://www.w3.org/2000/svg}g[@id='vg-frame']")
+        assert len(halos) == len(view["frame"]["halos"]) >= len(members)
+    # the find box can reach every value inside a group
+    assert sorted(e[2] for e in data["index"]) == sorted(
+        m for b in H if H.nodes[b]["kind"] == "group" for m in H.nodes[b]["members"])
+    assert ["L1.N0.w2", "L1/N0"] in [e[:2] for e in data["index"]]
+
+
+def test_a_collapsed_page_lists_every_parameter_grad_and_is_deterministic(mlp_page):
+    G = examples.graph("mlp")
+    page = Page(mlp_page)
+    rows = page.find("tr", **{"class": "param"})
+    assert len(rows) == sum(1 for n in G if str(G.nodes[n].get("label", "")).startswith("L"))
+    params = re.findall(r'<tr data-param="(g\d)" data-done="(\d+)" class="param"><th scope="row">'
+                        r'<span class="nest">([^<]+)</span></th><td>([^<]+)</td>'
+                        r'<td class="num data">([^<]*)</td><td class="num grad">([^<]*)</td>',
+                        mlp_page)
+    w2 = next(n for n in G if G.nodes[n].get("label") == "L1.N0.w2")
+    from vizgrad.render.text import fmt
+    assert ("g0", "10", "L1.N0.w2", "parameter of L1/N0", fmt(G.nodes[w2]["data"], 4, trim=True),
+            fmt(G.nodes[w2]["grad"], 4, trim=True)) in params
+    assert [p[2] for p in params if p[0] == "g1"] == ["L0.N0.w0", "L0.N0.w1", "L0.N0.b"]
+    assert player_html(examples.graph("mlp"), collapse="neuron") == mlp_page
+    assert 'role="group" aria-label="computation graph"' in mlp_page
+    assert "Click a group" in mlp_page and "Opening works for" not in mlp_page
+
+
+def test_views_stay_within_their_budget_and_the_page_says_so(monkeypatch):
+    from vizgrad.render import _views
+
+    G = examples.graph("mlp")
+    sizes = {}
+    for budget in (None, 60_000, 10):
+        if budget is not None:
+            monkeypatch.setattr(_views, "VIEW_BUDGET", budget)
+        page = player_html(G, collapse="neuron")
+        data = _data(page)
+        sizes[budget] = len(json.dumps(data["views"], ensure_ascii=False))
+        assert len(data["views"]) + len(data["left_out"]) == 4
+        if budget is not None:
+            assert sizes[budget] <= budget
+    assert len(_data(page)["views"]) == 0 and "Click a group" not in page
+    assert "Opening works for 0 of 4 groups on this page" in page
+    assert sizes[None] > sizes[60_000] > sizes[10] == 2
+
+
+def test_max_views_limits_the_groups_that_open():
+    G = examples.graph("mlp")
+    data = _data(player_html(G, collapse="neuron", max_views=1))
+    assert [v["open"] for v in data["views"]] == ["L0/N0"]
+    assert data["left_out"] == ["L0/N1", "L0/N2", "L1/N0"]
+    assert _data(player_html(G, collapse="neuron", max_views=0))["views"] == []
+    for bad in (-1, True, 1.5, "3"):
+        with pytest.raises(OptionError, match="max_views"):
+            player_html(G, collapse="neuron", max_views=bad)
+
+
+def test_pages_without_groups_have_no_views():
+    page = player_html(examples.graph("fork"))
+    data = _data(page)
+    assert data["views"] == [] and data["index"] == [] and data["boxes"] == {}
+    assert 'role="img" aria-label="computation graph"' in page and 'data-do="collapse-all"' not in page
+    scene = Scene(examples.graph("mlp"))
+    assert _data(player_html(scene))["views"] == []
+
+
+def test_a_collapsed_page_without_javascript_keeps_the_final_view_and_the_parameters(mlp_page):
+    page = Page(mlp_page)
+    assert len(page.find("svg")) == 1  # the opened views wait, packed, in the data block
+    assert mlp_page.count('id="vg-frame-label"') == 0
+    data = _data(mlp_page)
+    assert all(set(v) == {"open", "z"} for v in data["views"])
+    assert _cell(mlp_page, "g0", "grad") != "—" and page.find("tr", **{"class": "param"})

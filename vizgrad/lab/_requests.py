@@ -31,6 +31,7 @@ __all__ = [
     "TRACE_FIELDS",
     "RENDER_FIELDS",
     "GRADCHECK_FIELDS",
+    "GRAPH_FIELDS",
     "SCENE_FIELDS",
     "THEMES",
     "FORMATS",
@@ -44,10 +45,19 @@ THEMES = ("light", "dark")
 FORMATS = ("svg", "dot")
 RANKDIRS = ("LR", "TB")
 H_RANGE = (1e-12, 1.0)
-TRACE_FIELDS = ("expression", "example", "values", "lang")
+SOURCE_FIELDS = ("expression", "example", "values", "lang")
+#: how a large graph is drawn (see vizgrad.collapse); the numeric check ignores them
+GRAPH_FIELDS = ("collapse", "focus", "radius", "group_steps", "expand")
+TRACE_FIELDS = (*SOURCE_FIELDS, *GRAPH_FIELDS)
 RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
 SCENE_FIELDS = RENDER_FIELDS
-GRADCHECK_FIELDS = (*TRACE_FIELDS, "h")
+GRADCHECK_FIELDS = (*SOURCE_FIELDS, "h")
+COLLAPSE_LEVELS = ("auto", "layer", "neuron")
+GROUP_STEPS = ("merge", "inside")
+#: the widest focus a request may ask for
+MAX_RADIUS = 20
+#: the most groups one request may open
+MAX_EXPAND = 50
 
 
 class ApiError(Exception):
@@ -135,6 +145,11 @@ class Query:
     caption: bool = True
     h: float = 1e-6
     lang: str = "en"
+    collapse: str | int | bool = False
+    focus: str | None = None
+    radius: int = 2
+    group_steps: str = "merge"
+    expand: tuple[str, ...] = ()
 
 
 def _reject_constant(name: str) -> float:
@@ -288,5 +303,54 @@ def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
                            f"h = {data['h']!r} is outside [{H_RANGE[0]:g}, {H_RANGE[1]:g}]; "
                            "try 1e-2, 1e-4, 1e-6 or 1e-8", field="h")
         opts["h"] = h
+    opts.update(_graph_options(data))
     return Query(expression=expression, example=example,
                  values=_values(data.get("values"), limits), **opts)
+
+
+def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
+    """``collapse``, ``focus``, ``radius`` and ``group_steps``, checked (422 with the field).
+
+    >>> _graph_options({"collapse": "neuron", "radius": 1})
+    {'collapse': 'neuron', 'radius': 1}
+    """
+    opts: dict[str, Any] = {}
+    level = data.get("collapse")
+    if level is not None:
+        if isinstance(level, bool):
+            opts["collapse"] = level and "auto"
+        elif (isinstance(level, int) and 1 <= level <= 9) or (
+                isinstance(level, str) and level in COLLAPSE_LEVELS):
+            opts["collapse"] = level
+        else:
+            raise ApiError(422, "invalid_choice",
+                           f"collapse {json.dumps(level)[:40]} is not supported; choose one of: "
+                           f"{', '.join(COLLAPSE_LEVELS)}, a group depth from 1 to 9, or false",
+                           field="collapse", choices=[*COLLAPSE_LEVELS, False])
+    if data.get("focus") is not None:
+        node = data["focus"]
+        if not isinstance(node, str) or not node:
+            raise _bad_type("focus", "a node id such as \"v3\" (see the trace's nodes)", node)
+        opts["focus"] = node
+    if data.get("radius") is not None:
+        radius = data["radius"]
+        if isinstance(radius, bool) or not isinstance(radius, int):
+            raise _bad_type("radius", "a whole number of edges", radius)
+        if not 0 <= radius <= MAX_RADIUS:
+            raise ApiError(422, "out_of_range", f"radius {radius} is outside [0, {MAX_RADIUS}]; "
+                           f"give a number of edges from 0 to {MAX_RADIUS}", field="radius",
+                           minimum=0, maximum=MAX_RADIUS)
+        opts["radius"] = radius
+    if data.get("group_steps") is not None:
+        opts["group_steps"] = _choice("group_steps", data["group_steps"], GROUP_STEPS)
+    if data.get("expand") is not None:
+        paths = data["expand"]
+        if (not isinstance(paths, list) or len(paths) > MAX_EXPAND
+                or not all(isinstance(p, str) and p for p in paths)):
+            raise _bad_type("expand", f"a list of at most {MAX_EXPAND} group paths such as "
+                            '["L0/N1"]', paths)
+        if paths and opts.get("collapse") in (None, False):
+            raise ApiError(422, "invalid_choice", "expand opens groups of a collapsed graph; "
+                           'give "collapse" too (such as "neuron")', field="expand")
+        opts["expand"] = tuple(dict.fromkeys(paths))
+    return opts

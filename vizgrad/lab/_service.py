@@ -39,6 +39,8 @@ __all__ = [
     "full",
     "variables",
     "build_graph",
+    "build_source",
+    "shrink",
     "graph_key",
     "check_step",
     "trace_payload",
@@ -124,7 +126,7 @@ def _expression_graph(q: Query) -> nx.MultiDiGraph:
     return to_networkx(root)
 
 
-def build_graph(q: Query, limits: Limits) -> nx.MultiDiGraph:
+def build_source(q: Query, limits: Limits) -> nx.MultiDiGraph:
     """The traced graph of an example or an expression, within the node limit."""
     G = _example_graph(q) if q.example is not None else _expression_graph(q)
     if G.number_of_nodes() > limits.max_nodes:
@@ -133,6 +135,60 @@ def build_graph(q: Query, limits: Limits) -> nx.MultiDiGraph:
             "use a shorter expression"
         )
     return G
+
+
+def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
+    """``G`` collapsed and focused as the query asks (``G`` itself when it asks nothing).
+
+    >>> from vizgrad.lab._requests import Limits, Query
+    >>> G = build_source(Query(example="mlp"), Limits())
+    >>> shrink(G, Query(example="mlp", collapse="neuron")).number_of_nodes()
+    9
+    """
+    from ..collapse import group_depth, prepare
+
+    if q.collapse in (False, None) and q.focus is None:
+        return G
+    if q.collapse not in (False, None, "auto") and not group_depth(G):
+        raise ApiError(422, "no_groups",
+                       "this graph has no groups to collapse: collapse works on graphs traced "
+                       "with groups, such as the mlp example; leave \"collapse\" out",
+                       field="collapse")
+    if q.focus is not None and q.focus not in G:
+        raise ApiError(422, "unknown_node",
+                       f"focus {json.dumps(q.focus)[:40]} is not a node of this graph; its node ids "
+                       f"are v0 to v{G.number_of_nodes() - 1} (see the trace's nodes)",
+                       field="focus")
+    H, chain = prepare(G, collapse_at=q.collapse, focus_on=q.focus, radius=q.radius,
+                       steps=q.group_steps)
+    if q.expand:
+        return _expanded(G, H, chain, q)
+    return H
+
+
+def _expanded(G: nx.MultiDiGraph, H: nx.MultiDiGraph, chain: list[Any],
+              q: Query) -> nx.MultiDiGraph:
+    """``H`` collapsed again with the groups ``q.expand`` left open."""
+    from ..collapse import collapse
+
+    info = H.graph.get("collapsed")
+    if not info or "runs" in info:
+        raise ApiError(422, "invalid_choice", "this graph is not collapsed into groups, so no "
+                       "group can be opened; leave \"expand\" out", field="expand")
+    paths = {str(g) for _, g in H.nodes(data="group") if g}
+    unknown = [p for p in q.expand if p not in paths]
+    if unknown:
+        raise ApiError(422, "unknown_group",
+                       f"{json.dumps(unknown[0])[:40]} is not a group box of this graph; its "
+                       f"groups are: {', '.join(sorted(paths)[:12])}", field="expand",
+                       groups=sorted(paths))
+    base = chain[-2] if len(chain) > 1 else G
+    return collapse(base, info["level"], steps=q.group_steps, expand=list(q.expand))
+
+
+def build_graph(q: Query, limits: Limits) -> nx.MultiDiGraph:
+    """The graph the query asks to see: traced, then collapsed or focused if asked."""
+    return shrink(build_source(q, limits), q)
 
 
 def graph_key(G: nx.MultiDiGraph) -> str:
@@ -167,8 +223,11 @@ def _changes(step: dict[str, Any]) -> list[dict[str, Any]]:
             for c in step["contributions"]]
 
 
-def trace_payload(G: nx.MultiDiGraph, lang: str = "en") -> dict[str, Any]:
-    """Everything the lab page shows, per step, with every caption and number as text."""
+def trace_payload(G: nx.MultiDiGraph, lang: str = "en", groups: int | None = None) -> dict[str, Any]:
+    """Everything the lab page shows, per step, with every caption and number as text;
+    ``groups`` is the group depth of the graph ``G`` was collapsed from (if it was)."""
+    from ..collapse import group_depth
+
     steps = G.graph["steps"]
     root = G.graph["root"]
     rname = text.name(G, root)
@@ -191,6 +250,7 @@ def trace_payload(G: nx.MultiDiGraph, lang: str = "en") -> dict[str, Any]:
         metrics.append({"id": inp["id"], "label": f"∂{rname}/∂{inp['name']}", "kind": "grad",
                         "value": grad, "text": full(grad), "known_at": reached.get(inp["id"], last)})
     payload_steps = [{"index": s["index"], "kind": s["kind"], "node": s["node"],
+                      "from": s.get("from", s["index"]),
                       "caption": text.caption(G, s["index"], lang),
                       "chain_rule": text.chain_rule(G, s["index"], lang=lang),
                       "changes": _changes(s)}
@@ -207,6 +267,9 @@ def trace_payload(G: nx.MultiDiGraph, lang: str = "en") -> dict[str, Any]:
         "metrics": metrics,
         "steps": payload_steps,
         "graph": json.loads(node_link),
+        "groups": group_depth(G) if groups is None else groups,
+        "collapsed": G.graph.get("collapsed"),
+        "focus": G.graph.get("focus"),
     }
 
 
@@ -302,7 +365,7 @@ def scene_cache(app_state: Any) -> SceneCache:
 
 
 def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
-              key: str | None = None) -> Any:
+              key: str | None = None) -> Any:  # the key names the graph, collapsed or not
     """The scene of ``G`` with the query's theme, direction, caption and language (cached)."""
     from ..render.scene import Scene
 
@@ -312,9 +375,17 @@ def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
 
 
 def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
-                  key: str) -> dict[str, Any]:
-    """The scene's SVG once and the changed shapes of every step (as the player has them)."""
+                  key: str, source: nx.MultiDiGraph | None = None) -> dict[str, Any]:
+    """The scene's SVG once and the changed shapes of every step (as the player has them);
+    ``source``: the graph ``G`` was collapsed from (its parameters' values fill the table)."""
     from ..render.html import player_parts
 
-    parts = player_parts(scene_for(G, q, limits, cache, key))
+    scene = scene_for(G, q, limits, cache, key)
+    parts = player_parts(scene, source)
+    if q.expand:  # the opened groups' values on tinted halos, under their labels
+        from ..render._views import open_frames, with_frames
+
+        frames = open_frames(scene, list(q.expand))
+        parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
+        parts["open"] = [f["path"] for f in frames]
     return {"graph_key": key, "last_step": parts["playback"]["last"], **parts}

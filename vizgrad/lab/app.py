@@ -177,12 +177,15 @@ def _guarded(work: Callable[..., Any], request: Request, q: Query, *args: Any) -
 
 
 def _trace(request: Request, q: Query) -> Response:
-    G = service.build_graph(q, request.app.state.limits)
-    return _json(service.trace_payload(G, q.lang))
+    from ..collapse import group_depth
+
+    source = service.build_source(q, request.app.state.limits)
+    G = service.shrink(source, q)
+    return _json(service.trace_payload(G, q.lang, group_depth(source)))
 
 
 def _gradcheck(request: Request, q: Query) -> Response:
-    G = service.build_graph(q, request.app.state.limits)
+    G = service.build_source(q, request.app.state.limits)  # always every value
     return _json(service.gradcheck_payload(G, q.h))
 
 
@@ -254,12 +257,13 @@ async def _render(request: Request) -> Response:
 
 def _scene(request: Request, q: Query) -> Response:
     limits: Limits = request.app.state.limits
-    G = service.build_graph(q, limits)
+    source = service.build_source(q, limits)
+    G = service.shrink(source, q)
     gkey = service.graph_key(G)
     key = ("scene", gkey, q.theme, q.rankdir, q.caption, q.lang)
     body, hit = request.app.state.cache.get(key, lambda: json.dumps(
         jsonable(service.scene_payload(G, q, limits, service.scene_cache(request.app.state),
-                                       gkey)), ensure_ascii=False,
+                                       gkey, source)), ensure_ascii=False,
         allow_nan=False, separators=(",", ":")))
     return Response(body, 200, {"X-Vizgrad-Cache": "hit" if hit else "miss"},
                     media_type="application/json")

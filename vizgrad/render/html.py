@@ -7,8 +7,10 @@ First/Back/Next/Last, Play, a slider, ← → Home End and ``#step=K`` move
 through the steps; the last position is the final view. The node table
 follows the steps. It loads nothing from the network (a Content-Security-Policy
 forbids it), so it works from ``file://``, in an ``<iframe>`` and offline.
-Without JavaScript it shows the final picture and every step's caption and
-chain rule::
+A find box, zoom (buttons, keys, Ctrl + wheel, pinch) and drag-to-pan serve
+wide graphs. A collapsed page carries one view per group, opened by a click
+on its box (:mod:`vizgrad.render._views`). Without JavaScript it shows the
+final picture and every step's caption and chain rule::
 
     >>> from vizgrad import examples
     >>> page = player_html(examples.graph("fork"))
@@ -28,7 +30,8 @@ from typing import Any
 from ..exceptions import OptionError
 from ..graph import as_graph
 from . import text as tx
-from .playback import node_table, pack, playback, scene_svg
+from ._views import index, positions, table_rows, views
+from .playback import pack, playback, scene_svg
 from .presets import Preset
 from .scene import Scene
 from .svg import shrink
@@ -69,9 +72,11 @@ def _json_block(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def player_parts(scene: Scene) -> dict[str, Any]:
+def player_parts(scene: Scene, source: Any = None) -> dict[str, Any]:
     """What a page needs to replay ``scene``: the SVG, the per-step changes, the table rows
-    and the words the script shows (shared by the player and the lab).
+    (a group's with its parameters; their values come from ``source``, the graph it was
+    collapsed from), each position's source step and the group boxes, and the words the
+    script shows (shared by the player and the lab).
 
     >>> from vizgrad import examples
     >>> parts = player_parts(Scene(examples.graph("fork"), lang="zh"))
@@ -85,10 +90,19 @@ def player_parts(scene: Scene) -> dict[str, Any]:
              "final": scene.word("player.final"), "play": scene.word("player.play"),
              "pause": scene.word("player.pause"), "pending": scene.word("pending"),
              "grad": scene.word("player.col.grad", root=root)}
+    words.update({k.split(".", 1)[1].replace(".", "_"): scene.word(k) for k in _WORDS})
+    boxes = {str(G.nodes[n]["group"]): n for n in scene.order
+             if scene.kind(n) == "group" and G.nodes[n].get("group")}
     return {"svg": scene_svg(scene, scene.look(None), prefix=_PREFIX), "prefix": _PREFIX,
-            "playback": pack(play),
-            "captions": play["captions"], "rows": node_table(scene), "words": words,
+            "playback": pack(play), "from": positions(G), "boxes": boxes,
+            "captions": play["captions"], "rows": table_rows(scene, source), "words": words,
             "lang": scene.lang, "theme": scene.theme.name, "active": scene.theme.active}
+
+
+#: words the script fills in (``{path}``, ``{q}``, ``{i}``, ``{n}``, ``{name}`` are filled there)
+_WORDS = ("player.expand", "player.collapse", "player.find.none", "player.find.count",
+          "player.find.closed", "player.opened", "player.closed", "player.zoom.in",
+          "player.zoom.out", "player.param")
 
 
 def _table(scene: Scene, parts: dict[str, Any], final: dict[str, dict[str, str]]) -> str:
@@ -109,6 +123,12 @@ def _table(scene: Scene, parts: dict[str, Any], final: dict[str, dict[str, str]]
         out.append(f'<tr data-node="{e(n)}" class="{cls}"><th scope="row">{e(r["name"])}</th>'
                    f'<td>{e(r["how"])}</td><td class="num data">{e(data)}</td>'
                    f'<td class="num grad">{e(grad)}</td></tr>')
+        how = w("player.param", path=str(G.nodes[n].get("group") or r["name"]))
+        for p in r.get("params", ()):
+            out.append(f'<tr data-param="{e(n)}" data-done="{p["done"]}" class="param">'
+                       f'<th scope="row"><span class="nest">{e(p["name"])}</span></th>'
+                       f'<td>{e(how)}</td><td class="num data">{e(p["data"])}</td>'
+                       f'<td class="num grad">{e(p["grad"])}</td></tr>')
     out.append("</tbody></table></div>")
     return "\n".join(out)
 
@@ -122,6 +142,36 @@ def _steps_list(scene: Scene, captions: list[list[str]]) -> str:
                      + (f"<ul>{rule}</ul>" if rule else "") + "</li>")
     return (f'<section class="steps" aria-labelledby="steps-h"><h2 id="steps-h">'
             f'{e(scene.word("player.steps"))}</h2><ol start="0">{"".join(items)}</ol></section>')
+
+
+def _tools(scene: Scene, openable: bool) -> str:
+    """The picture's tools: zoom, find, and (with views) the way back to all collapsed."""
+    e, w = html.escape, scene.word
+    close = (f'<button type="button" data-do="collapse-all" title="{e(w("player.collapse_all.title"))}" '
+             f'disabled>{e(w("player.collapse_all"))}</button>' if openable else "")
+    return (f'<div class="tools" role="group" aria-label="{e(w("player.tools"))}">'
+            f'<span class="zoom">'
+            f'<button type="button" data-do="zoom-out" aria-label="{e(w("player.zoom.out"))}" '
+            f'title="{e(w("player.zoom.out.title"))}">−</button>'
+            f'<output id="zoom" aria-live="polite">100 %</output>'
+            f'<button type="button" data-do="zoom-in" aria-label="{e(w("player.zoom.in"))}" '
+            f'title="{e(w("player.zoom.in.title"))}">+</button></span>'
+            f'<span class="find"><label for="find">{e(w("player.find"))}</label>'
+            f'<input type="search" id="find" autocomplete="off" spellcheck="false" '
+            f'placeholder="{e(w("player.find.placeholder"))}" aria-describedby="found">'
+            f'<output id="found" aria-live="polite"></output></span>{close}</div>')
+
+
+def _groups_hint(scene: Scene, data: dict[str, Any]) -> str:
+    """How to open a group, and how many can be opened on this page."""
+    if not data["views"] and not data["left_out"]:
+        return ""
+    w = scene.word
+    text = w("player.open.hint") if data["views"] else ""
+    if data["left_out"]:
+        n, m = len(data["views"]), len(data["views"]) + len(data["left_out"])
+        text += (" " if text else "") + w("player.open.some", n=n, m=m)
+    return f'<p class="hint groups" id="groups-hint">{html.escape(text)}</p>'
 
 
 def _start(G: Any, step: Any, start: int) -> int:
@@ -158,6 +208,7 @@ def player_html(
     radius: int = 2,
     group_steps: str = "merge",
     merge_constants: Any = None,
+    max_views: int | None = None,
 ) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
@@ -174,27 +225,43 @@ def player_html(
             enlarged (a button toggles it); otherwise it keeps its size and scrolls.
         collapse, focus, radius, group_steps, merge_constants: as for
             :func:`vizgrad.draw`, except that ``collapse`` is off unless asked;
-            the page then steps through the collapsed graph's own steps, and
-            its table lists every group's parameter grads.
+            the page then steps through the collapsed graph's own steps, its
+            table lists every group's parameter grads, and a click on a group's
+            box opens it at the same step (each group's view is laid out here,
+            within :data:`vizgrad.render._views.VIEW_BUDGET` bytes).
+        max_views: the most groups laid out to be opened (default
+            :data:`vizgrad.render._views.MAX_VIEWS`; each is a layout, so a
+            large collapsed graph builds faster with fewer; 0 for none).
 
     Returns:
         The page as text; the same graph and options give the same bytes.
     """
+    if max_views is not None and (isinstance(max_views, bool) or not isinstance(max_views, int)
+                                  or max_views < 0):
+        raise OptionError(f"max_views must be a whole number ≥ 0 (0: no group opens), "
+                          f"got {max_views!r}")
+    source, opened = None, None
     if isinstance(x, Scene):
         scene = x
     else:
         opts: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
+        options = dict(preset=preset, theme=theme, rankdir=rankdir, decimals=decimals, trim=trim,
+                       lang=lang, legend=legend, backend=backend, **opts)
         G, _ = shrink(as_graph(x), collapse=collapse, focus=focus, radius=radius,
                       group_steps=group_steps, merge_constants=merge_constants)
-        scene = Scene(G, preset=preset, theme=theme, rankdir=rankdir,
-                      decimals=decimals, trim=trim, lang=lang, legend=legend, backend=backend,
-                      **opts)
+        scene = Scene(G, **options)
+        info = G.graph.get("collapsed")
+        if info and "runs" not in info:
+            source, _ = shrink(as_graph(x), focus=focus, radius=radius,
+                               merge_constants=merge_constants)
+            opened = views(scene, source, info["level"], group_steps, options, _PREFIX,
+                           limit=max_views)
     G = scene.graph
     first = _start(G, step, start)
     if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 50:
         raise OptionError(f"interval_ms must be a whole number of milliseconds ≥ 50, "
                           f"got {interval_ms!r}")
-    parts = player_parts(scene)
+    parts = player_parts(scene, source)
     final = scene.look(None)
     e, w = html.escape, scene.word
     last = scene.last
@@ -202,8 +269,12 @@ def player_html(
     counter = (parts["words"]["final"] if first > last
                else parts["words"]["step"].format(k=first, n=last))
     data = {"playback": parts["playback"], "rows": [r["id"] for r in parts["rows"]],
-            "words": parts["words"], "prefix": _PREFIX}
-    script = _asset("playback.js") + "\n" + _asset("player.js")
+            "words": parts["words"], "prefix": _PREFIX, "from": parts["from"],
+            "boxes": parts["boxes"], "views": [], "index": [], "left_out": []}
+    if opened is not None:
+        data.update(views=opened["views"], left_out=opened["left_out"],
+                    index=index(source, G))
+    script = "\n".join(_asset(f) for f in ("playback.js", "find.js", "player.js"))
     dark = ' class="dark"' if scene.theme.name == "dark" else ""
 
     def button(go: str, label: str, icon: str, after: bool = False) -> str:
@@ -229,6 +300,7 @@ def player_html(
 <body>
 <main id="player"{' class="fit"' if fit else ''} data-start="{first}" data-interval="{interval_ms}">
 <h1>{e(heading)}</h1>
+<div class="bar">
 <nav class="controls" aria-label="{e(w("player.controls"))}">
 {button("first", w("player.first"), "|◀")}
 {button("prev", w("player.prev"), "◀")}
@@ -240,9 +312,12 @@ def player_html(
 <label for="slider">{e(w("player.slider"))}</label>
 <input type="range" id="slider" min="0" max="{last + 1}" step="1" value="{first}">
 </nav>
+{_tools(scene, bool(data["views"]))}
+</div>
 <p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
+{_groups_hint(scene, data)}
 <p class="now" id="now" aria-hidden="true"></p>
-<figure class="stage" id="stage" role="img" aria-label="{e(w("player.picture"))}">
+<figure class="stage" id="stage" role="{'group' if data['views'] else 'img'}" aria-label="{e(w("player.picture"))}" tabindex="-1">
 {parts["svg"]}</figure>
 {_table(scene, parts, final)}
 {_steps_list(scene, parts["captions"])}

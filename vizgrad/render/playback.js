@@ -112,20 +112,148 @@ var VizgradPlayback = (function () {
     };
   }
 
+  // Whether moves should be instant: the reader asked the system for reduced motion.
+  function still() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+
   // Scroll `box` (not the page) so the shape with id `id` is inside it: a shape out of
-  // view (or closer than a margin to an edge) is brought to the middle of that axis.
-  function reveal(box, svg, id, prefix) {
+  // view (or closer than a margin to an edge) is brought to the middle of that axis;
+  // smoothly when `smooth`, unless the reader prefers reduced motion.
+  function reveal(box, svg, id, prefix, smooth) {
     var el = id ? svg.ownerDocument.getElementById(prefix + id) : null;
     if (!el || !box) { return; }
     var r = el.getBoundingClientRect();
     var b = box.getBoundingClientRect();
     var pad = 24;
+    var left = box.scrollLeft;
+    var top = box.scrollTop;
     if (r.left < b.left + pad || r.right > b.right - pad) {
-      box.scrollLeft += (r.left + r.right) / 2 - (b.left + b.right) / 2;
+      left += (r.left + r.right) / 2 - (b.left + b.right) / 2;
     }
     if (r.top < b.top + pad || r.bottom > b.bottom - pad) {
-      box.scrollTop += (r.top + r.bottom) / 2 - (b.top + b.bottom) / 2;
+      top += (r.top + r.bottom) / 2 - (b.top + b.bottom) / 2;
     }
+    if (left === box.scrollLeft && top === box.scrollTop) { return; }
+    if (smooth && !still() && box.scrollTo) {
+      box.scrollTo({ left: left, top: top, behavior: "smooth" });
+    } else {
+      box.scrollLeft = left;
+      box.scrollTop = top;
+    }
+  }
+
+  // Zoom and pan for a scroll box `box` holding an <svg> (`svgOf()` gives the current one).
+  // Zooming sets the SVG's width (its viewBox keeps the text sharp at any size); the box
+  // scrolls to pan: drag with the mouse, Ctrl + wheel or a two-finger pinch zooms around
+  // the pointer. `onZoom(scale)` hears every change; scale null is "fit to the box".
+  function zoomer(box, svgOf, onZoom) {
+    var scale = null;
+    var MIN = 0.1;
+    var MAX = 8;
+    var drag = null;
+    var touches = {};
+    var pinch = null;
+    var moved = false;
+
+    function natural() {
+      var svg = svgOf();
+      var vb = svg && svg.viewBox && svg.viewBox.baseVal;
+      return vb && vb.width ? vb.width * 4 / 3 : 0;  // points to CSS pixels
+    }
+    function shown() {
+      var svg = svgOf();
+      return svg && natural() ? svg.getBoundingClientRect().width / natural() : 1;
+    }
+    function apply() {
+      var svg = svgOf();
+      if (!svg) { return; }
+      svg.style.width = scale === null ? "" : (natural() * scale) + "px";
+      svg.style.maxWidth = scale === null ? "" : "none";
+    }
+    // zoom to `to` keeping the point (x, y) of the page (default: the box's middle) in place
+    function set(to, x, y) {
+      var svg = svgOf();
+      if (!svg) { return; }
+      to = Math.max(MIN, Math.min(MAX, to));
+      var b = box.getBoundingClientRect();
+      if (x === undefined) { x = b.left + box.clientWidth / 2; y = b.top + box.clientHeight / 2; }
+      var r = svg.getBoundingClientRect();
+      var fx = r.width ? (x - r.left) / r.width : 0;
+      var fy = r.height ? (y - r.top) / r.height : 0;
+      scale = to;
+      apply();
+      var r2 = svg.getBoundingClientRect();
+      box.scrollLeft += r2.left + fx * r2.width - x;
+      box.scrollTop += r2.top + fy * r2.height - y;
+      if (onZoom) { onZoom(scale); }
+    }
+    box.addEventListener("wheel", function (e) {
+      if (!e.ctrlKey) { return; }  // a plain wheel scrolls; Ctrl + wheel (and a touchpad pinch) zooms
+      e.preventDefault();
+      set(shown() * Math.exp(-e.deltaY * 0.002), e.clientX, e.clientY);
+    }, { passive: false });
+    box.addEventListener("pointerdown", function (e) {
+      moved = false;
+      if (e.pointerType === "touch") {
+        touches[e.pointerId] = [e.clientX, e.clientY];
+        var ids = Object.keys(touches);
+        if (ids.length === 2) {
+          var a = touches[ids[0]];
+          var c = touches[ids[1]];
+          pinch = { d: Math.hypot(a[0] - c[0], a[1] - c[1]) || 1, scale: shown() };
+        }
+        return;
+      }
+      if (e.button !== 0) { return; }
+      drag = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, id: e.pointerId };
+    });
+    box.addEventListener("pointermove", function (e) {
+      if (e.pointerType === "touch" && touches[e.pointerId]) {
+        touches[e.pointerId] = [e.clientX, e.clientY];
+        var ids = Object.keys(touches);
+        if (pinch && ids.length === 2) {
+          var a = touches[ids[0]];
+          var c = touches[ids[1]];
+          var d = Math.hypot(a[0] - c[0], a[1] - c[1]);
+          set(pinch.scale * d / pinch.d, (a[0] + c[0]) / 2, (a[1] + c[1]) / 2);
+          moved = true;
+        }
+        return;
+      }
+      if (!drag || e.pointerId !== drag.id) { return; }
+      var dx = e.clientX - drag.x;
+      var dy = e.clientY - drag.y;
+      if (!moved && Math.abs(dx) + Math.abs(dy) < 5) { return; }
+      if (!moved && box.setPointerCapture) { box.setPointerCapture(e.pointerId); }
+      moved = true;
+      box.classList.add("dragging");
+      box.scrollLeft = drag.left - dx;
+      box.scrollTop = drag.top - dy;
+    });
+    function end(e) {
+      delete touches[e.pointerId];
+      if (Object.keys(touches).length < 2) { pinch = null; }
+      if (drag && e.pointerId === drag.id) { drag = null; box.classList.remove("dragging"); }
+    }
+    box.addEventListener("pointerup", end);
+    box.addEventListener("pointercancel", end);
+    // a drag ends with a click on whatever is under the pointer: that click is not a choice
+    box.addEventListener("click", function (e) {
+      if (moved) { e.stopPropagation(); e.preventDefault(); moved = false; }
+    }, true);
+    return {
+      scale: function () { return scale; },
+      shown: shown,
+      set: set,
+      zoomIn: function () { set(shown() * 1.25); },
+      zoomOut: function () { set(shown() / 1.25); },
+      fit: function () { scale = null; apply(); if (onZoom) { onZoom(null); } },
+      // after the SVG was replaced: give it the same scale
+      apply: apply,
+      // pan by (dx, dy) pixels
+      pan: function (dx, dy) { box.scrollLeft += dx; box.scrollTop += dy; }
+    };
   }
 
   // While the picture's own caption (cap-0) is scrolled out of `box`, `line` shows it and
@@ -140,6 +268,6 @@ var VizgradPlayback = (function () {
     line.classList.toggle("on", away);
   }
 
-  return { create: create, paint: paint, reveal: reveal, caption: caption };
+  return { create: create, paint: paint, reveal: reveal, caption: caption, zoomer: zoomer, still: still };
 })();
 if (typeof window !== "undefined") { window.VizgradPlayback = VizgradPlayback; }

@@ -111,6 +111,8 @@ def formula(G: Any, node: str) -> str:
         return f"{lhs} = {args[0]} {_SYMBOLS[op]} {args[1]}"
     if op.startswith("**") and len(args) == 1:
         return f"{lhs} = {args[0]} ** {op[2:].replace('-', MINUS)}"
+    if G.nodes[node].get("kind") in ("group", "stub"):  # a collapsed box: its inputs
+        return f"{lhs}({', '.join(args)})"
     return f"{lhs} = {op}({', '.join(args)})"
 
 
@@ -225,6 +227,15 @@ def first_arrival(G: Any, c: dict[str, Any]) -> bool:
     return c["slot"] == min(G[target][source])
 
 
+def _d(label: str) -> str:
+    """A name after ∂: a group path in brackets, so ``∂(L1/N0)/∂(L0/N2)`` is one fraction.
+
+    >>> _d("a"), _d("L0/N2")
+    ('a', '(L0/N2)')
+    """
+    return f"({label})" if "/" in label else label
+
+
 def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
                lang: str = "en") -> list[str]:
     """One line per contribution of step ``k``: the chain rule in symbols, then numbers.
@@ -234,11 +245,11 @@ def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
     and the target's running total (starting at "—" where it first arrives).
     """
     step = G.graph["steps"][k]
-    root = name(G, G.graph["root"])
+    root = _d(name(G, G.graph["root"]))
     lines = []
     for c in step.get("contributions", []):
         sign = "=" if c.get("overwrote") else "+="
-        src, tgt = name(G, c["source"]), name(G, c["target"])
+        src, tgt = _d(name(G, c["source"])), _d(name(G, c["target"]))
         before = NOT_REACHED if first_arrival(G, c) else fmt(c["before"], decimals, trim=trim)
         total = f"   ({before} → {fmt(c['after'], decimals, trim=trim)})"
         head = f"∂{root}/∂{tgt} {sign} "

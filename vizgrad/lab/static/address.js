@@ -1,8 +1,9 @@
-// The page's state in the address (#example=fork&v.a=-2&v.b=3&step=7&h=1e-6&lang=en), so a
-// reload or a shared link shows the same graph, values, step, h and language.
+// The page's state in the address (#example=fork&v.a=-2&v.b=3&step=7&h=1e-6&lang=en, and
+// &collapse=neuron), so a reload or a shared link shows the same graph, values, step, h,
+// language and way of drawing a grouped graph.
 import { NUMBER } from "./numbers.js";
 
-export function encodeState({ source, values, step, h, lang }) {
+export function encodeState({ source, values, step, h, lang, collapse }) {
   const p = new URLSearchParams();
   if (source.expression !== undefined) p.set("expression", source.expression);
   else p.set("example", source.example);
@@ -10,6 +11,7 @@ export function encodeState({ source, values, step, h, lang }) {
   p.set("step", String(step));
   p.set("h", h);
   if (lang) p.set("lang", lang);
+  if (collapse) p.set("collapse", collapse);
   return `#${p}`;
 }
 
@@ -31,6 +33,7 @@ export function decodeState(hash, { lo, hi }) {
     example: p.get("example"),
     h: p.get("h"),
     lang: p.get("lang"),
+    collapse: ["neuron", "layer"].includes(p.get("collapse")) ? p.get("collapse") : "",
     values,
     ignored,
     step: Number.isInteger(step) && step > 0 ? step : 0,

@@ -3,9 +3,9 @@
 import { ApiFailure, api } from "./api.js";
 import { decodeState, encodeState } from "./address.js";
 import { show } from "./numbers.js";
-import { $, state, say, lo, hi, traceBody, sourceBody } from "./state.js";
+import { $, state, say, lo, hi, traceBody, sourceBody, graphOptions } from "./state.js";
 import { buildInputs, describeInputs, inputIds, keeps, labelInputs, setFieldError } from "./inputs.js";
-import { drawScene, renderCheck, renderMetrics, setFit, showPicture } from "./view.js";
+import { drawScene, renderCheck, renderMetrics, setFit, showPicture, zoom } from "./view.js";
 import { describeError } from "./errors.js";
 import * as i18n from "./i18n.js";
 const { t } = i18n;
@@ -36,16 +36,17 @@ function updateButtons() {
   $("next").disabled = $("last").disabled = state.busy || atEnd;
 }
 
-async function recompute(changed) {
+// `from`: the source step to show afterwards (a change of collapse keeps the reader there)
+async function recompute(changed, from) {
   const gen = ++state.gen;
   setBusy(true);
   try {
     const body = sourceBody();
-    const data = await api("/api/trace", Object.assign({ lang: i18n.lang() }, body));
+    const data = await api("/api/trace", Object.assign({ lang: i18n.lang() }, body, graphOptions()));
     if (gen !== state.gen) return;
     say("");
     state.busy = state.waiting;  // another change may already be on its way
-    adopt(data, body);
+    adopt(data, body, from);
   } catch (err) {
     if (gen !== state.gen || state.waiting) return;  // a newer change supersedes this one
     if (changed && err instanceof ApiFailure && err.status === 422 && state.good) {
@@ -64,12 +65,24 @@ async function recompute(changed) {
   }
 }
 
-function adopt(data, body) {
+// the source step the step on screen stands for ("last" for the last step)
+function sourceStep() {
+  const tr = state.trace;
+  return state.step === tr.last_step ? "last" : tr.steps[state.step].from;
+}
+
+function adopt(data, body, from) {
   state.shown = body;
   state.good = Object.assign({}, body.values);
   state.trace = data;
   state.check = null;
   state.step = 0;
+  if (from === "last") {  // the last step stays the last: it ends the backward pass
+    state.step = data.last_step;
+  } else if (from !== undefined) {  // the last step of this graph at or before that source step
+    data.steps.forEach((s, j) => { if (s.from <= from) state.step = j; });
+  }
+  $("collapse-field").hidden = !data.groups;
   describeInputs();
   render();
   drawScene();
@@ -161,6 +174,9 @@ function chooseSource() {
   form.hidden = true;
   const ex = state.examples.find((e) => `example:${e.name}` === value);
   if (!ex) return;
+  state.collapse = "";
+  state.expand = [];
+  $("collapse").value = "";
   state.source = { example: ex.name };
   state.inputs = ex.inputs.map((i) => ({ name: i.name, value: i.value }));
   state.values = Object.fromEntries(ex.inputs.map((i) => [i.name, i.value]));
@@ -230,6 +246,8 @@ function wire() {
   $("next").addEventListener("click", () => goTo(state.step + 1));
   $("last").addEventListener("click", () => goTo(state.trace ? state.trace.last_step : 0));
   $("fit").addEventListener("click", () => { setFit(!state.fit); showPicture(); });
+  $("zoom-in").addEventListener("click", () => zoom().zoomIn());
+  $("zoom-out").addEventListener("click", () => zoom().zoomOut());
   $("graph").addEventListener("scroll", () => {
     const svg = $("graph").querySelector("svg");
     if (svg && state.scene) window.VizgradPlayback.caption($("graph"), svg, state.scene.prefix, $("now"));
@@ -242,9 +260,47 @@ function wire() {
   });
   $("lang").addEventListener("change", () => switchLanguage($("lang").value));
   $("source").addEventListener("change", chooseSource);
+  $("collapse").addEventListener("change", () => {
+    const tr = state.trace;
+    const from = tr ? sourceStep() : undefined;
+    state.collapse = $("collapse").value;
+    state.expand = [];
+    recompute(null, from);
+  });
+  // a click (or Enter) on a group box opens it, on the opened group's label closes it
+  const SHAPE = /^vg-[ntcs]-([a-z]+\d+)(?:-|$)/;
+  function openOrClose(target) {
+    const svg = $("graph").querySelector("svg");
+    if (!svg || !state.trace || state.busy) return false;
+    const label = target.closest && target.closest(".vg-frame-label");
+    let path = null;
+    if (!label) {
+      const m = SHAPE.exec(target.id || "");
+      const rect = m ? svg.querySelector(`#vg-n-${m[1]}`) : null;
+      path = rect && rect.dataset.open ? rect.dataset.open : null;
+      if (!path) return false;
+    }
+    const was = state.expand[0];
+    state.expand = path ? [path] : [];
+    state.focusAfter = path ? ".vg-frame-label" : (was ? `[data-open="${CSS.escape(was)}"]` : null);
+    recompute(null, sourceStep());
+    return true;
+  }
+  $("graph").addEventListener("click", (e) => { openOrClose(e.target); });
+  $("graph").addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && openOrClose(e.target)) e.preventDefault();
+  });
   $("expression-form").addEventListener("submit", (e) => { e.preventDefault(); applyExpression(); });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.key === "Escape" && state.expand.length && state.trace && !state.busy) {
+      const was = state.expand[0];
+      state.expand = [];
+      state.focusAfter = `[data-open="${CSS.escape(was)}"]`;
+      recompute(null, sourceStep());
+      e.preventDefault();
+      return;
+    }
     // fields and sliders keep their own keys; so do the metrics, which scroll sideways
     if (e.target.closest && e.target.closest("input, select, textarea, [contenteditable], #metrics")) return;
     const moves = { ArrowLeft: -1, ArrowRight: 1 };
@@ -259,7 +315,7 @@ function wire() {
 // -- the address keeps the state, so a reload or a shared link shows the same step --
 function saveHash() {
   history.replaceState(null, "", encodeState({ source: state.source, values: state.values,
-    step: state.step, h: $("h").value, lang: i18n.lang() }));
+    step: state.step, h: $("h").value, lang: i18n.lang(), collapse: state.collapse }));
 }
 
 function restoreFromHash(asked) {
@@ -275,6 +331,8 @@ function restoreFromHash(asked) {
   } else if (asked.example !== null) {
     const ex = state.examples.find((e) => e.name === asked.example);
     if (ex) {
+      state.collapse = asked.collapse;
+      $("collapse").value = asked.collapse;
       $("source").value = `example:${ex.name}`;
       state.source = { example: ex.name };
       state.inputs = ex.inputs.map((i) => ({ name: i.name, value: i.name in asked.values ? asked.values[i.name] : i.value }));

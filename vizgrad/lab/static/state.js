@@ -21,6 +21,9 @@ export const state = {
   sceneGen: 0,
   timer: 0,
   busy: false,
+  collapse: "",   // "", "neuron" or "layer": how a grouped graph is drawn
+  expand: [],     // the group opened in a collapsed graph (one at a time)
+  focusAfter: null,  // the shape to focus once the next scene is drawn
 };
 
 export function say(message) { $("status").textContent = message || ""; }
@@ -30,6 +33,12 @@ export function hi() { return state.range[1]; }
 // The request for the graph on screen: the source and values that produced the shown trace.
 export function traceBody(extra) {
   return Object.assign({}, state.shown, extra || {});
+}
+
+// How the graph is drawn (the trace and the scene ask for it; the numeric check does not).
+export function graphOptions() {
+  if (!state.collapse) return {};
+  return state.expand.length ? { collapse: state.collapse, expand: state.expand } : { collapse: state.collapse };
 }
 
 export function sourceBody(extra) {

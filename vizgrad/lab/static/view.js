@@ -1,7 +1,7 @@
 // Showing one step: the scene's picture (one SVG, replayed by VizgradPlayback), the node
 // table that follows its boxes, the metrics and the numeric check.
 import { api } from "./api.js";
-import { $, state, traceBody } from "./state.js";
+import { $, state, traceBody, graphOptions } from "./state.js";
 import { lang, t } from "./i18n.js";
 import { describeError } from "./errors.js";
 
@@ -42,8 +42,27 @@ function buildTable(scene) {
     const grad = document.createElement("td");
     grad.className = "number grad";
     tr.append(th, how, data, grad);
-    return tr;
-  }));
+    // a group's parameters, each with its grad from the group's backward step on
+    const params = (r.params || []).map((p) => {
+      const row = document.createElement("tr");
+      row.className = "param";
+      row.dataset.param = r.id;
+      row.dataset.done = String(p.done);
+      const name = document.createElement("th");
+      name.scope = "row";
+      name.textContent = `\u21b3 ${p.name}`;
+      const cells = [t("player.param", { path: r.name }), p.data, p.grad].map((text, i) => {
+        const td = document.createElement("td");
+        td.className = ["", "number data", "number grad"][i];
+        td.textContent = text;
+        return td;
+      });
+      row.dataset.grad = p.grad;
+      row.append(name, ...cells);
+      return row;
+    });
+    return [tr, ...params];
+  }).flat());
   $("grad-head").textContent = scene.words.grad;
   const root = state.trace ? state.trace.output : "";
   $("node-caption").textContent = t("player.table", { root });
@@ -64,7 +83,8 @@ export async function drawScene() {
   if (scene === undefined) {
     box.setAttribute("aria-busy", "true");
     try {
-      scene = await api("/api/scene", traceBody({ theme: theme(), rankdir: $("rankdir").value, lang: lang() }));
+      scene = await api("/api/scene", traceBody(Object.assign(
+        { theme: theme(), rankdir: $("rankdir").value, lang: lang() }, graphOptions())));
     } catch (err) {
       if (gen === state.sceneGen) {
         box.setAttribute("aria-busy", "false");
@@ -92,21 +112,65 @@ export async function drawScene() {
     state.fit = natural * 0.6 <= box.clientWidth;
     state.fitKey = scene.graph_key;
   }
-  setFit(state.fit);
+  if (zoom().scale() === null) setFit(state.fit); else zoom().apply();
+  showZoom();
   state.scene = scene;
   buildTable(scene);
   state.player = window.VizgradPlayback.create(svg, scene.playback, scene.prefix, onShape);
+  // group boxes open, the opened group's label closes (lab.js listens on the box)
+  for (const [path, id] of Object.entries(scene.boxes || {})) {
+    const rect = svg.querySelector(`#${scene.prefix}n-${id}`);
+    if (!rect) continue;
+    Object.assign(rect.dataset, { open: path });
+    rect.setAttribute("tabindex", "0");
+    rect.setAttribute("role", "button");
+    rect.setAttribute("aria-label", t("player.expand", { path }));
+    rect.classList.add("vg-openable");
+  }
+  for (const label of svg.querySelectorAll(".vg-frame-label")) {
+    label.setAttribute("tabindex", "0");
+    label.setAttribute("role", "button");
+    label.setAttribute("aria-label", t("player.collapse", { path: label.dataset.path }));
+  }
+  if (Object.keys(scene.boxes || {}).length) svg.setAttribute("role", "group");
   for (const id of Object.keys(scene.playback.base)) {
     if (CELL.test(id)) onShape(id, state.player.look(id));
   }
   box.setAttribute("aria-busy", "false");
   showPicture();
+  if (state.focusAfter) {
+    const el = svg.querySelector(state.focusAfter);
+    state.focusAfter = null;
+    if (el) el.focus();
+  }
+}
+
+// zoom and pan of the picture, shared with the step player (drag, Ctrl + wheel, pinch)
+let zoomer = null;
+export function zoom() {
+  if (!zoomer) {
+    zoomer = window.VizgradPlayback.zoomer($("graph"), () => $("graph").querySelector("svg"), (scale) => {
+      if (scale !== null && state.fit) {
+        state.fit = false;
+        $("graph").classList.remove("fit");
+        $("fit").setAttribute("aria-pressed", "false");
+      }
+      showZoom();
+    });
+  }
+  return zoomer;
+}
+
+function showZoom() {
+  if (zoomer) $("zoom").textContent = `${Math.round(zoomer.shown() * 100)} %`;
 }
 
 export function setFit(on) {
   state.fit = on;
+  zoom().fit();
   $("graph").classList.toggle("fit", on);
   $("fit").setAttribute("aria-pressed", on ? "true" : "false");
+  showZoom();
 }
 
 // Move the picture and the table to the current step.
@@ -121,10 +185,16 @@ export function showPicture() {
     tr.classList.toggle("active", on);
     if (on) tr.setAttribute("aria-current", "step"); else tr.removeAttribute("aria-current");
   }
+  for (const tr of document.querySelectorAll("#node-table tbody tr.param")) {
+    const done = k >= Number(tr.dataset.done);
+    const td = tr.querySelector(".grad");
+    td.textContent = done ? tr.dataset.grad : "\u2014";
+    td.classList.toggle("pending", !done);
+  }
   const cap = player.look("cap-0");
   $("caption").textContent = cap ? cap.text : "";
   const svg = $("graph").querySelector("svg");
-  window.VizgradPlayback.reveal($("graph"), svg, active ? `n-${active}` : null, state.scene.prefix);
+  window.VizgradPlayback.reveal($("graph"), svg, active ? `n-${active}` : null, state.scene.prefix, true);
   window.VizgradPlayback.caption($("graph"), svg, state.scene.prefix, $("now"));
 }
 
