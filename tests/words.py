@@ -12,7 +12,7 @@ from vizgrad.render.text import name
 #: example names, and the language switch's own name for English
 ALLOWED = {"tanh", "exp", "log", "relu", "ReLU", "vizgrad", "micrograd", "PyTorch", "Home",
            "End", "English", "softmax", "nll", "inf", "nan", "Graphviz", "float", "Tab", "Enter",
-           "Esc", "Ctrl"}
+           "Esc", "Ctrl", "MLP"}
 #: file formats, named as such in the gallery page
 ALLOWED |= {"SVG", "GIF", "PNG", "MP", "HTML", "JSON", "DOT"}
 ALLOWED |= {part for name in examples.names() for part in name.split("-")}

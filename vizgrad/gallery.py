@@ -206,7 +206,7 @@ def gallery_jobs(langs: Sequence[str], names: Sequence[str] | None = None,
     (see :func:`vizgrad._gallery_page.in_languages`).
 
     >>> [(j.folder, j.steps, j.formats) for j in gallery_jobs(["en", "zh"], ["fork", "sum-square"])]
-    [('fork', True, None), ('sum-square', True, None), ('fork/zh', True, ('svg', 'png', 'html')), ('sum-square/zh', False, ('svg', 'png', 'html'))]
+    [('fork', True, None), ('sum-square', True, None), ('fork/zh', True, ('svg', 'animated-svg', 'png', 'html')), ('sum-square/zh', False, ('svg', 'animated-svg', 'png', 'html'))]
     >>> gallery_jobs(["zh"], ["fork"])[0].title
     'fork：a=−2、b=3 时 q = (a*b)*(a+b)：q = −6，梯度 (−3, −8)，步骤 0..7'
     """
