@@ -247,11 +247,13 @@ def player_html(
         opts: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
         options = dict(preset=preset, theme=theme, rankdir=rankdir, decimals=decimals, trim=trim,
                        lang=lang, legend=legend, backend=backend, **opts)
-        G, _ = shrink(as_graph(x), collapse=collapse, focus=focus, radius=radius,
+        given = as_graph(x)
+        G, _ = shrink(given, collapse=collapse, focus=focus, radius=radius,
                       group_steps=group_steps, merge_constants=merge_constants)
         scene = Scene(G, **options)
         info = G.graph.get("collapsed")
-        if info and "runs" not in info:
+        # groups open only when this page collapsed them (not a graph collapsed before)
+        if info and "runs" not in info and "collapsed" not in given.graph:
             source, _ = shrink(as_graph(x), focus=focus, radius=radius,
                                merge_constants=merge_constants)
             opened = views(scene, source, info["level"], group_steps, options, _PREFIX,
