@@ -6,6 +6,8 @@ Skips with a reason when Playwright or Chromium is missing; in CI
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from vizgrad import Value, examples, to_networkx
@@ -183,3 +185,18 @@ def test_a_chinese_page_has_no_english_words(open_page):
     pg.keyboard.press("End")
     assert pg.locator("#counter").inner_text() == "最终结果"
     assert english_words(pg.evaluate(TEXT_NODES), labels) == []
+
+
+def test_a_picture_a_little_too_wide_starts_fitted_and_a_much_wider_one_scrolls(open_page,
+                                                                               fork_html):
+    from playwright.sync_api import expect
+
+    pg = open_page(fork_html, width=860)  # fork is 956 px wide: fitted, nothing cut off
+    expect(pg.locator("#player")).to_have_class(re.compile(r"\bfit\b"))
+    box = pg.locator("#stage svg").bounding_box()
+    stage = pg.locator("#stage").bounding_box()
+    assert box["x"] >= stage["x"] - 1 and box["x"] + box["width"] <= stage["x"] + stage["width"] + 1
+    wide = open_page(player_html(examples.graph("softmax-nll")), width=860)
+    expect(wide.locator("#player")).not_to_have_class(re.compile(r"\bfit\b"))
+    pg = open_page(fork_html)  # room enough: its own size
+    expect(pg.locator("#player")).not_to_have_class(re.compile(r"\bfit\b"))

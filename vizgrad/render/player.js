@@ -396,6 +396,11 @@
   }
   use(0);
   showZoom();
+  var first = stage.querySelector("svg");  // a picture a little too wide starts fitted
+  if (first && !root.classList.contains("fit")) {
+    var natural = first.getBoundingClientRect().width, room = stage.clientWidth;
+    if (natural > room && room / natural >= 0.7) { fit(); }
+  }
   var begin = fromHash();
   if (begin !== null) { go(begin); } else { show(Number(root.getAttribute("data-start")) || 0, true); }
 })();
