@@ -160,8 +160,9 @@ class Looks:
         out[f"t-{n}-data"] = {"text": s.word("pending") if pending else s.num(st.data.get(n)),
                               "fill": th.muted if pending else th.text}
         fill = grad_color(grad if on_path else None, self.scale, th)
-        out[f"c-{n}-grad"] = {"fill": fill, "hatch": _OFF if reached else _ON, "stroke": "none",
-                              "sw": "0", "dash": ""}
+        # off the path no gradient is on its way: not hatched like one still to arrive
+        out[f"c-{n}-grad"] = {"fill": fill, "hatch": _OFF if reached or not on_path else _ON,
+                              "stroke": "none", "sw": "0", "dash": ""}
         out[f"t-{n}-grad"] = {"text": s.num(grad), "fill": th.text,
                               "bold": _ON if n in ctx["changed"] else _OFF}
         done = n in s.params_done and st.step >= s.params_done[n] or ctx["final"]

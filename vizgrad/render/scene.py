@@ -19,6 +19,7 @@ player, lab) draws the same picture::
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from ..exceptions import OptionError
@@ -227,7 +228,9 @@ class Scene:
         if k is None:
             st = final_state(G)
             root = tx.name(G, G.graph["root"])
-            ins = [n for n in self.order if self.kind(n) == "input"]
+            ins = sorted((n for n in self.order if self.kind(n) == "input"),  # z0 … z3
+                         key=lambda n: [int(p) if p.isdigit() else p
+                                        for p in re.split(r"(\d+)", tx.name(G, n))])
             parts = [f"∂{root}/∂{tx.name(G, n)} = {self.num(st.grad.get(n))}" for n in ins[:6]]
             grads = ["   ".join(parts) + (" …" if len(ins) > 6 else "")] if parts else []
             return [tx.caption(G, None, self.lang), *grads, *self._notes]
@@ -256,9 +259,12 @@ class Scene:
     def legend_texts(self) -> list[str]:
         if not self.legend:
             return []
-        return [self.word("legend.edge_amount" if self.collapsed else "legend.edge"),
-                self.word("legend.fill", scale=self.num(self.looks.scale)) + " · "
-                + self.word("legend.unreached")]
+        lines = [self.word("legend.edge_amount" if self.collapsed else "legend.edge"),
+                 self.word("legend.fill", scale=self.num(self.looks.scale)) + " · "
+                 + self.word("legend.unreached")]
+        if not all(on for _, on in self.graph.nodes(data="on_path", default=True)):
+            lines.append(self.word("legend.offpath"))
+        return lines
 
     # -- placing shapes ----------------------------------------------------------------
     def _place(self, geo: gm.Geometry) -> None:
