@@ -281,6 +281,10 @@ def _softmax(page: _Page, G: Any) -> None:
 def _generic(page: _Page, ex: str, G: Any) -> None:
     root = G.graph["root"]
     page.add(f'<a id="{ex}"></a>', "", f"## {ex}", "", page.describe(ex, G), "")
+    info = G.graph.get("collapsed")
+    if info:  # drawn by group: say so, and where every value is
+        page.add(page.w("gallery.collapsed.text", values=f"{info['nodes']:,}",
+                        boxes=f"{info['boxes']:,}"), "")
     page.add(page.image(ex, page.w("gallery.alt.final", name=ex)), "")
     page.add(f"{name(G, root)} = {_num(G.nodes[root]['data'])}", "", *_inputs_table(page, G), "")
     page.add(page.links(ex), "")
