@@ -24,14 +24,13 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import _pool
-from ._gallery_page import TRANSLATED_FORMATS, in_languages, job_folder, step_file, write_pages
-from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, Estimate
+from ._budget import Estimate
 from ._budget import check as budget_check
 from ._files import prune, sweep, sweep_one, via_temp, write_atomic
+from ._gallery_page import TRANSLATED_FORMATS, in_languages, step_file, write_pages
+from ._jobs import (ANIMATED_SUFFIX, DEFAULT_FORMATS, FORMATS, PICTURES, SINGLE_FILE_FORMATS,
+                    Job, Options, player_source, resolve)
 from .exceptions import OptionError, RenderError
-from ._budget import MAX_CELLS
-from .render.layout import DEFAULT_TIMEOUT
-from .render.svg import DEFAULT_MAX_NODES
 
 __all__ = [
     "FORMATS",
@@ -52,116 +51,6 @@ __all__ = [
     "write_one",
     "write_atomic",
 ]
-
-#: every format ``vizgrad render --format`` accepts
-FORMATS = ("svg", "animated-svg", "gif", "png", "mp4", "json", "dot", "html")
-#: what a plain ``vizgrad render`` writes (png needs the system ``dot``, mp4 ffmpeg)
-DEFAULT_FORMATS = ("svg", "animated-svg", "gif", "json", "dot", "html")
-#: suffixes ``-o FILE`` accepts (``.anim.svg``: the animated SVG)
-SINGLE_FILE_FORMATS = ("svg", "anim.svg", "dot", "json", "html", "gif", "mp4", "webp", "png",
-                       "pdf")
-#: the file name ending of an animated SVG
-ANIMATED_SUFFIX = ".anim.svg"
-#: the pictures task writes these formats (one layout, shared)
-_PICTURES = {"svg", "animated-svg", "dot", "json", "html", "png"}
-
-
-@dataclass(frozen=True)
-class Options:
-    """How to render: formats, PNG frames, the step of the single pictures, look, layout.
-
-    ``backend`` is the Graphviz layout (``"embedded"``, ``"system"``, or None
-    for ``VIZGRAD_LAYOUT`` else embedded); png and pdf always need the system one.
-    The limits are checked before anything is written: ``max_nodes`` values per
-    graph, ``max_cells`` values × steps per step player, ``timeout`` seconds per
-    Graphviz layout, and the estimated output (``max_bytes``) and time
-    (``max_seconds``) of the whole export (see :mod:`vizgrad._budget`).
-    """
-
-    formats: tuple[str, ...] = DEFAULT_FORMATS
-    frames: bool = False
-    step: int | None = None
-    rankdir: str = "LR"
-    theme: str = "light"
-    decimals: int = 4
-    preset: str = "docs"
-    lang: str | None = None
-    backend: str | None = None
-    max_nodes: int = DEFAULT_MAX_NODES
-    max_cells: int = MAX_CELLS
-    timeout: float = DEFAULT_TIMEOUT
-    max_bytes: int = DEFAULT_MAX_BYTES
-    max_seconds: float = DEFAULT_MAX_SECONDS
-    #: large graphs (see :mod:`vizgrad.collapse`): None keeps each job's own setting
-    #: (an example's level, else ``"auto"``); ``False`` draws every value
-    collapse: Any = None
-    focus: str | None = None
-    radius: int = 2
-    group_steps: str = "merge"
-    merge_constants: Any = None
-
-
-@dataclass(frozen=True)
-class Job:
-    """One graph to export into ``out/<name>/``; ``title`` heads its step player.
-
-    ``shrink`` holds the job's own collapse options (an example's level);
-    :func:`resolve` makes ``graph`` the graph drawn and keeps the original in
-    ``source`` (its JSON is written, and the player starts from it).
-    A job with a ``lang`` writes its words in that language (instead of
-    :attr:`Options.lang`), into ``out/<name>/<lang>/`` unless it is English;
-    ``formats`` narrows :attr:`Options.formats` for this job, and ``steps=False``
-    leaves out the per-step SVGs.
-    """
-
-    name: str
-    graph: Any
-    title: str | None = None
-    shrink: dict[str, Any] = field(default_factory=dict)
-    source: Any = None
-    lang: str | None = None
-    formats: tuple[str, ...] | None = None
-    steps: bool = True
-
-    @property
-    def folder(self) -> str:
-        """Where the files go, relative to the export: ``fork``, or ``fork/zh``."""
-        return job_folder(self.name, self.lang)
-
-    def options(self, opts: Options) -> Options:
-        """``opts`` with this job's language and formats."""
-        formats = opts.formats if self.formats is None else tuple(
-            f for f in opts.formats if f in self.formats)
-        return replace(opts, formats=formats, lang=self.lang or opts.lang)
-
-
-def resolve(job: Job, opts: Options) -> Job:
-    """``job`` with its graph collapsed or focused as ``opts`` and the job ask; once."""
-    from .render.svg import shrink
-
-    if job.source is not None:
-        return job
-    wanted = {"collapse": "auto", **job.shrink}
-    if opts.collapse is not None:
-        wanted["collapse"] = opts.collapse
-    for key in ("focus", "merge_constants"):
-        if getattr(opts, key) is not None:
-            wanted[key] = getattr(opts, key)
-    wanted.update(radius=opts.radius, group_steps=opts.group_steps)
-    G, _ = shrink(job.graph, None, max_nodes=opts.max_nodes, **wanted)
-    return replace(job, graph=G, source=job.graph, shrink=wanted)
-
-
-def _player_source(job: Job) -> tuple[Any, dict[str, Any]]:
-    """What the player gets: the source and an explicit level (so it can expand groups),
-    else the drawn graph as it is."""
-    level = job.shrink.get("collapse")
-    if job.source is None or job.graph is job.source:
-        return job.graph, {}
-    if level not in ("auto", None, False) or job.shrink.get("focus") is not None:
-        return job.source, {k: v for k, v in job.shrink.items() if v is not None}
-    return job.graph, {}
-
 
 @dataclass
 class Report:
@@ -267,7 +156,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         put(f"{n}.json", to_json(G if job.source is None else job.source, indent=1) + "\n")
     if "html" in opts.formats:
         start = 0 if opts.step is None else opts.step
-        source, how = _player_source(job)
+        source, how = player_source(job)
         put(f"{n}.html", player_html(source, start=start, title=job.title, **_player_opts(opts),
                                      **how))
         _pool.report(len(steps))
@@ -314,7 +203,7 @@ def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
     tasks = []
     for j in jobs:
         formats = j.options(opts).formats
-        kinds = ["pictures"] if set(formats) & _PICTURES else []
+        kinds = ["pictures"] if set(formats) & PICTURES else []
         kinds += [k for k in ("gif", "mp4") if k in formats]
         if _framed(j, opts):
             kinds.append("frames")
@@ -472,7 +361,7 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         write_atomic(target, (to_json(job.source, indent=1) + "\n").encode("utf-8"))
     elif fmt == "html":
         start = 0 if opts.step is None else opts.step
-        source, how = _player_source(job)
+        source, how = player_source(job)
         page = player_html(source, start=start, title=title, **_player_opts(opts), **how)
         write_atomic(target, page.encode("utf-8"))
     else:
