@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..collapse import LEVELS
 from . import text as tx
 
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["LARGE", "MAX_PARAMS", "box_name", "note_lines", "param_rows", "params_line", "params_step",
-           "summed"]
+__all__ = ["LARGE", "MAX_PARAMS", "box_name", "note_lines", "param_rows", "params_line",
+           "params_step", "summed"]
 
 #: parameter rows a group box shows; more are summarised in one row
 MAX_PARAMS = 6
@@ -128,9 +129,10 @@ def note_lines(scene: Scene) -> list[str]:
         out.append(w("note.large", values=f"{n:,}"))
     if info:
         level = info["level"]
-        depth = {"layer": 1, "neuron": 2}.get(level, level)
-        by = {1: w("level.layer"), 2: w("level.neuron"), "order": w("level.order")}.get(
-            depth, w("level.depth", depth=depth))
+        depth = LEVELS.get(level, level)
+        words = {d: w(f"level.{name}") for name, d in LEVELS.items()}
+        by = words[depth] if depth in words else w("level.order") if depth == "order" else w(
+            "level.depth", depth=depth)
         if "runs" in info and depth != "order":
             by = w("level.runs", level=by)
         out.append(w("note.collapsed", level=by, values=f"{info['nodes']:,}",

@@ -19,11 +19,12 @@ from ._metrics import width
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["Shape", "op_glyph", "place_caption", "place_edges", "place_legend", "place_nodes"]
+__all__ = ["ROW", "Shape", "op_glyph", "place_caption", "place_edges", "place_legend", "place_nodes"]
 
 Point = tuple[float, float]
 _ARROW = 9.0  # arrowhead length, points
-_ROW = 0.86  # row labels and the phase badge, relative to their text (12 pt in docs)
+#: row labels and the phase badge, relative to their text (12 pt in the docs preset)
+ROW = 0.86
 _OPS = {"+": "+", "*": "×", "relu": "ReLU", "ReLU": "ReLU"}
 _SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
@@ -76,8 +77,8 @@ def place_caption(scene: Scene, x: float, y: float) -> None:
     add = scene.shapes.append
     add(Shape("badge", "rect", (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)),
               "vg-badge"))
-    add(Shape("badge-t", "text", (_r(x + bw / 2), _baseline(y + line / 2, c * _ROW)), "vg-badge-text",
-              c * _ROW, True, "middle"))
+    add(Shape("badge-t", "text", (_r(x + bw / 2), _baseline(y + line / 2, c * ROW)), "vg-badge-text",
+              c * ROW, True, "middle"))
     for i in range(scene._lines):
         add(Shape(f"cap-{i}", "text", (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
                   "vg-caption" if i == 0 else "vg-rule", c, i == 0))
@@ -179,7 +180,7 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
                   True, "middle"))
         for row, key in ((1, "data"), (2, "grad")):
             base = _baseline(top + line * (row + 0.5), f)
-            add(Shape(f"t-{n}-{key[0]}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * _ROW))
+            add(Shape(f"t-{n}-{key[0]}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * ROW))
             add(Shape(f"t-{n}-{key}", "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
                       "end"))
         cols = 2 if len(params) >= 4 else 1
@@ -194,7 +195,7 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
                       "vg-grad-cell"))
             base = _baseline(row_top + line / 2, f)
             add(Shape(f"t-{n}-p{i}l", "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
-                      f * _ROW))
+                      f * ROW))
             add(Shape(f"t-{n}-p{i}", "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base), "vg-grad",
                       f, False, "end"))
         if n in scene.op_sizes:

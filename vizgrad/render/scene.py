@@ -31,6 +31,7 @@ from . import text as tx
 from ._groups import box_name, note_lines, param_rows, params_line, params_step, summed
 from ._looks import Looks, final_state
 from ._metrics import width
+from ._shapes import ROW as _ROW
 from ._shapes import Shape, op_glyph, place_caption, place_edges, place_legend, place_nodes
 from .layout import DEFAULT_TIMEOUT, run_layout
 from .presets import Preset
@@ -47,7 +48,6 @@ _SLIDE_TEXT = 14.0  # the smallest text on a slide, in points
 _SPAN_BUDGET = 1500  # ranks that long edges may cross in all before the longest go free
 _LONG = 3  # ranks an edge may cross and still be laid out, past the budget
 _LABEL_H = 1.65  # the room an edge label takes across its edge, relative to its text
-_ROW = 0.86  # row labels' size, relative to the box text (12 pt in the docs preset)
 
 
 class Scene:
