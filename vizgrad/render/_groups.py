@@ -25,8 +25,8 @@ from . import text as tx
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["LARGE", "MAX_PARAMS", "box_name", "note_lines", "param_rows", "params_line",
-           "params_step", "summed"]
+__all__ = ["LARGE", "MAX_PARAMS", "box_name", "note_lines", "ordered_params", "param_rows",
+           "params_line", "params_step", "summed"]
 
 #: parameter rows a group box shows; more are summarised in one row
 MAX_PARAMS = 6
@@ -60,6 +60,17 @@ def _short(name: str, box: str = "") -> str:
     return name.rsplit(".", 1)[-1] if "." in name else name
 
 
+def ordered_params(attrs: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A box's ``params`` as (name, grad) in the course's order, neuron by neuron: weights,
+    then bias.
+
+    >>> ordered_params({"params": [["L0.N1.b", 1], ["L0.N0.w0", 2], ["L0.N0.b", 3]]})
+    [('L0.N0.w0', 2), ('L0.N0.b', 3), ('L0.N1.b', 1)]
+    """
+    params = [(str(p[0]), p[1]) for p in attrs.get("params") or ()]
+    return sorted(params, key=lambda p: (p[0].rsplit(".", 1)[0], p[0].rsplit(".", 1)[-1] == "b"))
+
+
 def param_rows(scene: Scene, n: str) -> list[tuple[str, float | None]]:
     """A group box's parameter rows: (row label, final grad); at most :data:`MAX_PARAMS`,
     the last of them standing for the rest (grad ``None``)."""
@@ -67,10 +78,7 @@ def param_rows(scene: Scene, n: str) -> list[tuple[str, float | None]]:
     if a.get("kind") != "group":
         return []
     box = str(a.get("label", ""))
-    params = [(str(p[0]), p[1]) for p in a.get("params") or ()]
-    # the course's order, neuron by neuron: weights, then bias
-    params.sort(key=lambda p: (p[0].rsplit(".", 1)[0], p[0].rsplit(".", 1)[-1] == "b"))
-    rows = [(scene.word("box.param", name=_short(name, box)), g) for name, g in params]
+    rows = [(scene.word("box.param", name=_short(name, box)), g) for name, g in ordered_params(a)]
     if len(rows) > MAX_PARAMS:
         rest = len(rows) - MAX_PARAMS + 1
         rows = rows[:MAX_PARAMS - 1] + [(scene.word("box.params", n=f"{rest:,}"), None)]

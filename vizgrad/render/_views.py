@@ -31,7 +31,7 @@ import zlib
 from typing import TYPE_CHECKING, Any
 
 from . import text as tx
-from ._groups import box_name
+from ._groups import box_name, ordered_params
 from .playback import node_table, pack, playback, scene_svg
 
 if TYPE_CHECKING:
@@ -151,8 +151,7 @@ def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[st
             if m in source and source.nodes[m].get("label"):
                 data[str(source.nodes[m]["label"])] = source.nodes[m].get("data")
     out = []
-    params = sorted(a.get("params") or (), key=lambda p: str(p[0]).rsplit(".", 1)[-1] == "b")
-    for name, grad in params:  # the course's order: weights, then bias
+    for name, grad in ordered_params(a):
         value = data.get(str(name))
         out.append({"name": str(name), "data": "" if value is None else scene.num(value),
                     "grad": scene.num(grad), "done": scene.last + 1 if done is None else done})
