@@ -254,7 +254,7 @@ def player_html(
         info = G.graph.get("collapsed")
         # groups open only when this page collapsed them (not a graph collapsed before)
         if info and "runs" not in info and "collapsed" not in given.graph:
-            source, _ = shrink(as_graph(x), focus=focus, radius=radius,
+            source, _ = shrink(given, focus=focus, radius=radius,
                                merge_constants=merge_constants)
             opened = views(scene, source, info["level"], group_steps, options, _PREFIX,
                            limit=max_views)

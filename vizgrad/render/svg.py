@@ -27,6 +27,7 @@ from typing import Any
 
 from .._budget import too_many_values
 from .._files import write_atomic
+from ..collapse import AUTO_NODES
 from ..exceptions import GraphTooLargeError, OptionError, RenderError
 from ..graph import as_graph
 from . import text
@@ -186,7 +187,7 @@ def shrink(G: Any, k: int | None = None, *, collapse: Any = False, focus: str | 
            max_nodes: Any = None) -> tuple[Any, int | None]:
     """``G`` with the large-graph options applied (:func:`vizgrad.collapse.prepare`), and
     step ``k`` of ``G`` carried over to it; ``G`` itself when no option asks for a change."""
-    auto = collapse == "auto" and (G.number_of_nodes() > 100 or (
+    auto = collapse == "auto" and (G.number_of_nodes() > AUTO_NODES or (
         isinstance(max_nodes, int) and G.number_of_nodes() > max_nodes))
     if not auto and collapse in ("auto", False, None) and focus is None \
             and merge_constants in (None, False):
