@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import inspect
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -11,7 +10,6 @@ import pytest
 from vizgrad import _embed
 from vizgrad._embed import Spec, alt_text, figure_html, parse_options, render
 from vizgrad.exceptions import ExpressionError, OptionError, UnknownExampleError
-from vizgrad.render.svg import draw
 
 FORK = "(a*b)*(a+b)"
 
@@ -20,7 +18,20 @@ def test_options_become_a_spec():
     spec = parse_options({"values": "a=-2; b=3", "step": "7", "player": None, "theme": "dark",
                           "caption": "The fork.", "decimals": "2"}, f"  {FORK} ")
     assert spec == Spec(expression=FORK, values=(("a", -2.0), ("b", 3.0)), step=7, player=True,
-                        theme="dark", caption="The fork.", decimals=2)
+                        caption="The fork.", drawing=(("theme", "dark"), ("decimals", "2")))
+    assert spec.options().theme == "dark" and spec.options().decimals == 2
+    assert spec.options().collapse is False  # the player's own default
+
+
+def test_every_drawing_option_of_a_block_reaches_the_picture():
+    spec = parse_options({"example": "fork", "preset": "slides", "lang": "zh", "theme": "dark",
+                          "rankdir": "TB", "decimals": "1", "legend": "off"})
+    o = spec.options()
+    assert (o.preset, o.lang, o.theme, o.rankdir, o.decimals, o.legend) == \
+        ("slides", "zh", "dark", "TB", 1, False)
+    svg = render(spec).text
+    assert "梯度" in svg or "步骤" in svg  # Chinese words
+    assert '#1e1e1e' in svg  # the dark background
 
 
 @pytest.mark.parametrize("raw, on", [("", True), ("yes", True), ("True", True), ("off", False),
@@ -39,12 +50,12 @@ def test_flags_read_words_and_an_empty_value(raw, on):
         ({"values": "a"}, FORK, "'a' is not name=number"),
         ({"values": "2a=1"}, FORK, "'2a=1' is not name=number"),
         ({"values": "a=inf"}, FORK, "must be a finite number"),
-        ({"step": "-1"}, FORK, "expected a step number, first or final, got '-1'"),
+        ({"step": "-1"}, FORK, "step must be a step number, first, last or final, got '-1'"),
         ({"decimals": "two"}, FORK, "decimals: expected a whole number"),
         ({"player": "maybe"}, FORK, "player: expected no value, true or false, got 'maybe'"),
         ({"player": None, "animated": None}, FORK, "player and animated exclude each other"),
         ({"caption": ""}, FORK, "caption: needs a value"),
-        ({"theme": "sepia"}, FORK, "unknown theme 'sepia'"),
+        ({"theme": "sepia"}, FORK, "theme must be one of light, dark, got 'sepia'"),
         ({"rankdir": "RL"}, FORK, "rankdir must be one of LR, TB, got 'RL'"),
         ({"decimals": "13"}, FORK, "decimals must be a whole number from 0 to 12, got 13"),
     ],
@@ -55,42 +66,28 @@ def test_bad_options_say_what_is_wrong(options, expression, message):
     assert message in str(err.value)
 
 
-@pytest.mark.parametrize("key, value", [("preset", "slides"), ("lang", "zh")])
-def test_newer_draw_options_pass_through_only_when_draw_has_them(key, value):
-    spec = Spec(expression=FORK, values=(("a", -2.0), ("b", 3.0)), **{key: value})
-    if key in inspect.signature(draw).parameters:
-        assert parse_options({key: value, "values": "a=-2, b=3"}, FORK) == spec
-        assert _embed._kwargs(spec, _embed._draw_params(), "a picture")[key] == value
-    else:
-        with pytest.raises(OptionError, match=f"cannot set a {key} for a picture; leave the "
-                                              f"{key} option out or upgrade vizgrad"):
-            parse_options({key: value}, FORK)
+def test_animated_writes_one_animated_svg():
+    out = render(parse_options({"animated": None, "example": "fork"}))
+    assert out.kind == "animated" and "@keyframes" in out.text
+    assert out.alt == "example fork, animated: steps 0 to 7, then the final view"
 
 
-def test_animated_needs_a_drawing_that_can_animate():
-    from vizgrad.render.svg import Drawing
-
-    if hasattr(Drawing, "animated_svg"):
-        out = render(parse_options({"animated": None, "example": "fork"}))
-        assert out.kind == "animated" and out.text.lstrip().startswith("<")
-    else:
-        with pytest.raises(OptionError, match="cannot write animated SVG; use player"):
-            parse_options({"animated": None, "example": "fork"})
-
-
-def test_an_expression_renders_the_chosen_step_as_svg():
+def test_final_is_the_final_view_and_last_the_last_step():
     spec = parse_options({"values": "a=-2, b=3", "step": "final"}, FORK)
     out = render(spec)
     assert out.kind == "svg" and out.suffix == ".svg"
-    assert out.text == draw(_embed.graph(spec), 7).svg()
     assert ET.fromstring(out.text).tag == "{http://www.w3.org/2000/svg}svg"
-    assert out.alt == "(a*b)*(a+b) at a=-2, b=3, step 7 of 7"
+    assert out.alt == "(a*b)*(a+b) at a=-2, b=3, the final view"
+    assert "every gradient is final" in out.text and "step 7 / 7" not in out.text
+    last = render(parse_options({"values": "a=-2, b=3", "step": "last"}, FORK))
+    assert last.alt == "(a*b)*(a+b) at a=-2, b=3, step 7 of 7"
+    assert "step 7 / 7" in last.text and last.text != out.text
 
 
 def test_first_and_a_number_pick_the_step():
     assert "step 0 of 7" in render(parse_options({"example": "fork", "step": "first"})).alt
     assert "step 3 of 7" in render(parse_options({"example": "fork", "step": "3"})).alt
-    with pytest.raises(OptionError, match="this graph has steps 0 to 7"):
+    with pytest.raises(OptionError, match="from 0 to 7, first, last or final for this graph"):
         render(parse_options({"example": "fork", "step": "8"}))
 
 
@@ -112,7 +109,16 @@ def test_a_bad_expression_is_an_expression_error_with_its_column():
 def test_the_player_starts_at_the_step_asked_for():
     out = render(parse_options({"example": "fork", "player": None, "step": "final"}))
     assert out.kind == "player" and out.suffix == ".html"
-    assert out.text.startswith("<!DOCTYPE html>") and 'data-start="7"' in out.text
+    assert out.text.startswith("<!DOCTYPE html>") and 'data-start="8"' in out.text
+    assert 'data-start="7"' in render(parse_options({"example": "fork", "player": None,
+                                                      "step": "last"})).text
+    assert 'data-start="0"' in render(parse_options({"example": "fork", "player": None})).text
+
+
+def test_a_collapsed_block_counts_the_steps_of_the_graph_it_names():
+    spec = parse_options({"example": "mlp", "collapse": "neuron", "step": "30"})
+    assert alt_text(spec) == "example mlp, step 30 of 49"
+    assert "step 10 / 13" in render(spec).text
 
 
 def test_figure_html_is_self_contained_without_a_src():
@@ -150,8 +156,8 @@ def test_collapse_draws_each_group_as_one_box_and_steps_count_the_boxes():
     spec = parse_options({"example": "mlp", "collapse": "neuron", "step": "final"})
     svg = render(spec).text
     assert "L0/N0 · 8 values" in svg and 'class="vg-box vg-group"' in svg
-    assert alt_text(spec).endswith("step 13 of 13")  # the collapsed graph's 14 steps
-    with pytest.raises(OptionError, match="collapse: expected auto, none, neuron"):
+    assert alt_text(spec) == "example mlp, the final view"
+    with pytest.raises(OptionError, match="collapse must be auto, none, layer, neuron"):
         parse_options({"example": "mlp", "collapse": "synapse"})
     with pytest.raises(OptionError, match="no groups to collapse"):
         render(parse_options({"example": "fork", "collapse": "layer"}))

@@ -40,15 +40,17 @@ def test_show_gives_the_player_the_static_svg_and_text():
 def test_show_starts_at_the_step_asked_for_and_passes_options():
     bundle = vizgrad.show("fork", step="final", theme="dark")._repr_mimebundle_()
     page = _page(bundle)
-    assert 'data-start="7"' in page and '<html lang="en" class="dark">' in page
-    assert bundle["image/svg+xml"] == vizgrad.draw(vizgrad.examples.graph("fork"), 7,
+    assert 'data-start="8"' in page and '<html lang="en" class="dark">' in page  # the final view
+    assert bundle["image/svg+xml"] == vizgrad.draw(vizgrad.examples.graph("fork"),
                                                    theme="dark").svg()
+    assert "every gradient is final" in bundle["image/svg+xml"]
+    assert 'data-start="7"' in _page(vizgrad.show("fork", step="last")._repr_mimebundle_())
     assert 'data-start="3"' in _page(vizgrad.show("fork", step=3)._repr_mimebundle_())
 
 
-@pytest.mark.parametrize("step", [8, -1, "last", True, 1.0])
+@pytest.mark.parametrize("step", [8, -1, "latest", True, 1.0])
 def test_show_refuses_a_step_outside_the_trace(step):
-    with pytest.raises(OptionError, match="step must be a number from 0 to 7, 'first' or 'final'"):
+    with pytest.raises(OptionError, match="step must be a (whole|step) number"):
         vizgrad.show("fork", step=step)
 
 
@@ -82,7 +84,7 @@ def test_a_trace_the_player_refuses_falls_back_to_text(monkeypatch):
     monkeypatch.setattr(notebook, "show", functools.partial(notebook.show, theme="neon"))
     bundle = vizgrad.trace(q)._repr_mimebundle_()
     assert list(bundle) == ["text/plain"]
-    assert "no step player: unknown theme 'neon'" in bundle["text/plain"]
+    assert "no step player: theme must be one of light, dark, got 'neon'" in bundle["text/plain"]
 
 
 def test_a_value_after_backward_displays_as_a_player():
@@ -117,7 +119,7 @@ def test_show_takes_a_micrograd_value():
     q = (a * b) * (a + b)
     q.backward()
     page = _page(vizgrad.show(q, step="final")._repr_mimebundle_())
-    assert 'data-start="7"' in page
+    assert 'data-start="8"' in page
     for grad in ("−3", "−8"):
         assert f'<td class="num grad">{grad}</td>' in page
 
@@ -126,6 +128,7 @@ def test_show_collapses_a_grouped_graph_before_the_player():
     from vizgrad import show
 
     s = show("mlp", collapse="neuron", step="final")
-    assert s.graph.number_of_nodes() == 9 and "L1/N0" in s.page() and "L1/N0" in s.svg()
-    with pytest.raises(OptionError, match="collapse level must be"):
+    assert "L1/N0 · " in s.page() and "L1/N0 · " in s.svg()
+    assert "L1/N0 · " not in show("mlp", step="final").page()
+    with pytest.raises(OptionError, match="collapse must be auto, none, layer, neuron"):
         show("mlp", collapse="synapse")

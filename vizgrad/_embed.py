@@ -10,15 +10,15 @@ and produce the same outputs through this module::
     ((('a', -2.0), ('b', 3.0)), 'final')
     >>> out = render(spec)
     >>> out.kind, out.text.startswith("<?xml"), out.alt
-    ('svg', True, '(a*b)*(a+b) at a=-2, b=3, step 7 of 7')
+    ('svg', True, '(a*b)*(a+b) at a=-2, b=3, the final view')
     >>> parse_options({"values": "a=two"}, "a*2")
     Traceback (most recent call last):
     ...
     vizgrad.exceptions.OptionError: values: 'a=two' is not a number; write values as a=-2, b=3
 
-Options a newer :func:`vizgrad.draw` accepts (``preset``, ``lang``) are
-passed on only when the installed ``draw`` has them; otherwise they raise a
-clear :class:`~vizgrad.exceptions.OptionError`.
+The drawing options (``preset``, ``theme``, ``collapse``, ...) are those of
+:mod:`vizgrad.options`, read by :func:`vizgrad.options.from_text`; a step counts
+the graph's own steps, and ``final`` is the final view, as everywhere.
 """
 
 from __future__ import annotations
@@ -27,38 +27,37 @@ import base64
 import functools
 import hashlib
 import html
-import inspect
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, cast
+from typing import Any
 
 from .exceptions import OptionError
+from .options import OPTIONS as OPTION_HELP
+from .options import Options, from_text, options_for, parse_step, resolve_step
 
 __all__ = ["OPTIONS", "FLAGS", "Spec", "Rendered", "parse_options", "parse_values", "graph",
            "render", "kind", "alt_text", "digest", "figure_html", "iframe_html", "player_height"]
 
+#: the drawing options a document may set, all read by :func:`vizgrad.options.from_text`
+DRAWING = ("preset", "lang", "theme", "rankdir", "decimals", "trim", "legend", "collapse",
+           "focus", "radius", "group_steps", "merge_constants")
 #: every option a directive or fenced block accepts, with a short description
 OPTIONS = {
     "values": "input values, as a=-2, b=3",
     "example": "a chapter example instead of an expression (vizgrad examples)",
-    "step": "the step to show (a number, first or final); with player, the first step shown",
+    "step": "the step to show (a number, first, last or final: the final view); with player, "
+            "the first step shown",
     "player": "an interactive step player instead of one picture",
     "animated": "one animated SVG of every step",
-    "preset": "a picture preset: docs, slides or compact",
-    "lang": "the language of captions: en or zh",
     "caption": "a caption under the picture",
-    "theme": "light or dark",
-    "rankdir": "LR (left to right) or TB (top to bottom)",
-    "decimals": "digits after the decimal point",
-    "collapse": "draw each group as one box: auto, none, neuron, layer or a group depth",
+    **{k: OPTION_HELP[k].help for k in DRAWING},
 }
 #: options that are on or off; given without a value they are on
 FLAGS = ("player", "animated")
 _TRUE = {"", "true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
-_NEWER = ("preset", "lang")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -72,13 +71,15 @@ class Spec:
     step: int | str | None = None
     player: bool = False
     animated: bool = False
-    preset: str | None = None
-    lang: str | None = None
     caption: str | None = None
-    theme: str | None = None
-    rankdir: str | None = None
-    decimals: int | None = None
-    collapse: str | int | bool | None = None
+    #: the drawing options set, as text, in :data:`DRAWING` order
+    drawing: tuple[tuple[str, str], ...] = ()
+
+    def options(self) -> Options:
+        """The drawing options, checked, with the player's defaults for a player."""
+        given = from_text(dict(self.drawing), "a vizgrad block")
+        base = options_for("player" if self.player else "draw", None, {})
+        return base.replace(**{k: getattr(given, k) for k, _ in self.drawing})
 
 
 @dataclass(frozen=True)
@@ -131,28 +132,6 @@ def _flag(key: str, raw: str | None) -> bool:
     raise OptionError(f"{key}: expected no value, true or false, got {raw!r}")
 
 
-def _level(raw: str) -> str | int | bool:
-    """A collapse level as written: ``neuron``, ``layer``, ``auto``, ``none`` or a depth."""
-    text = raw.strip().lower()
-    if text in ("neuron", "layer", "auto"):
-        return text
-    if text in ("none", "off", "false", "no"):
-        return False
-    if text.isdigit() and int(text) >= 1:
-        return int(text)
-    raise OptionError(f"collapse: expected auto, none, neuron, layer or a group depth, "
-                      f"got {raw!r}")
-
-
-def _step(raw: str) -> int | str:
-    text = raw.strip().lower()
-    if text in ("final", "last", "first"):
-        return "final" if text == "last" else text
-    if text.isdigit():
-        return int(text)
-    raise OptionError(f"step: expected a step number, first or final, got {raw!r}")
-
-
 def parse_options(options: Mapping[str, str | None], expression: str | None = None) -> Spec:
     """Check an option block (text values, as written in a document) and return a :class:`Spec`.
 
@@ -164,6 +143,7 @@ def parse_options(options: Mapping[str, str | None], expression: str | None = No
                           f"the options are: {', '.join(OPTIONS)}")
     expression = (expression or "").strip() or None
     fields: dict[str, Any] = {"expression": expression}
+    drawing: dict[str, str] = {}
     for key, raw in options.items():
         if key in FLAGS:
             fields[key] = _flag(key, raw)
@@ -174,15 +154,12 @@ def parse_options(options: Mapping[str, str | None], expression: str | None = No
         if key == "values":
             fields[key] = parse_values(text)
         elif key == "step":
-            fields[key] = _step(text)
-        elif key == "decimals":
-            if not text.isdigit():
-                raise OptionError(f"decimals: expected a whole number from 0 to 12, got {text!r}")
-            fields[key] = int(text)
-        elif key == "collapse":
-            fields[key] = _level(text)
+            fields[key] = parse_step(text)
+        elif key in DRAWING:
+            drawing[key] = text
         else:
             fields[key] = text
+    fields["drawing"] = tuple((k, drawing[k]) for k in DRAWING if k in drawing)
     spec = Spec(**fields)
     if (spec.expression is None) == (spec.example is None):
         raise OptionError("give either an expression, such as (a*b)*(a+b) with values a=-2, b=3, "
@@ -191,105 +168,26 @@ def parse_options(options: Mapping[str, str | None], expression: str | None = No
                                "or an example name (example: fork)")
     if spec.player and spec.animated:
         raise OptionError("player and animated exclude each other: choose one")
-    _check_supported(spec)
+    spec.options()  # every drawing option is checked now, not when drawing
     return spec
-
-
-def _check_supported(spec: Spec) -> None:
-    """Refuse drawing options the renderers would refuse, now rather than when drawing."""
-    from .render.scene import RANKDIRS
-    from .render.theme import get as get_theme
-
-    if spec.theme is not None:
-        get_theme(spec.theme)
-    if spec.rankdir is not None and spec.rankdir not in RANKDIRS:
-        raise OptionError(f"rankdir must be one of {', '.join(RANKDIRS)}, got {spec.rankdir!r}")
-    if spec.decimals is not None and spec.decimals > 12:
-        raise OptionError(f"decimals must be a whole number from 0 to 12, got {spec.decimals}")
-    if spec.player:
-        _kwargs(spec, _player_params(), "the player")
-    else:
-        _kwargs(spec, _draw_params(), "a picture")
-    if spec.animated and not _has_animated_svg():
-        raise OptionError("animated: this version of vizgrad cannot write animated SVG; "
-                          "use player for an interactive step player, or upgrade vizgrad")
-
-
-@functools.cache
-def _has_animated_svg() -> bool:
-    from .render.svg import Drawing
-
-    return hasattr(Drawing, "animated_svg")
 
 
 @functools.lru_cache(maxsize=64)
 def graph(spec: Spec) -> Any:
-    """The traced graph ``spec`` names (an expression after ``backward()``, or an example),
-    collapsed as ``spec`` asks."""
+    """The traced graph ``spec`` names: an expression after ``backward()``, or an example
+    (not yet collapsed: steps count its own)."""
     from . import examples
     from .graph import to_networkx
     from .tracing import trace
 
     values = dict(spec.values)
     if spec.example is not None:
-        G = examples.graph(spec.example, **values)
-    else:
-        from .expr import parse
+        return examples.graph(spec.example, **values)
+    from .expr import parse
 
-        root = parse(spec.expression or "", **values)
-        root.backward()
-        G = to_networkx(trace(root))
-    if spec.collapse is not None:  # steps then count the collapsed graph's
-        from .render.svg import shrink
-
-        G, _ = shrink(G, collapse=spec.collapse)
-    return G
-
-
-def _accepts(fn: Callable[..., Any]) -> frozenset[str]:
-    return frozenset(inspect.signature(fn).parameters)
-
-
-@functools.cache
-def _draw_params() -> frozenset[str]:
-    from .render.svg import draw
-
-    return _accepts(draw)
-
-
-@functools.cache
-def _player_params() -> frozenset[str]:
-    from .render.html import player_html
-
-    return _accepts(player_html)
-
-
-def _kwargs(spec: Spec, accepted: frozenset[str], what: str) -> dict[str, Any]:
-    out = {k: v for k, v in (("theme", spec.theme), ("rankdir", spec.rankdir),
-                             ("decimals", spec.decimals)) if v is not None}
-    for key in _NEWER:
-        value = getattr(spec, key)
-        if value is None:
-            continue
-        if key not in accepted:
-            raise OptionError(f"{key}: this version of vizgrad cannot set a {key} for {what}; "
-                              f"leave the {key} option out or upgrade vizgrad")
-        out[key] = value
-    return out
-
-
-def _resolve_step(spec: Spec, G: Any) -> int | None:
-    last = len(G.graph["steps"]) - 1
-    if spec.step is None:
-        return None
-    if spec.step == "final":
-        return last
-    if spec.step == "first":
-        return 0
-    if not isinstance(spec.step, int) or not 0 <= spec.step <= last:
-        raise OptionError(f"step: this graph has steps 0 to {last} (or first, final), "
-                          f"got {spec.step!r}")
-    return spec.step
+    root = parse(spec.expression or "", **values)
+    root.backward()
+    return to_networkx(trace(root))
 
 
 def kind(spec: Spec) -> str:
@@ -306,15 +204,17 @@ def alt_text(spec: Spec) -> str:
     'example fork, animated: steps 0 to 7, then the final view'
     """
     G = graph(spec)
-    step = _resolve_step(spec, G)
     last = len(G.graph["steps"]) - 1
-    if step is None:
-        step = 0 if spec.player else int(G.graph["default_step"])
+    step = resolve_step(spec.step, last, 0 if spec.player else None)
     what = f"example {spec.example}" if spec.example is not None else str(spec.expression)
     if spec.values:
         what += " at " + ", ".join(f"{k}={v:g}" for k, v in spec.values)
     if spec.animated:
         return f"{what}, animated: steps 0 to {last}, then the final view"
+    if step is None:
+        return f"{what}, the final view" + ("" if G.graph.get("backward_ran", True)
+                                            else f" (after the forward pass, step "
+                                                 f"{G.graph['default_step']} of {last})")
     return f"{what}, step {step} of {last}"
 
 
@@ -325,15 +225,13 @@ def render(spec: Spec) -> Rendered:
     from .render.svg import draw
 
     G = graph(spec)
-    step = _resolve_step(spec, G)
     alt = alt_text(spec)
     if spec.player:
-        page = player_html(G, start=step or 0, **_kwargs(spec, _player_params(), "the player"))
+        page = player_html(G, spec.step, options=spec.options())
         return Rendered("player", page, alt, spec.caption)
-    drawing = draw(G, step, **_kwargs(spec, _draw_params(), "a picture"))
+    drawing = draw(G, spec.step, options=spec.options())
     if spec.animated:
-        animated = cast(Any, drawing).animated_svg()  # a newer Drawing has it
-        return Rendered("animated", animated, alt, spec.caption)
+        return Rendered("animated", drawing.animated_svg(), alt, spec.caption)
     return Rendered("svg", drawing.svg(), alt, spec.caption)
 
 
@@ -345,7 +243,7 @@ def digest(spec: Spec) -> str:
     """
     from . import __version__
 
-    key = repr((__version__, sorted(asdict(spec).items()), sorted(_draw_params())))
+    key = repr((__version__, sorted(asdict(spec).items())))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 

@@ -6,6 +6,8 @@ graph and where it goes. :func:`resolve` draws a large graph collapsed (see
 
     >>> from vizgrad import examples
     >>> job = resolve(Job("mlp", examples.graph("mlp"), shrink={"collapse": "neuron"}), Options())
+    >>> job.view_step(30), job.view_step(None)
+    (10, None)
     >>> job.source.number_of_nodes(), job.graph.number_of_nodes()
     (40, 9)
 """
@@ -17,8 +19,9 @@ from typing import Any
 
 from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS
 from ._gallery_page import job_folder
-from .render.layout import DEFAULT_TIMEOUT
-from .render.svg import DEFAULT_MAX_NODES
+from .options import Options as DrawOptions
+from .options import StepArg
+from .render.prepare import Prepared, prepare
 
 __all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "PICTURES", "SINGLE_FILE_FORMATS",
            "Job", "Options", "player_source", "resolve"]
@@ -38,37 +41,24 @@ PICTURES = {"svg", "animated-svg", "dot", "json", "html", "png"}
 
 @dataclass(frozen=True)
 class Options:
-    """How to render: formats, PNG frames, the step of the single pictures, look, layout.
+    """How to export: formats, PNG frames, the step of the single pictures, the limits, and
+    the drawing options (:class:`vizgrad.options.Options`).
 
-    ``backend`` is the Graphviz layout (``"embedded"``, ``"system"``, or None
-    for ``VIZGRAD_LAYOUT`` else embedded); png and pdf always need the system one.
-    The limits are checked before anything is written: ``max_nodes`` values per
-    graph, ``max_cells`` values × steps per step player, ``timeout`` seconds per
-    Graphviz layout, and the estimated output (``max_bytes``) and time
-    (``max_seconds``) of the whole export (see :mod:`vizgrad._budget`).
+    ``step`` counts the steps of the graph given, as :func:`vizgrad.draw` does.
+    The limits are checked before anything is written: ``drawing.max_nodes``
+    values per graph, ``max_cells`` values × steps per step player, and the
+    estimated output (``max_bytes``) and time (``max_seconds``) of the whole
+    export (see :mod:`vizgrad._budget`). A job's own collapse level (the ``mlp``
+    example's ``"neuron"``) applies while ``drawing.collapse`` is ``"auto"``.
     """
 
     formats: tuple[str, ...] = DEFAULT_FORMATS
     frames: bool = False
-    step: int | None = None
-    rankdir: str = "LR"
-    theme: str = "light"
-    decimals: int = 4
-    preset: str = "docs"
-    lang: str | None = None
-    backend: str | None = None
-    max_nodes: int = DEFAULT_MAX_NODES
+    step: StepArg = None
     max_cells: int = MAX_CELLS
-    timeout: float = DEFAULT_TIMEOUT
     max_bytes: int = DEFAULT_MAX_BYTES
     max_seconds: float = DEFAULT_MAX_SECONDS
-    #: large graphs (see :mod:`vizgrad.collapse`): None keeps each job's own setting
-    #: (an example's level, else ``"auto"``); ``False`` draws every value
-    collapse: Any = None
-    focus: str | None = None
-    radius: int = 2
-    group_steps: str = "merge"
-    merge_constants: Any = None
+    drawing: DrawOptions = DrawOptions()
 
 
 @dataclass(frozen=True)
@@ -76,10 +66,11 @@ class Job:
     """One graph to export into ``out/<name>/``; ``title`` heads its step player.
 
     ``shrink`` holds the job's own collapse options (an example's level);
-    :func:`resolve` makes ``graph`` the graph drawn and keeps the original in
-    ``source`` (its JSON is written, and the player starts from it).
+    :func:`resolve` makes ``graph`` the graph drawn, keeps the original in
+    ``source`` (its JSON is written, and the player starts from it) and the way
+    between in ``prepared`` (steps are counted in the source).
     A job with a ``lang`` writes its words in that language (instead of
-    :attr:`Options.lang`), into ``out/<name>/<lang>/`` unless it is English;
+    the drawing options' ``lang``), into ``out/<name>/<lang>/`` unless it is English;
     ``formats`` narrows :attr:`Options.formats` for this job, and ``steps=False``
     leaves out the per-step SVGs.
     """
@@ -92,6 +83,7 @@ class Job:
     lang: str | None = None
     formats: tuple[str, ...] | None = None
     steps: bool = True
+    prepared: Prepared | None = None
 
     @property
     def folder(self) -> str:
@@ -102,32 +94,36 @@ class Job:
         """``opts`` with this job's language and formats."""
         formats = opts.formats if self.formats is None else tuple(
             f for f in opts.formats if f in self.formats)
-        return replace(opts, formats=formats, lang=self.lang or opts.lang)
+        return replace(opts, formats=formats,
+                       drawing=opts.drawing.replace(lang=self.lang or opts.drawing.lang))
+
+    def view_step(self, step: StepArg) -> int | None:
+        """The drawn graph's step for ``step`` of the source (``None``: the final view)."""
+        p = self.prepared or Prepared(self.graph, self.graph)
+        return p.step(step)
 
 
 def resolve(job: Job, opts: Options) -> Job:
     """``job`` with its graph collapsed or focused as ``opts`` and the job ask; once."""
-    from .render.svg import shrink
-
-    if job.source is not None:
+    if job.prepared is not None:
         return job
-    wanted = {"collapse": "auto", **job.shrink}
-    if opts.collapse is not None:
-        wanted["collapse"] = opts.collapse
-    for key in ("focus", "merge_constants"):
-        if getattr(opts, key) is not None:
-            wanted[key] = getattr(opts, key)
-    wanted.update(radius=opts.radius, group_steps=opts.group_steps)
-    G, _ = shrink(job.graph, None, max_nodes=opts.max_nodes, **wanted)
-    return replace(job, graph=G, source=job.graph, shrink=wanted)
+    o = opts.drawing
+    if o.collapse == "auto" and job.shrink.get("collapse") is not None:
+        o = o.replace(collapse=job.shrink["collapse"])
+    p = prepare(job.graph, o, check_size=False)  # the budget check refuses, with advice
+    return replace(job, graph=p.graph, source=job.graph, prepared=p,
+                   shrink={"collapse": o.collapse, "focus": o.focus})
 
 
-def player_source(job: Job) -> tuple[Any, dict[str, Any]]:
-    """What the player gets: the source and an explicit level (so it can expand groups),
-    else the drawn graph as it is."""
-    level = job.shrink.get("collapse")
-    if job.source is None or job.graph is job.source:
-        return job.graph, {}
-    if level not in ("auto", None, False) or job.shrink.get("focus") is not None:
-        return job.source, {k: v for k, v in job.shrink.items() if v is not None}
-    return job.graph, {}
+def player_source(job: Job, opts: Options) -> tuple[Any, DrawOptions, StepArg]:
+    """What the player gets: the source with an explicit level or a focus (so it can open
+    groups; steps count the source), else the drawn graph as it is (steps count it)."""
+    o = opts.drawing
+    level, plain = job.shrink.get("collapse"), o.replace(collapse=False, focus=None,
+                                                         merge_constants=None)
+    if job.prepared is None or not job.prepared.chain:
+        return job.graph, plain, opts.step
+    if level not in ("auto", False) or job.shrink.get("focus") is not None:
+        return job.source, o.replace(collapse=level), opts.step
+    k = job.view_step(opts.step)
+    return job.graph, plain, "final" if k is None and opts.step is not None else k

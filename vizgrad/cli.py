@@ -15,11 +15,12 @@ import sys
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import click
 
 from . import __version__
+from ._budget import DEFAULT_MAX_SECONDS, MAX_CELLS
 from .exceptions import (
     ExpressionError,
     GraphFormatError,
@@ -30,6 +31,8 @@ from .exceptions import (
     VizgradError,
 )
 from .i18n import languages
+from .options import OPTIONS, StepArg, from_text, parse_step
+from .options import Options as DrawOptions
 
 __all__ = ["main"]
 
@@ -121,21 +124,6 @@ def _parse_sets(ctx: click.Context, param: click.Parameter, items: tuple[str, ..
     return values
 
 
-def _parse_collapse(ctx: click.Context, param: click.Parameter, text: str | None) -> Any:
-    """``auto``, ``none``, ``neuron``, ``layer`` or a group depth."""
-    if text is None:
-        return None
-    word = text.strip().lower()
-    if word in ("auto", "neuron", "layer"):
-        return word
-    if word in ("none", "off", "no"):
-        return False
-    if word.isdigit() and int(word) >= 1:
-        return int(word)
-    raise click.BadParameter(f"{text!r} is not a level: use auto, none, neuron, layer or a "
-                             "group depth such as 3")
-
-
 def _parse_format(ctx: click.Context, param: click.Parameter, text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
@@ -154,6 +142,35 @@ def _parse_size(ctx: click.Context, param: click.Parameter, text: str | None) ->
         return None if text is None else parse_bytes(text)
     except OptionError as err:
         raise click.BadParameter(str(err)) from None
+
+
+def _checked(read: Callable[[Any], Any], value: Any) -> Any:
+    """``read(value)``, with an :class:`OptionError` as click's usage error."""
+    try:
+        return None if value is None else read(value)
+    except OptionError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+#: what the command line adds to an option's default (see :data:`vizgrad.options.OPTIONS`)
+_CLI_DEFAULTS = {
+    "lang": "the full gallery: every language",
+    "backend": "the full gallery always embedded, so it is the same on every machine",
+    "collapse": "the mlp example by neuron",
+}
+
+
+def _drawing_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Add a click option for every drawing option that has a flag, from the one table."""
+    for o in reversed([o for o in OPTIONS.values() if o.cli]):
+        shown = "; ".join(str(t) for t in (o.means or o.default, _CLI_DEFAULTS.get(o.name))
+                          if t is not None) or None
+        help_text = o.help
+        f = click.option(o.cli, o.name, metavar=o.metavar, default=None,
+                         callback=lambda c, p, v: _checked(
+                             lambda t: getattr(from_text({p.name: t}), p.name), v),
+                         help=help_text + ("" if shown is None else f" [default: {shown}]"))(f)
+    return f
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["--help"], "max_content_width": 100})
@@ -188,62 +205,30 @@ def main() -> None:
               help="Comma-separated formats of a batch: svg, animated-svg, gif, png, mp4, "
                    "json, dot, html [default: all but png and mp4].")
 @click.option("--frames", is_flag=True, help="Also write one PNG frame per step.")
-@click.option("--step", type=int, metavar="K",
+@click.option("--step", callback=lambda c, p, v: _checked(parse_step, v), metavar="K",
               help="The step the single pictures (NAME.svg, .dot, .png, -o) show and the "
-                   "player opens at; 0 is the inputs [default: the last].")
-@click.option("--rankdir", type=click.Choice(["LR", "TB"]), default="LR",
-              show_default=True, help="Layout direction: left to right or top to bottom.")
-@click.option("--theme", type=click.Choice(["light", "dark"]), default="light", show_default=True,
-              help="Colours of the pictures and the player.")
-@click.option("--preset", type=click.Choice(["docs", "slides", "compact"]), default="docs",
-              show_default=True, help="Sizes for where the pictures go: docs, slides "
-                                      "(text of 14 pt or more on a 960 pt slide) or compact.")
-@click.option("--lang", type=click.Choice(list(languages())), default=None,
-              help="Language of the words in the pictures and the player "
-                   "[default: $VIZGRAD_LANG, else en; the full gallery: every language].")
-@click.option("--decimals", type=click.IntRange(0, 12), default=4, show_default=True,
-              help="Digits after the decimal point.")
-@click.option("--backend", type=click.Choice(["embedded", "system"]), default=None,
-              help="The Graphviz layout [default: $VIZGRAD_LAYOUT, else embedded; the full "
-                   "gallery always embedded, so it is the same on every machine].")
+                   "player opens at: a number (0 is the inputs), first, last or final "
+                   "[default: the final view; the player: step 0].")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=2, show_default=True,
               help="Worker processes for a batch.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=2000, show_default=True,
-              metavar="N", help="Draw a graph with more values than this collapsed "
-                                "(with --collapse none: refuse it).")
 @click.option("--max-cells", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Refuse a step player holding more than N values × steps [default: 2000000].")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=86400),
-              default=60.0, show_default=True, metavar="SECONDS",
-              help="Stop a Graphviz layout that runs longer than this.")
+              help=f"Refuse a step player holding more than N values × steps "
+                   f"[default: {MAX_CELLS}].")
 @click.option("--max-bytes", callback=_parse_size, metavar="SIZE",
               help="Refuse an export estimated to write more than this, e.g. 500M or 2G "
                    "[default: 200M].")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
-              show_default=True, metavar="SECONDS",
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True),
+              default=DEFAULT_MAX_SECONDS, show_default=True, metavar="SECONDS",
               help="Refuse an export estimated to take longer than this.")
-@click.option("--collapse", callback=_parse_collapse, metavar="LEVEL",
-              help="Draw each group as one box: auto, none, neuron, layer or a group depth "
-                   "[default: auto: a grouped graph past 100 values, any past --max-nodes; "
-                   "the mlp example by neuron].")
-@click.option("--focus", metavar="NODE",
-              help="Draw only the values near NODE (an id such as v12); the rest as '… N more'.")
-@click.option("--radius", type=click.IntRange(min=0), default=2, show_default=True,
-              help="How many edges from --focus to draw.")
-@click.option("--group-steps", type=click.Choice(["merge", "inside"]), default="merge",
-              show_default=True, help="A collapsed box's backward pass: one step, or a step "
-                                      "per value inside.")
 @click.option("--merge-constants", is_flag=True,
               help="Draw once per layer the copies of an input that micrograd wraps in "
                    "every neuron.")
+@_drawing_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
-           step: int | None, rankdir: str, theme: str, preset: str, lang: str | None,
-           decimals: int, backend: str | None,
-           jobs: int, max_nodes: int, max_cells: int | None, timeout: float,
-           max_bytes: int | None, max_seconds: float, collapse: Any, focus: str | None,
-           radius: int, group_steps: str, merge_constants: bool, quiet: bool) -> None:
+           step: StepArg, jobs: int, max_cells: int | None, max_bytes: int | None,
+           max_seconds: float, merge_constants: bool, quiet: bool, **drawing: Any) -> None:
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
@@ -275,15 +260,15 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     if output is not None and frames:
         raise click.UsageError("--frames writes a folder of PNGs; use --out DIR instead of -o")
     everything = expr is None and not targets
-    if everything and backend is None:
-        backend = "embedded"  # the committed gallery must not depend on the machine
-    chosen: dict[str, Any] = {"max_nodes": max_nodes, "timeout": timeout,
-                              "max_seconds": max_seconds, "max_cells": max_cells,
+    given = {k: v for k, v in drawing.items() if v is not None}
+    if everything and "backend" not in given:
+        given["backend"] = "embedded"  # the committed gallery must not depend on the machine
+    if merge_constants:
+        given["merge_constants"] = "layer"
+    lang = given.get("lang")
+    chosen: dict[str, Any] = {"max_seconds": max_seconds, "max_cells": max_cells,
                               "max_bytes": max_bytes, "formats": formats or None}
-    opts = Options(step=step, rankdir=rankdir, theme=theme, decimals=decimals, preset=preset,
-                   lang=lang, frames=frames, backend=backend, collapse=collapse, focus=focus,
-                   radius=radius, group_steps=group_steps,
-                   merge_constants="layer" if merge_constants else None,
+    opts = Options(step=step, frames=frames, drawing=DrawOptions(**given),
                    **{k: v for k, v in chosen.items() if v is not None})  # else the defaults
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",

@@ -31,6 +31,7 @@ from ._gallery_page import TRANSLATED_FORMATS, in_languages, step_file, write_pa
 from ._jobs import (ANIMATED_SUFFIX, DEFAULT_FORMATS, FORMATS, PICTURES, SINGLE_FILE_FORMATS,
                     Job, Options, player_source, resolve)
 from .exceptions import OptionError, RenderError
+from .options import Options as DrawOptions
 
 __all__ = [
     "FORMATS",
@@ -102,26 +103,14 @@ def gallery_jobs(langs: Sequence[str], names: Sequence[str] | None = None,
     return in_languages(example_jobs(names, **values), langs, translated)
 
 
-def _look(opts: Options) -> dict[str, Any]:
-    return {"rankdir": opts.rankdir, "theme": opts.theme, "decimals": opts.decimals,
-            "preset": opts.preset, "lang": opts.lang, "backend": opts.backend}
-
-
-def _draw_opts(opts: Options) -> dict[str, Any]:
-    return {**_look(opts), "max_nodes": opts.max_nodes, "timeout": opts.timeout}
-
-
-def _player_opts(opts: Options) -> dict[str, Any]:
-    return _look(opts)
-
-
-def _print_opts(opts: Options) -> dict[str, Any]:
+def _print(o: DrawOptions) -> DrawOptions:
     """For png and pdf, which only the system Graphviz writes."""
-    return {**_draw_opts(opts), "backend": None if opts.backend == "embedded" else opts.backend}
+    return o.replace(backend=None if o.backend == "embedded" else o.backend)
 
 
-def _frame_opts(opts: Options) -> dict[str, Any]:
-    return {**_draw_opts(opts), "progress": _pool.progress_hook()}
+def _drawn(o: DrawOptions) -> DrawOptions:
+    """A job's graph is already collapsed or focused: draw it as it is."""
+    return o.replace(collapse=False, focus=None, merge_constants=None, model=None)
 
 
 def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
@@ -131,13 +120,14 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     from .render.svg import draw
 
     G, n, opts = job.graph, job.name, job.options(opts)
+    o = _drawn(opts.drawing)
     written: dict[str, bool] = {}
 
     def put(rel: str, text: str) -> None:
         written[rel] = write_atomic(folder / rel, text.encode("utf-8"))
 
     steps = range(len(G.graph["steps"]))
-    main = draw(G, opts.step, **_draw_opts(opts), collapse=False)
+    main = draw(G, job.view_step(opts.step), options=o)
     if "svg" in opts.formats:
         put(f"{n}.svg", main.svg())
         for k in steps if job.steps else ():
@@ -155,15 +145,13 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     if "json" in opts.formats:
         put(f"{n}.json", to_json(G if job.source is None else job.source, indent=1) + "\n")
     if "html" in opts.formats:
-        start = 0 if opts.step is None else opts.step
-        source, how = player_source(job)
-        put(f"{n}.html", player_html(source, start=start, title=job.title, **_player_opts(opts),
-                                     **how))
+        source, how, start = player_source(job, opts)
+        put(f"{n}.html", player_html(source, start, options=how, title=job.title))
         _pool.report(len(steps))
     if "png" in opts.formats:
         written[f"{n}.png"] = via_temp(folder / f"{n}.png",
-                                       draw(G, opts.step, **_print_opts(opts),
-                                            collapse=False).save)
+                                       draw(G, job.view_step(opts.step),
+                                            options=_print(o)).save)
     return written
 
 
@@ -172,7 +160,9 @@ def _animation(job: Job, folder: Path, opts: Options, suffix: str) -> dict[str, 
 
     rel = f"{job.name}.{suffix}"
     opts = job.options(opts)
-    return {rel: via_temp(folder / rel, lambda p: animate(job.graph, p, **_frame_opts(opts)))}
+    return {rel: via_temp(folder / rel, lambda p: animate(job.graph, p,
+                                                          options=_drawn(opts.drawing),
+                                                          progress=_pool.progress_hook()))}
 
 
 def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
@@ -180,7 +170,8 @@ def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
 
     opts = job.options(opts)
     before = {p.name: p.read_bytes() for p in (folder / "frames").glob("frame-*.png")}
-    paths = frames(job.graph, folder / "frames", "png", **_frame_opts(opts))
+    paths = frames(job.graph, folder / "frames", "png", options=_drawn(opts.drawing),
+                   progress=_pool.progress_hook())
     return {f"frames/{p.name}": before.get(p.name) != p.read_bytes() for p in paths}
 
 
@@ -213,27 +204,23 @@ def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
 
 def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
     """Check the options and every limit before anything is written; return the estimate."""
-    if opts.rankdir not in ("LR", "TB"):
-        raise OptionError(f"unknown rankdir {opts.rankdir!r} (must be one of LR, TB)")
-    if opts.backend not in (None, "embedded", "system"):
-        raise OptionError(f"unknown backend {opts.backend!r} (must be one of embedded, system)")
-    if opts.theme not in ("light", "dark"):
-        raise OptionError(f"unknown theme {opts.theme!r} (must be one of light, dark)")
     names = [j.folder for j in jobs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise OptionError(f"two graphs would be written to the same folder: {', '.join(dupes)}")
     if opts.step is not None:
         for j in jobs:
-            last = len(j.graph.graph["steps"]) - 1
-            if not 0 <= opts.step <= last:
-                raise OptionError(f"--step {opts.step} is out of range for {j.name}: "
-                                  f"its steps are 0..{last}")
+            try:
+                j.view_step(opts.step)
+            except OptionError:
+                last = len(j.source.graph["steps"]) - 1 if j.source is not None else "?"
+                raise OptionError(f"--step {opts.step} is out of range for {j.name}: its steps "
+                                  f"are 0..{last} (or first, last, final)") from None
     _check_tools(opts.formats)
     from .render import html
 
     return budget_check([(j.folder, j.graph) for j in jobs], opts.formats, frames=opts.frames,
-                        max_nodes=opts.max_nodes, max_cells=opts.max_cells,
+                        max_nodes=opts.drawing.max_nodes, max_cells=opts.max_cells,
                         max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
                         player=getattr(html, "estimate", None),  # the player's own, if it has one
                         each=[[*j.options(opts).formats, *(["frames"] if _framed(j, opts) else [])]
@@ -274,8 +261,9 @@ def export(
     interpreter (spawn), so a script that calls this needs the usual
     ``if __name__ == "__main__":`` guard.
     """
-    if opts.backend is None:  # workers may outlive a change of the environment: decide here
-        opts = replace(opts, backend=os.environ.get("VIZGRAD_LAYOUT", "").strip().lower() or None)
+    if opts.drawing.backend is None:  # workers may outlive a change of the environment
+        backend = os.environ.get("VIZGRAD_LAYOUT", "").strip().lower() or None
+        opts = replace(opts, drawing=opts.drawing.replace(backend=backend))
     jobs = [resolve(j, opts) for j in jobs]
     _check(jobs, opts)
     start = time.perf_counter()
@@ -301,7 +289,7 @@ def export(
     finally:
         _pool.set_progress(None)
     if readme:
-        results.update(write_pages(jobs, opts.lang, root, set(results)))
+        results.update(write_pages(jobs, opts.drawing.lang, root, set(results)))
     report = Report(root, list(dict.fromkeys(j.name for j in jobs)), sorted(results),
                     sorted(k for k, v in results.items() if v))
     report.seconds = time.perf_counter() - start
@@ -343,14 +331,14 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
     if fmt in ("gif", "mp4", "webp"):
         from .render.frames import animate
 
-        via_temp(target, lambda p: animate(G, p, **{**_frame_opts(opts), "progress": on_step}))
+        via_temp(target, lambda p: animate(G, p, options=_drawn(opts.drawing), progress=on_step))
         return target
     from .graph import to_json
     from .render.html import player_html
     from .render.svg import draw
 
-    drawing = draw(G, opts.step, **(_print_opts(opts) if fmt in ("png", "pdf")
-                                    else _draw_opts(opts)), collapse=False)
+    o = _drawn(opts.drawing)
+    drawing = draw(G, job.view_step(opts.step), options=_print(o) if fmt in ("png", "pdf") else o)
     if fmt == "svg":
         write_atomic(target, drawing.svg().encode("utf-8"))
     elif fmt == "anim.svg":
@@ -360,9 +348,8 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
     elif fmt == "json":
         write_atomic(target, (to_json(job.source, indent=1) + "\n").encode("utf-8"))
     elif fmt == "html":
-        start = 0 if opts.step is None else opts.step
-        source, how = player_source(job)
-        page = player_html(source, start=start, title=title, **_player_opts(opts), **how)
+        source, how, start = player_source(job, opts)
+        page = player_html(source, start, options=how, title=title)
         write_atomic(target, page.encode("utf-8"))
     else:
         via_temp(target, drawing.save)

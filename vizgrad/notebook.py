@@ -26,8 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._embed import _NEWER, _draw_params, _player_params, iframe_html
-from .exceptions import OptionError, VizgradError
+from ._embed import iframe_html
+from .exceptions import VizgradError
+from .options import Options, StepArg, options_for
 
 __all__ = ["Stepper", "show", "DISPLAY_MAX_NODES"]
 
@@ -35,19 +36,15 @@ __all__ = ["Stepper", "show", "DISPLAY_MAX_NODES"]
 #: the player lays out every step, so a display of a larger graph would take seconds
 DISPLAY_MAX_NODES = 30
 
-_SHOW_OPTIONS = ("theme", "rankdir", "decimals", "backend", "title", "interval_ms", "timeout",
-                 "fit", "preset", "lang")
-#: the options of large graphs (see :mod:`vizgrad.collapse`), applied before the player
-_SHRINK_OPTIONS = ("collapse", "focus", "radius", "group_steps", "merge_constants", "model")
-
 
 class Stepper:
     """A graph ready to display as a step player; see :func:`show`."""
 
-    def __init__(self, G: Any, start: int, options: dict[str, Any]) -> None:
+    def __init__(self, G: Any, step: StepArg, options: Options, page: dict[str, Any]) -> None:
         self.graph = G
-        self.start = start
+        self.step = step
         self.options = options
+        self.page_options = page
         self._html: str | None = None
         self._svg: str | None = None
 
@@ -63,16 +60,18 @@ class Stepper:
         from .render.html import player_html
 
         if self._html is None:
-            self._html = player_html(self.graph, start=self.start, **self.options)
+            self._html = player_html(self.graph, self.step, options=self.options,
+                                     **self.page_options)
         return self._html
 
     def svg(self) -> str:
-        """The static picture of the start step: the fallback for front ends without script."""
+        """The static picture of the first step shown: the fallback for front ends without
+        script."""
         from .render.svg import draw
 
         if self._svg is None:
-            keep = {k: v for k, v in self.options.items() if k in _draw_params()}
-            self._svg = draw(self.graph, self.start, **keep).svg()
+            self._svg = draw(self.graph, 0 if self.step is None else self.step,
+                             options=self.options).svg()
         return self._svg
 
     def _repr_html_(self) -> str:
@@ -83,60 +82,41 @@ class Stepper:
                 "text/plain": repr(self)}
 
 
-def show(x: Any, step: int | str | None = None, **options: Any) -> Stepper:
+def show(x: Any, step: StepArg = None, *, options: Options | None = None,
+         title: str | None = None, interval_ms: int = 1200, fit: bool = False,
+         **overrides: Any) -> Stepper:
     """A :class:`Stepper` of ``x``: a Value, a Trace, a graph or an example name.
 
     Args:
         x: what to step through; a Value is traced first (run ``backward()``
             on it to see the backward steps).
-        step: the step shown first: a number, ``"first"`` or ``"final"``
-            (default: the first step).
-        options: passed to :func:`vizgrad.player_html` (``theme``,
-            ``rankdir``, ``decimals``, ``fit``, ``interval_ms``, ...); and
-            ``collapse``, ``focus``, ``radius``, ``group_steps``,
-            ``merge_constants`` and ``model`` as for :func:`vizgrad.draw`
-            (``step`` then counts the collapsed graph's steps).
+        step: the step shown first, as for :func:`vizgrad.player_html`: a
+            number of ``x``'s steps, ``"first"`` (the default), ``"last"`` or
+            ``"final"`` (the final view).
+        options, overrides: the drawing options (:class:`vizgrad.options.Options`),
+            with the player's defaults.
+        title, interval_ms, fit: as for :func:`vizgrad.player_html`.
 
     >>> show("fork", step="final")
     <Stepper of q: 5 nodes, 8 steps>
     >>> show("fork", colour="red")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.OptionError: show() has no option 'colour'; the options are: theme, ...
+    vizgrad.exceptions.OptionError: show() has no option 'colour'; the options are: preset, ...
     """
     from .graph import as_graph
+    from .render.prepare import prepare
 
-    unknown = sorted(set(options) - set(_SHOW_OPTIONS) - set(_SHRINK_OPTIONS))
-    if unknown:
-        raise OptionError(f"show() has no option {', '.join(map(repr, unknown))}; "
-                          f"the options are: {', '.join(_SHOW_OPTIONS + _SHRINK_OPTIONS)}")
-    how = {k: options.pop(k) for k in _SHRINK_OPTIONS if k in options}
-    model = how.pop("model", None)
-    for key in _NEWER:
-        if key in options and key not in _player_params():
-            raise OptionError(f"{key}: this version of vizgrad cannot set a {key} for the "
-                              f"player; leave it out or upgrade vizgrad")
+    o = options_for("show", options, overrides)
     if isinstance(x, str):
         from . import examples
 
         G = examples.graph(x)
     else:
-        G = as_graph(x, model)
-    if how:
-        from .render.svg import shrink
-
-        G, _ = shrink(G, **how)
-    last = len(G.graph["steps"]) - 1
-    if step is None or step == "first":
-        start = 0
-    elif step == "final":
-        start = last
-    elif isinstance(step, int) and not isinstance(step, bool) and 0 <= step <= last:
-        start = step
-    else:
-        raise OptionError(f"step must be a number from 0 to {last}, 'first' or 'final', "
-                          f"got {step!r}")
-    return Stepper(G, start, dict(options))
+        G = as_graph(x, o.model)
+    prepare(G, o).step(step)  # a bad step is refused now, not when the page is drawn
+    return Stepper(G, step, o.replace(model=None),
+                   {"title": title, "interval_ms": interval_ms, "fit": fit})
 
 
 def bundle(x: Any, text: str) -> dict[str, str]:

@@ -10,6 +10,7 @@ import pytest
 from vizgrad import examples, gallery
 from vizgrad.exceptions import GraphTooLargeError, OptionError
 from vizgrad.gallery import Job, Options, example_jobs, export, parse_formats, plan, write_atomic
+from vizgrad.options import Options as DrawOptions
 
 
 def test_parse_formats():
@@ -72,7 +73,7 @@ def test_options_are_checked_before_any_work(tmp_path):
     with pytest.raises(OptionError, match="same folder"):
         export([Job("x", G), Job("x", G)], tmp_path)
     with pytest.raises(OptionError, match="rankdir"):
-        export([Job("x", G)], tmp_path, Options(rankdir="RL"))
+        export([Job("x", G)], tmp_path, Options(drawing=DrawOptions(rankdir="RL")))
     with pytest.raises(OptionError, match="0..7"):
         export([Job("x", G)], tmp_path, Options(step=8))
     assert list(tmp_path.iterdir()) == []
@@ -147,7 +148,7 @@ def test_every_limit_is_checked_before_anything_is_written(tmp_path, monkeypatch
     G = to_networkx(x)  # 81 values, 82 steps
     fork = [Job("fork", examples.graph("fork"))]
     cases = [
-        (Options(max_nodes=80, collapse=False),
+        (Options(drawing=DrawOptions(max_nodes=80, collapse=False)),
          "81 values, more than --max-nodes 80.*--max-nodes 81"),
         (Options(max_cells=6641), "6,642 node states, more than --max-cells 6,641.*--max-cells 6642"),
         (Options(max_bytes=1_000_000), r"write about \d+ MB \(step SVGs .*--max-bytes \d"),
@@ -160,7 +161,7 @@ def test_every_limit_is_checked_before_anything_is_written(tmp_path, monkeypatch
     with pytest.raises(GraphTooLargeError, match="--max-bytes"):
         gallery.write_one(G, tmp_path / "x.gif", Options(max_bytes=1_000_000))
     assert [p.name for p in tmp_path.iterdir()] == ["x.json"]
-    shown = gallery.resolve(Job("x", G), Options(max_nodes=80))  # past the limit: collapsed
+    shown = gallery.resolve(Job("x", G), Options(drawing=DrawOptions(max_nodes=80)))  # collapsed
     assert 1 < shown.graph.number_of_nodes() <= 60 and shown.source is G
 
 

@@ -68,7 +68,7 @@ def test_plain_markdown_turns_blocks_into_figures():
     picture, fork, shared = soup.select("figure.vizgrad")
     img = picture.find("img")
     assert _svg(img).tag == "{http://www.w3.org/2000/svg}svg"
-    assert img["alt"] == "(a*b)*(a+b) at a=-2, b=3, step 7 of 7"
+    assert img["alt"] == "(a*b)*(a+b) at a=-2, b=3, the final view"
     assert picture.find("figcaption").get_text() == "The fork after backward()."
     assert fork.find("iframe")["srcdoc"] == player_html(examples.graph("fork"))
     assert "shared-node" in shared.find("iframe")["title"]

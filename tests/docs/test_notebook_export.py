@@ -79,7 +79,7 @@ def test_next_in_the_exported_html_changes_the_step(exported, open_page):
     pg = open_page(page, host_network=True)  # nbconvert's page asks for MathJax
     value, trace, shown = player_frames(pg)
     assert [current_step(f) for f in (value, trace, shown)] == ["step 0 / 7", "step 0 / 7",
-                                                                "step 3 / 3"]
+                                                                "final view"]
     assert grad(value, "v0") == "—"
     value.click("button[data-go='next']")
     assert current_step(value) == "step 1 / 7"
@@ -87,6 +87,6 @@ def test_next_in_the_exported_html_changes_the_step(exported, open_page):
         value.click("button[data-go='next']")
     assert current_step(value) == "step 7 / 7"
     assert (grad(value, "v0"), grad(value, "v1")) == ("−3", "−8")
-    assert current_step(trace) == "step 0 / 7" and current_step(shown) == "step 3 / 3"
+    assert current_step(trace) == "step 0 / 7" and current_step(shown) == "final view"
     trace.locator("#slider").fill("5")
     assert current_step(trace) == "step 5 / 7" and current_step(value) == "step 7 / 7"

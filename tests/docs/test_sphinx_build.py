@@ -76,7 +76,7 @@ def test_the_pages_show_the_svg_from_the_build_output(site):
     svg_figure, player_figure = figures(root / "out" / "index.html")
     img = svg_figure.find("img")
     assert img["src"].startswith("_images/vizgrad-") and img["src"].endswith(".svg")
-    assert img["alt"] == "(a*b)*(a+b) at a=-2, b=3, step 7 of 7"
+    assert img["alt"] == "(a*b)*(a+b) at a=-2, b=3, the final view"
     assert svg_figure.find("figcaption").get_text() == "q = (a*b)*(a+b) after backward()."
     svg = ET.parse(root / "out" / img["src"]).getroot()
     assert svg.tag == "{http://www.w3.org/2000/svg}svg"
@@ -165,5 +165,5 @@ def test_other_builders_show_the_text_alternative(tmp_path):
                              str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "out" / "index.txt").read_text()
-    assert "*(a*b)*(a+b) at a=-2, b=3, step 7 of 7*" in text
+    assert "*(a*b)*(a+b) at a=-2, b=3, the final view*" in text
     assert "*example fork, step 0 of 7*" in text

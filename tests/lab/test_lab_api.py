@@ -232,22 +232,22 @@ def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
 
 
 def test_render_passes_the_layout_time_limit(make_client, monkeypatch):
+    import vizgrad.render.prepare as prepare
     import vizgrad.render.scene as scene
-    import vizgrad.render.svg as svg
 
     seen = {}
-    real, real_check = scene.Scene, svg.check_common
+    real, real_check = scene.Scene, prepare.refuse_large
 
     def spy(*args, **kwargs):
         seen.update(kwargs)
         return real(*args, **kwargs)
 
-    def check(G, max_nodes, backend, timeout):
+    def check(G, max_nodes):
         seen["max_nodes"] = max_nodes
-        return real_check(G, max_nodes, backend, timeout)
+        return real_check(G, max_nodes)
 
     monkeypatch.setattr(scene, "Scene", spy)
-    monkeypatch.setattr(svg, "check_common", check)
+    monkeypatch.setattr(prepare, "refuse_large", check)
     make_client(layout_timeout=2.5, max_nodes=50).post(
         "/api/render", json={**FORK, "format": "dot"})
     # the limit counts from the request's arrival: what is left of it goes to the layout
@@ -491,3 +491,17 @@ def test_bad_limits_in_the_environment(monkeypatch, name, raw):
     monkeypatch.setenv(f"VIZGRAD_LAB_{name}", raw)
     with pytest.raises(DomainError, match=f"VIZGRAD_LAB_{name}"):
         create_app()
+
+
+def test_the_lab_draws_what_draw_draws_with_the_labs_declared_defaults(client):
+    from vizgrad import draw, examples
+    from vizgrad.lab._requests import Query
+    from vizgrad.options import options_for
+
+    lab = options_for("lab", None, {})
+    q = Query()
+    assert (q.theme, q.rankdir, q.caption, q.lang, q.collapse, q.radius, q.group_steps) == \
+        (lab.theme, lab.rankdir, lab.caption, lab.lang, lab.collapse, lab.radius, lab.group_steps)
+    answer = client.post("/api/render", json={"example": "fork"})
+    assert answer.status_code == 200 and answer.headers["X-Vizgrad-Step"] == "7"  # the last step
+    assert answer.text == draw(examples.graph("fork"), "last", options=lab).svg()

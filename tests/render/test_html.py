@@ -165,16 +165,17 @@ def test_labels_are_text_never_markup():
 def test_deterministic_and_options():
     G = examples.graph("fork")
     assert player_html(G) == player_html(examples.graph("fork"))
-    dark = player_html(G, theme="dark", rankdir="TB", start=3, title="my graph")
+    dark = player_html(G, 3, theme="dark", rankdir="TB", title="my graph")
     assert '<html lang="en" class="dark">' in dark and "--active: #56b4e9" in dark
     assert 'data-start="3"' in dark and "step 3 / 7" in dark
     assert "<h1>my graph</h1>" in dark
     assert '<main id="player" class="fit"' in player_html(G, fit=True)
     final = player_html(G, step="final")
     assert 'data-start="8"' in final and '<output id="counter" aria-live="polite">final view<' in final
-    assert 'data-start="5"' in player_html(G, start=2, step=5)
-    with pytest.raises(OptionError, match="0..7"):
-        player_html(G, start=8)
+    assert 'data-start="7"' in player_html(G, "last")
+    assert 'data-start="0"' in player_html(G) == player_html(G, "first")
+    with pytest.raises(OptionError, match="from 0 to 7, first, last or final"):
+        player_html(G, 8)
     with pytest.raises(OptionError):
         player_html(G, theme="sepia")
     with pytest.raises(OptionError, match="interval_ms"):

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 
 from ..exceptions import DomainError
 from ..i18n import languages
+from ..options import OPTIONS, options_for
 
 __all__ = [
     "ApiError",
@@ -41,9 +42,11 @@ __all__ = [
 ]
 
 ENV_PREFIX = "VIZGRAD_LAB_"
-THEMES = ("light", "dark")
+#: the lab's drawing defaults and choices, from the one options model
+_DEFAULT = options_for("lab", None, {})
+THEMES = OPTIONS["theme"].choices
 FORMATS = ("svg", "dot")
-RANKDIRS = ("LR", "TB")
+RANKDIRS = OPTIONS["rankdir"].choices
 H_RANGE = (1e-12, 1.0)
 SOURCE_FIELDS = ("expression", "example", "values", "lang")
 #: how a large graph is drawn (see vizgrad.collapse); the numeric check ignores them
@@ -53,7 +56,7 @@ RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
 SCENE_FIELDS = RENDER_FIELDS
 GRADCHECK_FIELDS = (*SOURCE_FIELDS, "h")
 COLLAPSE_LEVELS = ("auto", "layer", "neuron")
-GROUP_STEPS = ("merge", "inside")
+GROUP_STEPS = OPTIONS["group_steps"].choices
 #: the widest focus a request may ask for
 MAX_RADIUS = 20
 #: the most groups one request may open
@@ -139,16 +142,16 @@ class Query:
     example: str | None = None
     values: dict[str, float] = field(default_factory=dict)
     step: int | None = None
-    theme: str = "light"
+    theme: str = str(_DEFAULT.theme)
     format: str = "svg"
-    rankdir: str = "LR"
-    caption: bool = True
+    rankdir: str = str(_DEFAULT.rankdir)
+    caption: bool = _DEFAULT.caption
     h: float = 1e-6
-    lang: str = "en"
-    collapse: str | int | bool = False
-    focus: str | None = None
-    radius: int = 2
-    group_steps: str = "merge"
+    lang: str = str(_DEFAULT.lang)
+    collapse: str | int | bool = _DEFAULT.collapse
+    focus: str | None = _DEFAULT.focus
+    radius: int = _DEFAULT.radius
+    group_steps: str = _DEFAULT.group_steps
     expand: tuple[str, ...] = ()
 
 

@@ -200,10 +200,11 @@ def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
     """Draw a step from the graph's cached scene (one layout serves every step)."""
     limits: Limits = request.app.state.limits
     try:
-        from ..render.svg import Drawing, check_common
+        from ..render.prepare import refuse_large
+        from ..render.svg import Drawing
     except ImportError as err:
         raise BackendError(f"SVG rendering is not installed: {err}") from None
-    check_common(G, limits.max_nodes, None, timeout)
+    refuse_large(G, limits.max_nodes)
     scene = service.scene_for(G, q, limits, service.scene_cache(request.app.state),
                               service.graph_key(G))
     drawing = Drawing(scene, step)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..exceptions import OptionError
+from ..exceptions import OptionError, RenderError
 from ._fonts import Fonts
 from ._glyphs import PathText
 from ._redraw import Redrawer
@@ -37,7 +37,7 @@ from ._svgout import _layer
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["DEFAULT_DPI", "MAX_SIDE", "Picture", "pixel_size", "rc"]
+__all__ = ["DEFAULT_DPI", "MAX_SIDE", "Picture", "picture_bytes", "pixel_size", "rc"]
 
 #: Frames' default resolution: a 960 pt wide picture becomes a 1300 px wide frame.
 DEFAULT_DPI = 97.5
@@ -281,3 +281,22 @@ class Picture:
                             metadata={"CreationDate": None, "ModDate": None,
                                       "Producer": "vizgrad", "Creator": "vizgrad"})
         return buf.getvalue()
+
+
+def picture_bytes(scene: Scene, step: int | None, fmt: str, dpi: float | None = None) -> bytes:
+    """PNG or PDF bytes of ``scene`` after ``step`` (``None``: final view); for Drawing.save.
+
+    A PNG is drawn at ``dpi`` (default 144, lower for pictures wider than 8192
+    pixels); a PDF is vector, the scene's size in points.
+    """
+    if fmt == "pdf":
+        pic = Picture(scene, vector=True)
+    elif fmt == "png":
+        if dpi is None:
+            dpi = min(144.0, 8192 / max(scene.width, scene.height) * 72)
+        pic = Picture(scene, dpi=dpi)
+    else:
+        raise RenderError(f"picture_bytes writes png or pdf, not {fmt!r}")
+    with rc():
+        pic.show(scene.look(step))
+        return pic.pdf() if fmt == "pdf" else pic.png()

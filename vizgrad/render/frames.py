@@ -31,12 +31,12 @@ from typing import Any
 
 from .._files import write_atomic
 from ..exceptions import OptionError, RenderError
-from ..graph import as_graph
+from ..options import Options, options_for
 from ._encode import FrameStore, find_ffmpeg, gif, mp4, no_ffmpeg, webp
-from ._picture import Picture, rc
-from .layout import DEFAULT_TIMEOUT
-from .scene import Scene
-from .svg import DEFAULT_MAX_NODES, Drawing, check_common, shrink
+from ._picture import Picture, picture_bytes, rc
+from .prepare import Prepared, prepare
+from .scene import Scene, make_scene
+from .svg import Drawing
 
 __all__ = ["ANIMATION_FORMATS", "DURATIONS", "FINAL_HOLD", "FRAME_FORMATS", "animate", "durations",
            "find_ffmpeg", "frames", "picture_bytes"]
@@ -48,41 +48,30 @@ DURATIONS = {"inputs": 1.5, "forward": 1.0, "seed": 2.0, "backward": 2.5}
 #: Seconds the final view is shown.
 FINAL_HOLD = 4.0
 _FRAME_NAME = re.compile(r"frame-(\d{3,})\.(png|svg)")
-_SCENE_OPTS = ("preset", "theme", "rankdir", "decimals", "trim", "lang", "caption", "legend",
-               "backend", "timeout")
-_SHRINK_OPTS = ("collapse", "focus", "radius", "group_steps", "merge_constants")
-_FRAME_OPTS = (*_SCENE_OPTS, *_SHRINK_OPTS, "max_nodes", "steps", "final", "dpi", "size", "font",
-               "progress")
-_ANIMATION_OPTS = (*_FRAME_OPTS, "duration", "hold", "loop")
 
 
-def _check_names(opts: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
-    unknown = sorted(set(opts) - set(allowed))
-    if unknown:
-        raise OptionError(f"unknown option {unknown[0]!r}; options are {sorted(allowed)}")
+def _scene(x: Any, options: Options | None, overrides: dict[str, Any],
+           entry: str) -> tuple[Scene, Prepared]:
+    o = options_for(entry, options, overrides)
+    p = prepare(x, o)
+    return make_scene(p.graph, **o.scene()), p
 
 
-def _scene(x: Any, opts: dict[str, Any]) -> Scene:
-    G, _ = shrink(as_graph(x), None, max_nodes=opts.get("max_nodes", DEFAULT_MAX_NODES),
-                  **{k: opts[k] for k in _SHRINK_OPTS if k in opts})
-    check_common(G, opts.get("max_nodes", DEFAULT_MAX_NODES), opts.get("backend"),
-                 opts.get("timeout", DEFAULT_TIMEOUT))
-    return Scene(G, **{k: opts[k] for k in _SCENE_OPTS if k in opts})
-
-
-def _steps(scene: Scene, steps: Iterable[int] | None, final: Any) -> list[int | None]:
-    """The frames to draw: step numbers, and ``None`` for the final view."""
+def _steps(p: Prepared, steps: Iterable[int] | None, final: Any) -> list[int | None]:
+    """The frames to draw: the drawn graph's steps, and ``None`` for the final view;
+    ``steps`` are counted in the graph given (as for :func:`vizgrad.draw`)."""
     if not isinstance(final, bool):
         raise OptionError(f"final must be True or False, got {final!r}")
-    n = scene.last + 1
     if steps is None:
-        chosen: list[int | None] = list(range(n))
+        chosen: list[int | None] = list(range(p.view_last + 1))
     else:
-        chosen = list(steps) if not isinstance(steps, (str, bytes)) else [steps]  # type: ignore[list-item]
-        bad = [k for k in chosen if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < n]
-        if bad or not chosen:
-            raise OptionError(f"steps must be a non-empty list of step numbers 0..{n - 1}, "
+        given = list(steps) if not isinstance(steps, (str, bytes)) else [steps]
+        bad = [k for k in given if not isinstance(k, int) or isinstance(k, bool)
+               or not 0 <= k <= p.last]
+        if bad or not given:
+            raise OptionError(f"steps must be a non-empty list of step numbers 0..{p.last}, "
                               f"got {steps!r}")
+        chosen = [p.step(k) for k in given]
     return [*chosen, None] if final else chosen
 
 
@@ -114,27 +103,6 @@ def _draw(pic: Picture, ks: list[int | None], make: Any, progress: Any = None) -
     return [done[k] for k in ks]
 
 
-def _picture(scene: Scene, opts: Mapping[str, Any]) -> Picture:
-    return Picture(scene, dpi=opts.get("dpi"), size=opts.get("size"), font=opts.get("font"))
-
-
-def picture_bytes(scene: Scene, step: int | None, fmt: str, dpi: float | None = None) -> bytes:
-    """PNG or PDF bytes of ``scene`` after ``step`` (``None``: final view); for Drawing.save.
-
-    A PNG is drawn at ``dpi`` (default 144, lower for pictures wider than 8192
-    pixels); a PDF is vector, the scene's size in points.
-    """
-    if fmt == "pdf":
-        pic = Picture(scene, vector=True)
-    elif fmt == "png":
-        if dpi is None:
-            dpi = min(144.0, 8192 / max(scene.width, scene.height) * 72)
-        pic = Picture(scene, dpi=dpi)
-    else:
-        raise RenderError(f"picture_bytes writes png or pdf, not {fmt!r}")
-    with rc():
-        pic.show(scene.look(step))
-        return pic.pdf() if fmt == "pdf" else pic.png()
 
 
 def _out_dir(path: Any) -> Path:
@@ -145,7 +113,10 @@ def _out_dir(path: Any) -> Path:
     return out
 
 
-def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", **opts: Any) -> list[Path]:
+def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", *,
+           options: Options | None = None, steps: Iterable[int] | None = None,
+           final: bool = False, dpi: float | None = None, size: Any = None, font: Any = None,
+           progress: Any = None, **overrides: Any) -> list[Path]:
     """Write one image per step, ``frame-000.png`` …, and return their paths.
 
     Args:
@@ -154,26 +125,23 @@ def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", **opts: An
             left there by an earlier, longer run are removed.
         fmt: ``"png"`` (drawn by matplotlib) or ``"svg"`` (the SVG of
             :func:`vizgrad.draw` at each step).
-        **opts: the options of :func:`vizgrad.draw` (``preset``, ``theme``,
-            ``rankdir``, ``decimals``, ``trim``, ``lang``, ``caption``,
-            ``legend``, ``backend``, ``timeout``, ``max_nodes``), and
-            ``steps`` (which steps, default all), ``final`` (add the final
-            view as the last frame, default False), ``dpi`` (default 97.5:
-            a 960 pt wide picture is 1300 px wide; large pictures are capped
-            at 3840 px), ``size`` (``(width, height)`` pixels to fit into,
-            instead of ``dpi``), ``font`` (a font file for Chinese words);
-            ``collapse`` (off unless asked: ``"auto"`` or a level), ``focus``,
-            ``radius``, ``group_steps`` and ``merge_constants`` as for
-            :func:`vizgrad.draw`, and ``steps`` then counts the collapsed graph's steps.
+        options, overrides: the drawing options, as for :func:`vizgrad.draw`
+            (a large graph is drawn collapsed, and frames then step through the
+            collapsed graph's own steps).
+        steps: which steps, counted in ``x`` (default: every drawn step).
+        final: add the final view as the last frame.
+        dpi: resolution (default 97.5: a 960 pt wide picture is 1300 px wide;
+            large pictures are capped at 3840 px); ``size``: ``(width, height)``
+            pixels to fit into, instead of ``dpi``; ``font``: a font file for
+            Chinese words; ``progress``: called with 1 after each frame.
     """
     if fmt not in FRAME_FORMATS:
         raise RenderError(f"unknown frame format {fmt!r} (must be one of {list(FRAME_FORMATS)})")
-    _check_names(opts, _FRAME_OPTS)
-    scene = _scene(x, opts)
-    ks = _steps(scene, opts.get("steps"), opts.get("final", False))
+    scene, p = _scene(x, options, overrides, "frames")
+    ks = _steps(p, steps, final)
     if fmt == "png":
-        pic = _picture(scene, opts)
-        data = _draw(pic, ks, pic.png, opts.get("progress"))
+        pic = Picture(scene, dpi=dpi, size=size, font=font)
+        data = _draw(pic, ks, pic.png, progress)
     else:
         data = [Drawing(scene, k).svg().encode("utf-8") for k in ks]
     out = _out_dir(out_dir)
@@ -226,7 +194,11 @@ def durations(scene: Scene, ks: list[int | None], duration: Any = None,
     return [max(10, round(s * 100) * 10) for s in secs]
 
 
-def animate(x: Any, path: str | os.PathLike[str], **opts: Any) -> Path:
+def animate(x: Any, path: str | os.PathLike[str], *, options: Options | None = None,
+            duration: Any = None, hold: Any = FINAL_HOLD, loop: bool = True,
+            steps: Iterable[int] | None = None, final: bool = True, dpi: float | None = None,
+            size: Any = None, font: Any = None, progress: Any = None,
+            **overrides: Any) -> Path:
     """Write the animation, in the format the suffix names: ``.gif``, ``.mp4`` or ``.webp``.
 
     One frame per step, then the final view. Each step is held by its phase
@@ -236,11 +208,11 @@ def animate(x: Any, path: str | os.PathLike[str], **opts: Any) -> Path:
     Args:
         x: a Value, a Trace or a graph from :func:`vizgrad.to_networkx`.
         path: the output file; written atomically.
-        **opts: ``duration`` (seconds per step frame: a number, or a dict by
-            phase), ``hold`` (seconds on the final view, default 4, or a
-            ``(first, last)`` pair), ``loop`` (default True), ``final``
-            (end on the final view, default True) and every option of
-            :func:`frames`.
+        duration: seconds per step frame: a number, or a dict by phase.
+        hold: seconds on the final view (default 4), or a ``(first, last)`` pair.
+        loop: play again and again (GIF, WebP).
+        final: end on the final view.
+        options, overrides, steps, dpi, size, font, progress: as for :func:`frames`.
 
     Raises:
         RenderError: unknown suffix, no ffmpeg for ``.mp4``, no font for the words.
@@ -255,18 +227,16 @@ def animate(x: Any, path: str | os.PathLike[str], **opts: Any) -> Path:
         )
     if not out.parent.is_dir():
         raise RenderError(f"the folder {out.parent} does not exist; create it first")
-    _check_names(opts, _ANIMATION_OPTS)
-    loop = opts.get("loop", True)
     if not isinstance(loop, bool):
         raise OptionError(f"loop must be True or False, got {loop!r}")
-    scene = _scene(x, opts)
-    ks = _steps(scene, opts.get("steps"), opts.get("final", True))
-    ms = durations(scene, ks, opts.get("duration"), opts.get("hold", FINAL_HOLD))
+    scene, p = _scene(x, options, overrides, "animate")
+    ks = _steps(p, steps, final)
+    ms = durations(scene, ks, duration, hold)
     if suffix == ".mp4" and find_ffmpeg() is None:
         raise no_ffmpeg()
-    pic = _picture(scene, opts)
+    pic = Picture(scene, dpi=dpi, size=size, font=font)
     store = FrameStore()
-    store.blobs = _draw(pic, ks, lambda: store.pack(pic.image()), opts.get("progress"))
+    store.blobs = _draw(pic, ks, lambda: store.pack(pic.image()), progress)
     if suffix == ".gif":
         write_atomic(out, gif(store, ms, loop))
     elif suffix == ".webp":

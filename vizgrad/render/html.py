@@ -28,14 +28,12 @@ from importlib import resources
 from typing import Any
 
 from ..exceptions import OptionError
-from ..graph import as_graph
+from ..options import Options, StepArg, options_for
 from . import text as tx
 from ._views import index, positions, table_rows, views
 from .playback import pack, playback, scene_svg
-from .presets import Preset
-from .scene import Scene
-from .svg import shrink
-from .theme import Theme
+from .prepare import Prepared, prepare
+from .scene import Scene, make_scene
 
 __all__ = ["estimate", "player_html", "player_parts"]
 
@@ -174,61 +172,29 @@ def _groups_hint(scene: Scene, data: dict[str, Any]) -> str:
     return f'<p class="hint groups" id="groups-hint">{html.escape(text)}</p>'
 
 
-def _start(G: Any, step: Any, start: int) -> int:
-    """The first position shown: a step number, or ``last + 1`` for the final view."""
-    last = len(G.graph["steps"]) - 1
-    k = start if step is None else step
-    if k == "final":
-        return last + 1
-    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= last:
-        raise OptionError(f"start step {k!r} is out of range: this trace has steps 0..{last} "
-                          "(or 'final' for the final view)")
-    return k
-
-
-def player_html(
-    x: Any,
-    *,
-    rankdir: str = "LR",
-    theme: str | Theme = "light",
-    decimals: int | None = None,
-    backend: str | None = None,
-    title: str | None = None,
-    start: int = 0,
-    step: int | str | None = None,
-    interval_ms: int = 1200,
-    fit: bool = False,
-    preset: str | Preset = "docs",
-    lang: str | None = None,
-    trim: bool | None = None,
-    legend: bool = True,
-    timeout: float | None = None,
-    collapse: Any = False,
-    focus: str | None = None,
-    radius: int = 2,
-    group_steps: str = "merge",
-    merge_constants: Any = None,
-    max_views: int | None = None,
-) -> str:
+def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
+                title: str | None = None, interval_ms: int = 1200, fit: bool = False,
+                max_views: int | None = None, **overrides: Any) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
     Args:
         x: a Value, a Trace, a graph from :func:`vizgrad.to_networkx`, or a
-            :class:`~vizgrad.render.scene.Scene` (its layout is reused).
-        rankdir, theme, decimals, backend, preset, lang, trim, legend: as
-            for :func:`vizgrad.draw` (ignored when ``x`` is a Scene).
+            :class:`~vizgrad.render.scene.Scene` (its layout and options are
+            reused, so no option may come with it).
+        step: the step shown first, counted in ``x`` as for :func:`vizgrad.draw`
+            (default: step 0; ``"final"``: the final view); ``#step=K`` in the
+            URL overrides it.
+        options, overrides: the drawing options, as for :func:`vizgrad.draw`,
+            except that ``collapse`` is off unless asked
+            (:data:`vizgrad.options.ENTRY_DEFAULTS`). A collapsed page steps
+            through the collapsed graph's own steps, its table lists every
+            group's parameter grads, and a click on a group's box opens it at
+            the same step (each group's view is laid out here, within
+            :data:`vizgrad.render._views.VIEW_BUDGET` bytes).
         title: the page heading (default: the root's formula).
-        start, step: the step shown first (``step`` wins; ``"final"`` is the
-            final view); ``#step=K`` in the URL overrides both.
         interval_ms: the delay between steps of the Play button.
         fit: start with the picture scaled to the page width, small pictures
             enlarged (a button toggles it); otherwise it keeps its size and scrolls.
-        collapse, focus, radius, group_steps, merge_constants: as for
-            :func:`vizgrad.draw`, except that ``collapse`` is off unless asked;
-            the page then steps through the collapsed graph's own steps, its
-            table lists every group's parameter grads, and a click on a group's
-            box opens it at the same step (each group's view is laid out here,
-            within :data:`vizgrad.render._views.VIEW_BUDGET` bytes).
         max_views: the most groups laid out to be opened (default
             :data:`vizgrad.render._views.MAX_VIEWS`; each is a layout, so a
             large collapsed graph builds faster with fewer; 0 for none).
@@ -242,24 +208,27 @@ def player_html(
                           f"got {max_views!r}")
     source, opened = None, None
     if isinstance(x, Scene):
+        if options is not None or overrides:
+            raise OptionError("a Scene keeps the options it was made with: give player_html() "
+                              "the graph instead, or no drawing option "
+                              f"({', '.join(sorted(overrides)) or 'options'})")
         scene = x
+        prepared = Prepared(scene.graph, scene.graph)
     else:
-        opts: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
-        options = dict(preset=preset, theme=theme, rankdir=rankdir, decimals=decimals, trim=trim,
-                       lang=lang, legend=legend, backend=backend, **opts)
-        given = as_graph(x)
-        G, _ = shrink(given, collapse=collapse, focus=focus, radius=radius,
-                      group_steps=group_steps, merge_constants=merge_constants)
-        scene = Scene(G, **options)
+        o = options_for("player", options, overrides)
+        prepared = prepare(x, o)
+        G = prepared.graph
+        scene = make_scene(G, **o.scene())
         info = G.graph.get("collapsed")
         # groups open only when this page collapsed them (not a graph collapsed before)
-        if info and "runs" not in info and "collapsed" not in given.graph:
-            source, _ = shrink(given, focus=focus, radius=radius,
-                               merge_constants=merge_constants)
-            opened = views(scene, source, info["level"], group_steps, options, _PREFIX,
-                           limit=max_views)
+        if info and "runs" not in info and "collapsed" not in prepared.source.graph:
+            chain = prepared.chain
+            source = chain[-2] if len(chain) > 1 else prepared.source
+            opened = views(scene, source, info["level"], o.group_steps,
+                           {**o.scene(), "rankdir": scene.rankdir}, _PREFIX, limit=max_views)
     G = scene.graph
-    first = _start(G, step, start)
+    first = prepared.step(step, default=0)
+    first = scene.last + 1 if first is None else first
     if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 50:
         raise OptionError(f"interval_ms must be a whole number of milliseconds ≥ 50, "
                           f"got {interval_ms!r}")
