@@ -34,7 +34,7 @@ def english_words(texts: list[str], labels: set[str]) -> list[str]:
     ``dy/dx`` formulae, numbers nor an allowed name."""
     found = []
     for text in texts:
-        text = re.sub(r"\b\w+\.grad\b", " ", text)  # a formula: u.grad
+        text = re.sub(r"(\b\w+|\))\.grad\b", " ", text)  # a formula: u.grad, (a·b).grad
         text = re.sub(r"\d+(\.\d+)?e[−-]?\d+", " ", text)  # 1e-6
         text = re.sub(r"\bd\w+/d\w+\b", " ", text)  # a derivative: dy/dx
         for word in re.findall(r"[A-Za-z]{2,}", text):

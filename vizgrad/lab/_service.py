@@ -7,7 +7,7 @@ of workers can answer any request::
     >>> G = build_graph(Query(expression="(a*b)*(a+b)", values={"a": -2, "b": 3}), Limits())
     >>> p = trace_payload(G)
     >>> p["last_step"], p["steps"][7]["caption"]
-    (7, 'step 7 / 7 · backward through v2 = a × b')
+    (7, 'step 7 / 7 · backward through a·b')
     >>> [(m["label"], m["text"], m["known_at"]) for m in p["metrics"]]
     [('f', '−6', 3), ('∂f/∂a', '−3', 7), ('∂f/∂b', '−8', 7)]
     >>> [r["error_text"] for r in gradcheck_payload(G, 1e-6)["rows"]]

@@ -230,7 +230,8 @@ class Looks:
         s, th = self.scene, self.scene.theme
         out: dict[str, Look] = {}
         if s.caption:
-            kind = "final" if k is None else st.kind
+            ran = s.graph.graph.get("backward_ran", True)  # no final view without backward()
+            kind = st.kind if k is not None or not ran else "final"
             fill = {"inputs": th.text, "forward": th.active, "seed": th.positive,
                     "backward": th.positive, "final": th.text}.get(kind, th.text)
             out["badge"] = {"fill": fill, "stroke": "none", "sw": "0", "dash": ""}

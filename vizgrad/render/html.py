@@ -116,7 +116,9 @@ def _table(scene: Scene, parts: dict[str, Any], final: dict[str, dict[str, str]]
     for r in parts["rows"]:
         n = r["id"]
         data = final.get(f"t-{n}-data", {}).get("text") or scene.num(G.nodes[n].get("data"))
-        grad = final.get(f"t-{n}-grad", {}).get("text", tx.NOT_REACHED)
+        # a constant learns nothing from its gradient: say what it is, not "not reached"
+        grad = final.get(f"t-{n}-grad", {}).get("text", w("node.const") if r["kind"] == "const"
+                                                 else tx.NOT_REACHED)
         cls = " ".join([r["kind"]] + ([] if r["on_path"] else ["off-path"]))
         out.append(f'<tr data-node="{e(n)}" class="{cls}"><th scope="row">{e(r["name"])}</th>'
                    f'<td>{e(r["how"])}</td><td class="num data">{e(data)}</td>'
@@ -236,7 +238,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
     final = scene.look(None)
     e, w = html.escape, scene.word
     last = scene.last
-    heading = title if title is not None else tx.formula(G, G.graph["root"])
+    heading = tx.typeset(title) if title is not None else tx.formula(G, G.graph["root"])
     counter = (parts["words"]["final"] if first > last
                else parts["words"]["step"].format(k=first, n=last))
     data = {"playback": parts["playback"], "rows": [r["id"] for r in parts["rows"]],

@@ -228,14 +228,16 @@ class Scene:
         if k is None:
             st = final_state(G)
             root = tx.name(G, G.graph["root"])
-            ins = sorted((n for n in self.order if self.kind(n) == "input"),  # z0 … z3
-                         key=lambda n: [int(p) if p.isdigit() else p
-                                        for p in re.split(r"(\d+)", tx.name(G, n))])
+            ins = sorted((n for n in self.order if self.kind(n) == "input"),  # as drawn
+                         key=lambda n: (self._reading.get(n, (0.0, 0.0)),
+                                        [int(p) if p.isdigit() else p
+                                         for p in re.split(r"(\d+)", tx.name(G, n))]))
             parts = [f"∂{root}/∂{tx.name(G, n)} = {self.num(st.grad.get(n))}" for n in ins[:6]]
             grads = ["   ".join(parts) + (" …" if len(ins) > 6 else "")] if parts else []
             return [tx.caption(G, None, self.lang), *grads, *self._notes]
         return [tx.caption(G, k, self.lang),
-                *tx.chain_rule(G, k, self.decimals, self.trim, self.lang),
+                *tx.chain_rule(G, k, self.decimals, self.trim, self.lang,
+                               order=lambda n: self._reading.get(n, (0.0, 0.0))),
                 *params_line(self, k), *self._notes]
 
     def caption_lines(self, k: int | None) -> list[str]:
@@ -264,6 +266,9 @@ class Scene:
                  + self.word("legend.unreached")]
         if not all(on for _, on in self.graph.nodes(data="on_path", default=True)):
             lines.append(self.word("legend.offpath"))
+        if self.caption and not self.collapsed:
+            G = self.graph
+            lines.append(self.word("legend.caption", root=tx.name(G, G.graph["root"])))
         return lines
 
     # -- placing shapes ----------------------------------------------------------------
@@ -273,6 +278,9 @@ class Scene:
         c = p.caption
         self._wrap_at = max(geo.width, 40 * c)
         self._wrapped: dict[int | None, list[str]] = {}
+        # the picture's reading order: top to bottom (LR), left to right (TB)
+        along = (lambda b: (b[1], b[0])) if self.rankdir == "LR" else (lambda b: (b[0], b[1]))
+        self._reading = {n: along(b) for n, b in geo.nodes.items()}
         cap_w = 0.0
         self._lines = 0
         if self.caption:

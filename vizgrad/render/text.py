@@ -11,7 +11,7 @@ Value. Numbers use a true minus sign (U+2212) everywhere::
     >>> caption(G, 7)
     'step 7 / 7 · backward through u = a × b'
     >>> chain_rule(G, 7, trim=True)[0]
-    '∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3   (−6 → −3)'
+    'a.grad += b × u.grad = 3 × 1 = 3   (−6 → −3)'
     >>> caption(G, 7, "zh")
     '步骤 7 / 7 · 反向经过 u = a × b'
     >>> fmt(-2.5), fmt(-2.5, trim=True), fmt(None), fmt(-0.0)
@@ -21,12 +21,14 @@ Value. Numbers use a true minus sign (U+2212) everywhere::
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from ..i18n import t
 
 __all__ = [
     "MINUS",
+    "NAME_LENGTH",
     "NOT_REACHED",
     "PENDING",
     "caption",
@@ -38,6 +40,7 @@ __all__ = [
     "local_rule",
     "name",
     "phase",
+    "typeset",
 ]
 
 MINUS = "\u2212"
@@ -50,14 +53,15 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     """A number with ``decimals`` digits and a true minus; ``None`` becomes ``missing``.
 
     ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words. A
-    number too small to show two significant digits keeps two (``0.000085``; below
-    1e−5 in scientific notation), so no nonzero value reads as 0 and small terms
-    still add up; below 1e−12 it is rounding noise and shows as 0.
+    nonzero number that would need more digits than ``decimals`` is written in
+    scientific notation with two significant digits (``8.5e−5``), so no nonzero value
+    reads as 0, small terms still add up, and a column never mixes 0.00067 with
+    0.000085; below 1e−12 it is rounding noise and shows as 0.
 
-    >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(1e-7), fmt(-3e-15, trim=True)
-    ('0.000085', '0.0019', '1.0e−7', '0')
-    >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2)
-    ('−inf', '3', '0.25')
+    >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(0.0067), fmt(-3e-15, trim=True)
+    ('8.5e−5', '1.9e−3', '0.0067', '0')
+    >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2), fmt(0.012, 4)
+    ('−inf', '3', '0.25', '0.0120')
     """
     if x is None:
         return missing
@@ -66,18 +70,12 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else MINUS + "inf"
-    small = 1e-12 <= abs(x) < 10.0 ** (1 - decimals)
-    if small and abs(x) < 1e-5:
+    if 1e-12 <= abs(x) < 10.0 ** (1 - decimals):  # fewer than two significant digits
         mantissa, _, exponent = f"{x:.1e}".partition("e")
         if trim:
             mantissa = mantissa.rstrip("0").rstrip(".")
-        text = f"{mantissa}e{int(exponent)}".replace("-", MINUS)
-        return text
-    if small:
-        places = 1 - math.floor(math.log10(abs(x)))  # two significant digits
-        text = f"{x:.{places}f}"
-    else:
-        text = f"{x:.{decimals}f}"
+        return f"{mantissa}e{int(exponent)}".replace("-", MINUS)
+    text = f"{x:.{decimals}f}"
     if trim and "." in text:
         text = text.rstrip("0").rstrip(".")
     if text.startswith("-"):
@@ -85,14 +83,91 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     return text
 
 
+#: the longest name made from a value's op and operands (``a·b``, ``tanh(n)``); past it, the id
+NAME_LENGTH = 12
+_SUPERSCRIPTS = {2.0: "²", 3.0: "³", 4.0: "⁴"}
+
+
 def name(G: Any, node: str) -> str:
-    """The node's label; a constant shows its value; otherwise its id."""
+    """What a value is called: its label; a constant's number; else a name from its op and
+    operands while that stays within :data:`NAME_LENGTH` characters (``a·b``, ``u + v``,
+    ``tanh(n)``, ``e^z0``, ``−log(p3)``); else its id.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> a, b = Value(2.0, label="a"), Value(3.0, label="b")
+    >>> G = to_networkx(-((a * b + a) ** 2).log())
+    >>> [name(G, n) for n in G]
+    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'v7']
+    """
     attrs = G.nodes[node]
     if attrs.get("label"):
         return str(attrs["label"])
     if attrs.get("kind") == "const":
         return fmt(attrs["data"], 12, trim=True)
-    return str(node)
+    return _derived(G, node, NAME_LENGTH) or str(node)
+
+
+def _derived(G: Any, node: str, room: int) -> str | None:
+    """A name of at most ``room`` characters from the op and the operands' names, or None."""
+    attrs = G.nodes[node]
+    if attrs.get("label"):
+        text = str(attrs["label"])
+    elif attrs.get("kind") == "const":
+        text = fmt(attrs["data"], 12, trim=True)
+    elif attrs.get("kind") in ("op", "output") and room > 2:
+        args = [e[0] for e in sorted(G.in_edges(node, keys=True), key=lambda e: e[2])]
+        parts = [_derived(G, a, room - 2) for a in args]
+        text = None if None in parts else _compose(str(attrs.get("op", "")), parts)
+    else:
+        return None
+    return text if text is not None and len(text) <= room else None
+
+
+def _tight(part: str) -> str:
+    """An operand inside a product or a power: bracketed when it is a sum."""
+    return f"({part})" if " " in part else part
+
+
+def _compose(op: str, args: list[Any]) -> str | None:
+    if op == "+" and len(args) == 2:
+        return f"{args[0]} + {args[1]}"
+    if op == "*" and len(args) == 2:
+        a, b = args
+        if a == f"{MINUS}1" or b == f"{MINUS}1":
+            other = b if a == f"{MINUS}1" else a
+            return f"{MINUS}{_tight(other)}"
+        return f"{_tight(a)}·{_tight(b)}"
+    if len(args) != 1:
+        return None
+    (a,) = args
+    if op in ("tanh", "log", "relu"):
+        return f"{op}({a})"
+    if op == "exp":
+        return f"e^{_tight(a)}" if len(a) <= 3 else f"exp({a})"
+    if op.startswith("**"):
+        try:
+            k = float(op[2:])
+        except ValueError:
+            return None
+        if k in _SUPERSCRIPTS:
+            return f"{_tight(a)}{_SUPERSCRIPTS[k]}"
+        if k == -1:
+            return f"1/{_tight(a)}"
+        if k == 0.5:
+            return f"√{_tight(a)}"
+        return f"{_tight(a)}^{fmt(k, 12, trim=True)}"
+    return None
+
+
+def typeset(text: str) -> str:
+    """Plain-keyboard maths in the pictures' typography: ``*`` as ×, a minus as −, ``**k``
+    as ``^k``, so a title reads like the picture under it.
+
+    >>> typeset("q = (a*b)*(a+b) at a=-2, b=3: q = -6, grads (-3, -8); x**2, softmax-nll")
+    'q = (a×b)×(a+b) at a=−2, b=3: q = −6, grads (−3, −8); x^2, softmax-nll'
+    """
+    text = re.sub(r"\*\*", "^", text).replace("*", "×")
+    return re.sub(r"(?<![\w)])-(?=[\d.(\w])|(?<=[\s(])-(?=\s)", MINUS, text)
 
 
 def _operands(G: Any, node: str) -> list[str]:
@@ -107,6 +182,10 @@ def formula(G: Any, node: str) -> str:
     lhs = name(G, node)
     if not args:
         return lhs
+    if not G.nodes[node].get("label") and lhs != str(node):  # its name says how it was made
+        return lhs
+    if op == "*" and f"{MINUS}1" in args and len(args) == 2:  # the chapter's negation
+        return f"{lhs} = {MINUS}{_tight(args[1] if args[0] == f'{MINUS}1' else args[0])}"
     if op in _SYMBOLS and len(args) == 2:
         return f"{lhs} = {args[0]} {_SYMBOLS[op]} {args[1]}"
     if op.startswith("**") and len(args) == 1:
@@ -153,6 +232,8 @@ def local_rule(G: Any, node: str, slot: int) -> str | None:
             return "1"
         if k == 2:
             return f"2·{x}"
+        if k == -1:
+            return f"{MINUS}1/{x}²"
         power = {3.0: "²", 4.0: "³"}.get(k, f"^({fmt(k - 1, 12, trim=True)})")
         return f"{kk}·{x}{power}"
     return None
@@ -236,31 +317,62 @@ def _d(label: str) -> str:
     return f"({label})" if "/" in label else label
 
 
-def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
-               lang: str = "en") -> list[str]:
-    """One line per contribution of step ``k``: the chain rule in symbols, then numbers.
+def _bracketed(rule: str) -> str:
+    """A compound local derivative in brackets, so ``(1 − o²) × o.grad`` reads as a product.
 
-    ``∂q/∂a += ∂u/∂a × ∂q/∂u = b × u.grad = 3 × 1 = 3   (−6 → −3)``: the local
-    derivative and the upstream gradient by name, the op's rule, the numbers,
-    and the target's running total (starting at "—" where it first arrives).
+    >>> _bracketed("b"), _bracketed("1"), _bracketed("1 − o²"), _bracketed("2·x")
+    ('b', '1', '(1 − o²)', '(2·x)')
+    """
+    plain = rule.replace(".", "").replace("_", "").replace(MINUS, "", rule.startswith(MINUS))
+    if plain.isalnum() or rule.startswith("[") and rule.endswith("]"):
+        return rule
+    return f"({rule})"
+
+
+def _grad(label: str) -> str:
+    """``a.grad``; any other name in brackets: ``(a·b).grad``, ``(L0/N2).grad``."""
+    call = label.endswith(")") and label.split("(", 1)[0].isalpha() and " " not in label
+    plain = label.replace("_", "").replace(".", "").isalnum()
+    return f"{label}.grad" if plain or call else f"({label}).grad"
+
+
+def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
+               lang: str = "en", order: Any = None) -> list[str]:
+    """One line per contribution of step ``k``, in the chapter's words "received gradient ×
+    local derivative", as its code writes it (``self.grad += ...``):
+
+    ``a.grad += b × u.grad = 3 × 1 = 3   (−6 → −3)``: the target's running gradient, ``+=``,
+    the local derivative in symbols (bracketed when compound) × the upstream gradient, the
+    same in numbers, the contribution, and the target's running total (from "—" where it
+    first arrives). A constant (the 2 in ``2 * x``) gets no line: nothing learns from its
+    gradient. ``order(node)``, if given, sorts the lines by their targets (a picture's
+    reading order); lines of one target keep their order, so its running total reads on.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> n = Value(0.8813735870195429, label="n"); o = n.tanh(); o.label = "o"; o.backward()
+    >>> chain_rule(to_networkx(o), 3, trim=True)
+    ['n.grad += (1 − o²) × o.grad = 0.5 × 1 = 0.5   (— → 0.5)']
     """
     step = G.graph["steps"][k]
-    root = _d(name(G, G.graph["root"]))
     lines = []
-    for c in step.get("contributions", []):
+    contributions = step.get("contributions", [])
+    if order is not None:
+        contributions = sorted(contributions, key=lambda c: order(c["target"]))
+    for c in contributions:
+        if G.nodes[c["target"]].get("kind") == "const":
+            continue
         sign = "=" if c.get("overwrote") else "+="
-        src, tgt = _d(name(G, c["source"])), _d(name(G, c["target"]))
+        src, tgt = name(G, c["source"]), name(G, c["target"])
         before = NOT_REACHED if first_arrival(G, c) else fmt(c["before"], decimals, trim=trim)
         total = f"   ({before} → {fmt(c['after'], decimals, trim=trim)})"
-        head = f"∂{root}/∂{tgt} {sign} "
-        rule = local_rule(G, c["source"], c["slot"]) if c.get("local") is not None else None
+        head = f"{_grad(tgt)} {sign} "
         if c.get("local") is None:
             lines.append(head + contribution_text(c, decimals, trim, lang) + total)
             continue
-        symbols = f"∂{src}/∂{tgt} × ∂{root}/∂{src} = "
-        if rule is not None:
-            symbols += f"{rule} × {src}.grad = "
-        lines.append(head + symbols + contribution_text(c, decimals, trim, lang) + total)
+        rule = local_rule(G, c["source"], c["slot"])
+        local = _bracketed(rule) if rule is not None else f"∂{_d(src)}/∂{_d(tgt)}"
+        lines.append(f"{head}{local} × {_grad(src)} = "
+                     + contribution_text(c, decimals, trim, lang) + total)
     if step["kind"] == "forward":
         lines.append(f"{formula(G, step['node'])} = {fmt(step['value'], decimals, trim=trim)}")
     return lines

@@ -1,0 +1,133 @@
+"""Captions that teach: the chapter's notation (received gradient × local derivative), the
+arithmetic right to the printed digits, no gradient of a number, names instead of ids."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from vizgrad import Value, draw, examples, to_networkx
+from vizgrad.render.scene import Scene
+from vizgrad.render.text import MINUS, chain_rule, name
+
+EXAMPLES = examples.names()
+LANGS = ("en", "zh")
+_LINE = re.compile(r"^(?P<target>.+?\.grad) (?P<sign>\+?=) (?P<symbols>.+?) = "
+                   r"(?P<local>\S+) × (?P<upstream>\(?\S+?\)?) = (?P<amount>\S+)"
+                   r"   \((?P<before>\S+) → (?P<after>\S+)\)$")
+
+
+def number(text: str) -> float:
+    """A printed number: a true minus, brackets, scientific notation; "—" is no grad yet."""
+    text = text.strip("()").replace(MINUS, "-")
+    return 0.0 if text == "—" else float(text)
+
+
+def precision(text: str) -> float:
+    """Half a unit of the last printed digit: how far the printed number may be off."""
+    text = text.strip("()").replace(MINUS, "-")
+    mantissa = text.split("e")[0]
+    digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    scale = 10.0 ** int(text.split("e")[1]) if "e" in text else 1
+    return 0.5 * 10 ** -digits * scale
+
+
+def backward_lines(G, lang="en", decimals=4):
+    for s in G.graph["steps"]:
+        if s["kind"] == "backward":
+            for line in chain_rule(G, s["index"], decimals, trim=True, lang=lang):
+                yield s["index"], line
+
+
+def graphs():
+    for n in EXAMPLES:
+        yield n, examples.graph(n)
+    yield "mlp-by-neuron", draw(examples.graph("mlp"), collapse="neuron").graph
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("ex", [*EXAMPLES, "mlp-by-neuron"])
+def test_no_symbol_is_on_both_sides_of_the_plus_equals(ex, lang):
+    G = dict(graphs())[ex]
+    for k, line in backward_lines(G, lang):
+        left, sign, right = line.partition(" += ") if " += " in line else line.partition(" = ")
+        assert left.endswith(".grad"), (k, line)
+        assert not re.search(r"(?<![\w.)])" + re.escape(left), right), (k, line)
+        if not ex.endswith("by-neuron"):  # a box's local derivative has no rule to show
+            assert "∂" not in line, (k, line)
+
+
+def test_the_tanh_step_brackets_its_local_rule():
+    G = examples.graph("tanh-native")
+    lines = [line for _, line in backward_lines(G)]
+    assert "n.grad += (1 − o²) × o.grad = 0.5 × 1 = 0.5   (— → 0.5)" in lines
+
+
+@pytest.mark.parametrize("op, rule", [
+    (lambda x: x ** 2, "(2·x)"), (lambda x: x ** 3, "(3·x²)"), (lambda x: x.log(), "(1/x)"),
+    (lambda x: x ** -1, f"({MINUS}1/x²)"), (lambda x: x.exp(), "+= y × y.grad"),  # e^x = y
+])
+def test_every_compound_local_rule_is_bracketed(op, rule):
+    x = Value(1.5, label="x")
+    y = op(x)
+    y.label = "y"
+    y.backward()
+    (line,) = chain_rule(to_networkx(y), 3, trim=True)  # inputs, forward, seed, backward
+    assert line.startswith("x.grad += ") and rule in line
+
+
+@pytest.mark.parametrize("ex", ["softmax-nll", "mlp", "sum-square", "mlp-by-neuron"])
+def test_no_caption_names_the_gradient_of_a_number(ex):
+    G = dict(graphs())[ex]
+    for k, line in backward_lines(G):
+        target = line.split(".grad")[0].strip("()")
+        assert not re.fullmatch(r"[−\d.]+(e[−+]?\d+)?", target), (k, line)
+        assert not re.search(r"∂[−\d]", line), (k, line)
+    scene = Scene(G)
+    for k in range(scene.last + 1):
+        for text in scene.caption_texts(k):
+            assert not re.search(r"∂[^/ ]+/∂[−\d]", text), (k, text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("decimals", [2, 4])
+@pytest.mark.parametrize("ex", [*EXAMPLES, "mlp-by-neuron"])
+def test_the_printed_arithmetic_holds_to_the_printed_digits(ex, lang, decimals):
+    G = dict(graphs())[ex]
+    checked = 0
+    for k, line in backward_lines(G, lang, decimals):
+        m = _LINE.match(line)
+        if m is None:  # a collapsed box's sum: "+0.12 (sum of 3)"
+            assert "(" in line and ("sum" in line or "共" in line or "之和" in line), line
+            continue
+        local, up, amount = (m.group(g) for g in ("local", "upstream", "amount"))
+        err = (abs(number(local)) * precision(up) + abs(number(up)) * precision(local)
+               + precision(local) * precision(up) + precision(amount))
+        assert abs(number(local) * number(up) - number(amount)) <= err * 1.0001, (k, line)
+        before, after = m.group("before"), m.group("after")
+        if m.group("sign") == "+=":
+            err = precision(amount) + precision(after) + (0 if before == "—" else
+                                                          precision(before))
+            assert abs(number(before) + number(amount) - number(after)) <= err * 1.0001, line
+        checked += 1
+    assert checked or ex == "mlp-by-neuron"
+
+
+def test_values_are_named_by_what_made_them_not_by_an_id():
+    G = examples.graph("softmax-nll")
+    names = {name(G, n) for n in G}
+    assert {"log(p3)", "1/s", f"{MINUS}1"} <= names
+    captions = " ".join(line for _, line in backward_lines(G))
+    assert "log(p3).grad += −1 × L.grad" in captions
+    assert "s.grad += (−1/s²) × (1/s).grad" in captions
+    sum_square = examples.graph("sum-square")
+    assert {name(sum_square, n) for n in sum_square} >= {"x + x", "x·x"}
+
+
+def test_a_long_unlabelled_value_keeps_its_id():
+    x = Value(1.0, label="x")
+    y = ((((x * x + x) * x + x) * x + x).tanh())
+    G = to_networkx(y)
+    assert name(G, G.graph["root"]) == G.graph["root"]  # too long to spell out
+    assert all(len(name(G, n)) <= 12 for n in G)
