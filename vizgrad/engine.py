@@ -80,6 +80,14 @@ def _as_float(x: object, where: str) -> float:
         ) from None
 
 
+def _overflowed(y: float, a: float, b: float, op: str) -> None:
+    """Refuse a sum or product of finite numbers that is beyond a float (``y`` is inf)."""
+    if math.isfinite(a) and math.isfinite(b) and not math.isfinite(y):
+        raise NumericOverflowError(
+            f"({a!r}) {op} ({b!r}) overflows a float (the largest is about 1.8e308); "
+            "scale the inputs down")
+
+
 class Value:
     """A scalar that remembers how it was computed.
 
@@ -153,7 +161,10 @@ class Value:
 
     def __add__(self, other: Value | float) -> Value:
         other = self.wrap(other, "+")
-        out = Value(self.data + other.data, (self, other), "+")
+        y = self.data + other.data
+        if y - y != 0.0:  # inf or nan: an overflow unless an operand was one already
+            _overflowed(y, self.data, other.data, "+")
+        out = Value(y, (self, other), "+")
         out._local = (1.0, 1.0)
 
         def _backward() -> None:
@@ -166,7 +177,10 @@ class Value:
     def __mul__(self, other: Value | float) -> Value:
         other = self.wrap(other, "*")
         a, b = self.data, other.data  # captured: later edits of .data do not matter
-        out = Value(a * b, (self, other), "*")
+        y = a * b
+        if y - y != 0.0:
+            _overflowed(y, a, b, "*")
+        out = Value(y, (self, other), "*")
         out._local = (b, a)
 
         def _backward() -> None:
@@ -193,8 +207,12 @@ class Value:
         try:
             y = x**k
             d = k * x ** (k - 1) if k != 0 else 0.0  # 0.0 ** -1 would raise
+            if math.isfinite(x) and not (math.isfinite(y) and math.isfinite(d)):
+                raise OverflowError
         except OverflowError:
-            raise NumericOverflowError(f"({x!r}) ** {k!r} overflows a float") from None
+            raise NumericOverflowError(
+                f"({x!r}) ** {k!r} overflows a float (the largest is about 1.8e308); "
+                "scale the input down") from None
         short = f"{k:g}"  # "**2", but never a rounded exponent: gradcheck re-reads it
         out = Value(y, (self,), f"**{short if float(short) == k else repr(k)}")
         out._local = (d,)
@@ -338,7 +356,9 @@ def add_with_overwrite_bug(x: Value, y: Value | float) -> Value:
     1.0
     """
     y = Value.wrap(y, "+")
-    out = _OverwritingAdd(x.data + y.data, (x, y), "+")
+    total = x.data + y.data
+    _overflowed(total, x.data, y.data, "+")
+    out = _OverwritingAdd(total, (x, y), "+")
     out._local = (1.0, 1.0)
 
     def _backward() -> None:
