@@ -26,6 +26,7 @@ from typing import Any
 from ..i18n import t
 
 __all__ = [
+    "SCIENTIFIC",
     "MINUS",
     "NOT_REACHED",
     "PENDING",
@@ -41,6 +42,9 @@ __all__ = [
 ]
 
 MINUS = "\u2212"
+#: from this magnitude on, :func:`fmt` writes numbers in scientific notation (a float holds
+#: about 16 significant digits, so more digits before the point would be noise)
+SCIENTIFIC = 1e16
 NOT_REACHED = "—"
 PENDING = "pending"  # the English word; pictures use t("pending", lang)
 _SYMBOLS = {"+": "+", "*": "×", "-": MINUS, "/": "÷"}
@@ -52,12 +56,16 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words. A
     number too small to show two significant digits keeps two (``0.000085``; below
     1e−5 in scientific notation), so no nonzero value reads as 0 and small terms
-    still add up; below 1e−12 it is rounding noise and shows as 0.
+    still add up; below 1e−12 it is rounding noise and shows as 0. From :data:`SCIENTIFIC` on, a
+    number is shown with ``decimals`` digits after the point in scientific notation, so
+    ``exp(709)`` is not 308 digits long.
 
     >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(1e-7), fmt(-3e-15, trim=True)
     ('0.000085', '0.0019', '1.0e−7', '0')
     >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2)
     ('−inf', '3', '0.25')
+    >>> fmt(8.218407461554972e307), fmt(-1e300, trim=True), fmt(1e15, 0)
+    ('8.2184e307', '−1e300', '1000000000000000')
     """
     if x is None:
         return missing
@@ -67,8 +75,8 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     if math.isinf(x):
         return "inf" if x > 0 else MINUS + "inf"
     small = 1e-12 <= abs(x) < 10.0 ** (1 - decimals)
-    if small and abs(x) < 1e-5:
-        mantissa, _, exponent = f"{x:.1e}".partition("e")
+    if abs(x) >= SCIENTIFIC or (small and abs(x) < 1e-5):
+        mantissa, _, exponent = f"{x:.{decimals if abs(x) >= SCIENTIFIC else 1}e}".partition("e")
         if trim:
             mantissa = mantissa.rstrip("0").rstrip(".")
         text = f"{mantissa}e{int(exponent)}".replace("-", MINUS)
