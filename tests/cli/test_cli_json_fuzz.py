@@ -170,3 +170,12 @@ def test_every_example_still_round_trips():
     for name in examples.names():
         G = examples.graph(name)
         assert to_json(from_json(to_json(G))) == to_json(G)
+
+
+def test_check_of_a_collapsed_graph_says_it_cannot_be_checked(run, tmp_path):
+    from vizgrad.collapse import collapse
+
+    path = tmp_path / "mlp-neuron.json"
+    path.write_text(to_json(collapse(examples.graph("mlp"), "neuron")), encoding="utf-8")
+    out = run("check", str(path), code=2).output
+    assert "this graph is collapsed" in out and "vizgrad check mlp" in out

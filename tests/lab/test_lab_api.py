@@ -169,6 +169,18 @@ def test_an_overflowing_value_is_refused_and_an_overflowing_grad_is_still_json(c
     assert [m["text"] for m in r.json()["metrics"]] == ["1e+300", "inf"]
 
 
+def test_gradcheck_of_an_overflowing_grad_says_what_the_command_line_says(client):
+    from click.testing import CliRunner
+
+    from vizgrad.cli import main
+
+    body = error_of(client.post("/api/gradcheck", json={"expression": "a*1e300*1e300",
+                                                        "values": {"a": 1e-300}}), 422, "overflow")
+    cli = CliRunner().invoke(main, ["check", "--expr", "a*1e300*1e300", "--set", "a=1e-300"])
+    assert cli.exit_code == 1 and "the graph overflowed: the grad of a is inf" in body["detail"]
+    assert body["detail"] in cli.output.replace("\n", " ").replace("  ", " ")
+
+
 # -- POST /api/render --------------------------------------------------------------------
 
 
