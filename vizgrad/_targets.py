@@ -40,10 +40,10 @@ def graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
         if values:
             raise OptionError("--set cannot change a graph loaded from JSON; render the model instead")
         try:
-            text = Path(target).read_text(encoding="utf-8")
+            raw = Path(target).read_bytes()  # from_json reads UTF-8, -16 and -32, with a BOM too
         except OSError as err:
             raise ModelLoadError(f"cannot read {target}: {err.strerror or err}") from None
-        return Path(target).stem, from_json(text)
+        return Path(target).stem, from_json(raw)
     if target not in examples.names():
         raise unknown(target)
     return target, examples.graph(target, **values)
