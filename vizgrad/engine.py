@@ -18,9 +18,10 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 from contextvars import ContextVar
-from numbers import Real
 from typing import Callable, Iterable, Iterator
 
+from ._floats import as_float as _as_float
+from ._floats import overflowed as _overflowed
 from .exceptions import DomainError, NumericOverflowError, OperandTypeError, OptionError
 
 __all__ = ["Value", "add_with_overwrite_bug", "group", "topological_order"]
@@ -62,30 +63,6 @@ def group(name: str) -> Iterator[str]:
 
 def _noop() -> None:
     """The backward function of a leaf: nothing flows further back."""
-
-
-def _as_float(x: object, where: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, Real):
-        raise OperandTypeError(
-            f"{where}: expected a number or a Value, got {type(x).__name__} {x!r}; "
-            "convert it with float() first"
-        )
-    try:
-        return float(x)
-    except OverflowError:  # an int beyond about 1.8e308
-        digits = len(str(abs(x))) if abs(x).bit_length() < 14000 else "thousands of"
-        raise NumericOverflowError(
-            f"{where}: {type(x).__name__} with {digits} digits is too large for a float "
-            "(the largest is about 1.8e308); scale it down"
-        ) from None
-
-
-def _overflowed(y: float, a: float, b: float, op: str) -> None:
-    """Refuse a sum or product of finite numbers that is beyond a float (``y`` is inf)."""
-    if math.isfinite(a) and math.isfinite(b) and not math.isfinite(y):
-        raise NumericOverflowError(
-            f"({a!r}) {op} ({b!r}) overflows a float (the largest is about 1.8e308); "
-            "scale the inputs down")
 
 
 class Value:
