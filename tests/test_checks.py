@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -10,7 +11,7 @@ import vizgrad
 from vizgrad import Value, VizgradError
 from vizgrad.checks import gradcheck
 from vizgrad.engine import add_with_overwrite_bug
-from vizgrad.exceptions import DomainError, GraphFormatError
+from vizgrad.exceptions import DomainError, GraphFormatError, NumericOverflowError
 from vizgrad.graph import from_json, to_json, to_networkx
 from vizgrad.tracing import trace
 
@@ -174,3 +175,66 @@ def test_gradcheck_of_a_non_value_is_a_type_error(bad):
     with pytest.raises(TypeError) as info:
         gradcheck(bad)
     assert isinstance(info.value, VizgradError)
+
+
+# -- graphs that cannot be checked, and steps that cannot be taken (issue 20, items 7 and 8) -----
+
+
+def test_a_collapsed_or_focused_graph_is_refused_with_what_to_check_instead():
+    from vizgrad.collapse import collapse, focus
+
+    mlp = vizgrad.examples.graph("mlp")
+    for H in (collapse(mlp, "neuron"), from_json(to_json(collapse(mlp, "layer")))):
+        with pytest.raises(GraphFormatError, match="this graph is collapsed: its box 'L0"):
+            gradcheck(H)
+    with pytest.raises(GraphFormatError, match="this graph is focused"):
+        gradcheck(focus(mlp, "v39", radius=1))
+
+
+def test_a_graph_with_merged_constants_is_checked_by_node_id_not_by_position():
+    from vizgrad.collapse import merge_constants
+
+    x = Value(2.0, label="x")
+    with vizgrad.group("A"):
+        with vizgrad.group("n0"):
+            u = x * 3.0
+        with vizgrad.group("n1"):
+            v = x * 3.0  # the second 3.0 of group A: merged with the first
+    y = u * v  # 9x², dy/dx = 18x = 36
+    y.backward()
+    M = from_json(to_json(merge_constants(to_networkx(y), "layer")))
+    assert any(n.startswith("c") for n in M)  # ids of their own: position ≠ number in the id
+    (row,) = gradcheck(M)
+    assert (row["input"], row["backprop"]) == ("x", 36.0)
+    assert row["numeric"] == pytest.approx(36.0, rel=1e-8)
+
+
+def test_a_graph_holding_inf_is_refused_as_the_command_line_refuses_it():
+    x = Value(1e-300, label="x")
+    y = x * 1e300 * 1e300  # y = 1e300 fits; dy/dx = 1e600 does not
+    y.backward()
+    assert x.grad == math.inf
+    with pytest.raises(NumericOverflowError, match="the graph overflowed: the grad of x is inf"):
+        gradcheck(y)
+
+
+def test_a_step_that_overflows_for_any_h_says_so_and_does_not_advise_a_smaller_h():
+    a = Value(1.0, label="a")
+    with pytest.raises(NumericOverflowError) as info:
+        gradcheck(a**1e308)
+    message = str(info.value)
+    assert "1.000001 ** 1e+308 overflows a float" in message and "no step helps" in message
+    assert "smaller h" not in message and "Numerical result out of range" not in message
+    with pytest.raises(NumericOverflowError, match=r"exp\(710.0\) overflows.*use a smaller h"):
+        gradcheck(Value(709.0, label="z").exp(), h=1.0)
+
+
+def test_an_op_with_the_wrong_number_of_operands_is_refused_by_name():
+    doc = json.loads(to_json(vizgrad.examples.graph("fork")))  # v2 = a × b
+    doc["edges"] = [e for e in doc["edges"] if (e["target"], e["slot"]) != ("v2", 1)]
+    for step in doc["graph"]["steps"]:
+        step["contributions"] = [c for c in step["contributions"]
+                                 if (c["source"], c["slot"]) != ("v2", 1)]
+    G = from_json(json.dumps(doc))
+    with pytest.raises(GraphFormatError, match=r"node 'v2' \(op '\*' with 1 operands\): '\*' takes"):
+        gradcheck(G)

@@ -11,6 +11,7 @@ import pytest
 
 from vizgrad import Value, VizgradError
 from vizgrad.engine import add_with_overwrite_bug, topological_order
+from vizgrad.exceptions import NumericOverflowError
 
 H = 1e-6
 
@@ -198,6 +199,20 @@ def test_tanh_is_stable_for_large_inputs(x, y):
     assert not math.isnan(v.grad)
 
 
+def test_one_overflow_rule_for_every_op():
+    """A result past a float from finite operands is refused, whatever the op; an operand that
+    is already inf or nan carries on as IEEE arithmetic says (nothing overflowed here)."""
+    a = Value(1e200, label="a")
+    for make in (lambda: a * a, lambda: a**2, lambda: (a * 1e108).exp(), lambda: a * 1e200 + 0):
+        with pytest.raises(NumericOverflowError, match="overflows a float"):
+            make()
+    inf = Value(float("inf"))
+    assert (inf * 2).data == math.inf and (inf + -1e308).data == math.inf
+    assert math.isnan((inf + -inf).data) and math.isnan((inf * 0).data)
+    big = Value(1e154)
+    assert (big * big).data == 1e154 * 1e154  # the largest squares still fit
+
+
 def test_the_exp_formula_overflows_where_tanh_does_not():
     n = Value(1000.0)
     assert n.tanh().data == 1.0
@@ -230,6 +245,17 @@ ERRORS = [
     ("exp-overflow", lambda: Value(1000.0).exp(), OverflowError, ["exp", "1000.0"]),
     ("exp-overflow-710", lambda: Value(710.0).exp(), OverflowError, ["exp", "710.0"]),
     ("pow-overflow", lambda: Value(10.0) ** 400, OverflowError, ["**", "10.0", "400"]),
+    ("mul-overflow", lambda: Value(1e200) * Value(1e200), OverflowError,
+     ["(1e+200) * (1e+200) overflows a float", "scale"]),
+    ("square-by-mul-overflow", lambda: (lambda a: a * a)(Value(1e200)), OverflowError,
+     ["(1e+200) * (1e+200)"]),
+    ("add-overflow", lambda: Value(1e308) + Value(1e308), OverflowError,
+     ["(1e+308) + (1e+308) overflows a float"]),
+    ("sub-overflow", lambda: Value(-1e308) - 1e308, OverflowError, ["+", "overflows a float"]),
+    ("rmul-overflow", lambda: 1e300 * Value(1e10), OverflowError, ["*", "overflows a float"]),
+    ("div-overflow", lambda: Value(1e300) / 1e-10, OverflowError, ["overflows a float"]),
+    ("overwrite-bug-overflow", lambda: add_with_overwrite_bug(Value(1e308), 1e308),
+     OverflowError, ["+", "overflows a float"]),
     ("add-str", lambda: Value(1.0) + "x", TypeError, ["+", "'x'", "str"]),
     ("radd-str", lambda: "x" + Value(1.0), TypeError, ["+", "'x'", "str"]),
     ("mul-none", lambda: Value(1.0) * None, TypeError, ["*", "None"]),

@@ -4,7 +4,6 @@ or an expression, each turned into a graph (see :mod:`vizgrad.cli`)."""
 from __future__ import annotations
 
 import difflib
-import math
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import click
 
 from .exceptions import ModelLoadError, OptionError, UnknownExampleError
 
-__all__ = ["unknown", "graph_of", "title_of", "expr_graph", "non_finite"]
+__all__ = ["unknown", "graph_of", "title_of", "expr_graph"]
 
 
 def unknown(target: str) -> UnknownExampleError:
@@ -41,10 +40,10 @@ def graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
         if values:
             raise OptionError("--set cannot change a graph loaded from JSON; render the model instead")
         try:
-            text = Path(target).read_text(encoding="utf-8")
+            raw = Path(target).read_bytes()  # from_json reads UTF-8, -16 and -32, with a BOM too
         except OSError as err:
             raise ModelLoadError(f"cannot read {target}: {err.strerror or err}") from None
-        return Path(target).stem, from_json(text)
+        return Path(target).stem, from_json(raw)
     if target not in examples.names():
         raise unknown(target)
     return target, examples.graph(target, **values)
@@ -78,15 +77,3 @@ def expr_graph(expr: str, values: dict[str, float]) -> Any:
         click.echo(f"note: --set {', '.join(unused)}: not used by the expression", err=True)
     return G
 
-
-def non_finite(G: Any) -> str:
-    """The first values or grads of the graph that are inf or nan, as text ('' if none)."""
-    from .render.text import formula, name
-
-    found = []
-    for n, attrs in sorted(G.nodes(data=True), key=lambda item: item[1].get("order", 0)):
-        for key, what in (("data", formula(G, n)), ("grad", f"the grad of {name(G, n)}")):
-            v = attrs.get(key)
-            if isinstance(v, float) and not math.isfinite(v):
-                found.append(f"{what} is {v}")
-    return "; ".join(found[:3]) + ("; …" if len(found) > 3 else "")

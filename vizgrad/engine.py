@@ -18,9 +18,10 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 from contextvars import ContextVar
-from numbers import Real
 from typing import Callable, Iterable, Iterator
 
+from ._floats import as_float as _as_float
+from ._floats import overflowed as _overflowed
 from .exceptions import DomainError, NumericOverflowError, OperandTypeError, OptionError
 
 __all__ = ["Value", "add_with_overwrite_bug", "group", "topological_order"]
@@ -62,22 +63,6 @@ def group(name: str) -> Iterator[str]:
 
 def _noop() -> None:
     """The backward function of a leaf: nothing flows further back."""
-
-
-def _as_float(x: object, where: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, Real):
-        raise OperandTypeError(
-            f"{where}: expected a number or a Value, got {type(x).__name__} {x!r}; "
-            "convert it with float() first"
-        )
-    try:
-        return float(x)
-    except OverflowError:  # an int beyond about 1.8e308
-        digits = len(str(abs(x))) if abs(x).bit_length() < 14000 else "thousands of"
-        raise NumericOverflowError(
-            f"{where}: {type(x).__name__} with {digits} digits is too large for a float "
-            "(the largest is about 1.8e308); scale it down"
-        ) from None
 
 
 class Value:
@@ -153,7 +138,10 @@ class Value:
 
     def __add__(self, other: Value | float) -> Value:
         other = self.wrap(other, "+")
-        out = Value(self.data + other.data, (self, other), "+")
+        y = self.data + other.data
+        if y - y != 0.0:  # inf or nan: an overflow unless an operand was one already
+            _overflowed(y, self.data, other.data, "+")
+        out = Value(y, (self, other), "+")
         out._local = (1.0, 1.0)
 
         def _backward() -> None:
@@ -166,7 +154,10 @@ class Value:
     def __mul__(self, other: Value | float) -> Value:
         other = self.wrap(other, "*")
         a, b = self.data, other.data  # captured: later edits of .data do not matter
-        out = Value(a * b, (self, other), "*")
+        y = a * b
+        if y - y != 0.0:
+            _overflowed(y, a, b, "*")
+        out = Value(y, (self, other), "*")
         out._local = (b, a)
 
         def _backward() -> None:
@@ -193,8 +184,12 @@ class Value:
         try:
             y = x**k
             d = k * x ** (k - 1) if k != 0 else 0.0  # 0.0 ** -1 would raise
+            if math.isfinite(x) and not (math.isfinite(y) and math.isfinite(d)):
+                raise OverflowError
         except OverflowError:
-            raise NumericOverflowError(f"({x!r}) ** {k!r} overflows a float") from None
+            raise NumericOverflowError(
+                f"({x!r}) ** {k!r} overflows a float (the largest is about 1.8e308); "
+                "scale the input down") from None
         short = f"{k:g}"  # "**2", but never a rounded exponent: gradcheck re-reads it
         out = Value(y, (self,), f"**{short if float(short) == k else repr(k)}")
         out._local = (d,)
@@ -338,7 +333,9 @@ def add_with_overwrite_bug(x: Value, y: Value | float) -> Value:
     1.0
     """
     y = Value.wrap(y, "+")
-    out = _OverwritingAdd(x.data + y.data, (x, y), "+")
+    total = x.data + y.data
+    _overflowed(total, x.data, y.data, "+")
+    out = _OverwritingAdd(total, (x, y), "+")
     out._local = (1.0, 1.0)
 
     def _backward() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import operator
+import re
 from typing import TYPE_CHECKING, Any
 
 from ._graph_check import check_document
@@ -33,6 +34,9 @@ __all__ = ["to_networkx", "to_json", "from_json", "as_graph", "graph_state", "gr
 
 _NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
 _GRAPH_KEYS = ("format", "root", "also", "derivatives", "backward_ran", "default_step", "steps")
+_HUGE = re.compile(r"\d{4301,}")
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_ROWS = {"outputs", "inputs", "params"}  # node attributes of vizgrad.collapse's boxes
 _NUMERIC = {"data", "grad", "value", "local", "upstream", "amount", "before", "after"}
 
 
@@ -119,6 +123,9 @@ def _restore(x: Any, key: str = "") -> Any:
             return {k: _restore(v, "value") for k, v in x.items()}
         return {k: _restore(v, k) for k, v in x.items()}
     if isinstance(x, list):
+        if key in _ROWS:  # a box's [name, value, grad] rows: "nan" and "inf" after the name
+            return [[r[0], *(_restore(v, "value") for v in r[1:])] if isinstance(r, list) and r
+                    else r for r in x]
         return [_restore(v, key) for v in x]
     if key in _NUMERIC and isinstance(x, str):
         try:
@@ -131,6 +138,74 @@ def _restore(x: Any, key: str = "") -> Any:
     return x
 
 
+def _text(raw: str | bytes) -> str:
+    """The document as text: bytes in UTF-8 (with or without a BOM), UTF-16 or UTF-32."""
+    if isinstance(raw, (bytes, bytearray)):
+        encoding = json.detect_encoding(raw)
+        try:
+            return bytes(raw).decode(encoding)
+        except UnicodeDecodeError as err:
+            raise GraphFormatError(
+                f"not valid JSON: the bytes are not {encoding.upper()} text ({err.reason} at "
+                f"byte {err.start}: {bytes(raw[err.start:err.start + 1])!r}); write the file as "
+                "UTF-8") from None
+    if not isinstance(raw, str):
+        raise GraphFormatError(f"from_json reads JSON text or bytes, got {type(raw).__name__}")
+    return raw
+
+
+def _where(text: str, pos: int) -> str:
+    line = text.count("\n", 0, pos) + 1
+    return f"line {line} column {pos - (text.rfind(chr(10), 0, pos) + 1) + 1}"
+
+
+def _lone(text: str) -> str:
+    """The first surrogate escape that is not half of a pair, and where it is."""
+    found = list(_SURROGATE.finditer(text))
+    for i, m in enumerate(found):
+        high = m.group()[2] in "89abAB"
+        nxt = found[i + 1] if i + 1 < len(found) else None
+        paired = nxt is not None and nxt.start() == m.end() and nxt.group()[2] not in "89abAB"
+        if high and paired:
+            continue
+        before = found[i - 1] if i else None
+        if not high and before is not None and before.end() == m.start() and \
+                before.group()[2] in "89abAB":
+            continue
+        return f"the escape {m.group()} at {_where(text, m.start())}"
+    return "a surrogate escape"
+
+
+def _parse(raw: str | bytes) -> Any:
+    """The parsed document; anything that is not JSON text is a :class:`GraphFormatError`."""
+    text = _text(raw)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise GraphFormatError(f"not valid JSON: a lone surrogate {text[err.start]!r} at "
+                                   f"{_where(text, err.start)} is not text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise GraphFormatError(f"not valid JSON: {err}") from None
+    except RecursionError:
+        raise GraphFormatError("not a vizgrad graph: the JSON is nested too deeply") from None
+    except ValueError:  # an integer literal past Python's 4,300-digit limit
+        found = _HUGE.search(text)
+        where = f" at {_where(text, found.start())}" if found else ""
+        raise GraphFormatError(
+            f"not a vizgrad graph: an integer of more than 4,300 digits{where}; every number "
+            "must fit a float (at most about 1.8e308)") from None
+    if _SURROGATE.search(text):  # "\\ud800" escapes are text only in pairs
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise GraphFormatError(f"not valid JSON: {_lone(text)} is half of a surrogate pair "
+                                   "alone, which is not text") from None
+    return data
+
+
 def from_json(text: str | bytes) -> nx.MultiDiGraph:
     """Load a graph written by :func:`to_json`; it renders without any Value.
 
@@ -140,12 +215,7 @@ def from_json(text: str | bytes) -> nx.MultiDiGraph:
     """
     import networkx as nx
 
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise GraphFormatError(f"not valid JSON: {err}") from None
-    except RecursionError:
-        raise GraphFormatError("not a vizgrad graph: the JSON is nested too deeply") from None
+    data = _parse(text)
     if not isinstance(data, dict) or "nodes" not in data or "edges" not in data:
         raise GraphFormatError("not a vizgrad graph: expected node-link JSON with nodes and edges")
     graph = data.get("graph")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -66,6 +67,19 @@ def test_check_h_changes_only_the_numeric_column(run):
     fine = _rows(run("check", "fork", "--h", "1e-6").output)
     assert coarse["a"][0] == fine["a"][0]
     assert coarse["a"][2] != fine["a"][2]
+
+
+def test_check_prints_numbers_as_the_pictures_do(run):
+    """exp(709) = 8.218407461554972e307: ten decimals in scientific notation, not 308 digits."""
+    out = run("check", "--expr", "exp(a)", "--set", "a=709").output
+    assert out.startswith("exp(a) = 8.2184074616e307; central differences")
+    backprop, numeric, _ = _rows(out)["a"]
+    assert backprop == "8.2184074616e307"
+    assert re.fullmatch(r"8\.\d{10}e307", numeric) and float(numeric) == pytest.approx(
+        8.218407461554972e307, rel=1e-6)
+    assert max(map(len, out.splitlines())) < 80
+    small = _rows(run("check", "--expr", "a*1e-11", "--set", "a=1").output)["a"]
+    assert small[0] == "1.0e-11"  # not 0.0000000000: the two significant digits of fmt
 
 
 def test_check_json_and_example_inputs(run):

@@ -172,9 +172,12 @@ def test_check_notes_only_unused_values(run):
     assert "note: --set c: not used by the expression" in res.stderr
 
 
-def test_check_reports_an_overflow_without_tol(run):
-    out = run("check", "--expr", "a*b", "--set", "a=1e200", "--set", "b=1e200", code=1).output
-    assert "overflowed" in out and "a × b is inf" in out
+def test_check_refuses_an_overflowing_value_and_reports_an_overflowing_grad(run):
+    out = run("check", "--expr", "a*b", "--set", "a=1e200", "--set", "b=1e200", code=2).output
+    assert "'--set'" in out and "(1e+200) * (1e+200) overflows a float" in out
+    # the values fit (1e300), the grad of a does not (1e600): no table, the overflow named
+    out = run("check", "--expr", "a*1e300*1e300", "--set", "a=1e-300", code=1).output
+    assert "the graph overflowed: the grad of a is inf" in out and "abs error" not in out
 
 
 def test_a_flat_sum_and_look_alike_names_on_the_command_line(run, tmp_path):

@@ -158,16 +158,27 @@ def test_trace_is_deterministic(make_client):
     assert a == b
 
 
-def test_trace_of_an_overflowing_value_is_still_json(client):
-    r = client.post("/api/trace", json={"expression": "exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*"
-                                                      "exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*"
-                                                      "exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*"
-                                                      "exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*"
-                                                      "exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*"
-                                                      "exp(a)*exp(a)*exp(a)*exp(a)*exp(a)*exp(a)",
-                                        "values": {"a": 20}})
+def test_an_overflowing_value_is_refused_and_an_overflowing_grad_is_still_json(client):
+    product = "*".join(["exp(a)"] * 36)  # e^720: past a float, refused as exp(1000) is
+    body = error_of(client.post("/api/trace", json={"expression": product, "values": {"a": 20}}),
+                    422, "expression_error")
+    assert "overflows a float" in body["detail"]
+    grad = {"expression": "a*1e300*1e300", "values": {"a": 1e-300}}  # f = 1e300, ∂f/∂a = 1e600
+    r = client.post("/api/trace", json=grad)
     assert r.status_code == 200
-    assert r.json()["metrics"][0]["text"] == "inf"
+    assert [m["text"] for m in r.json()["metrics"]] == ["1e+300", "inf"]
+
+
+def test_gradcheck_of_an_overflowing_grad_says_what_the_command_line_says(client):
+    from click.testing import CliRunner
+
+    from vizgrad.cli import main
+
+    body = error_of(client.post("/api/gradcheck", json={"expression": "a*1e300*1e300",
+                                                        "values": {"a": 1e-300}}), 422, "overflow")
+    cli = CliRunner().invoke(main, ["check", "--expr", "a*1e300*1e300", "--set", "a=1e-300"])
+    assert cli.exit_code == 1 and "the graph overflowed: the grad of a is inf" in body["detail"]
+    assert body["detail"] in cli.output.replace("\n", " ").replace("  ", " ")
 
 
 # -- POST /api/render --------------------------------------------------------------------
