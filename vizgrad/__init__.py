@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import _display
 from .engine import Value, group
 from .exceptions import VizgradError
 
@@ -53,3 +54,7 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
+
+# the notebook display of a Value or a Trace: vizgrad.notebook registers it when imported
+_display.on_first_display(lambda: importlib.import_module(".notebook", __name__))

@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from numbers import Real
 from typing import Callable, Iterable, Iterator
 
+from . import _display
 from .exceptions import DomainError, NumericOverflowError, OperandTypeError, OptionError
 
 __all__ = ["Value", "add_with_overwrite_bug", "group", "topological_order"]
@@ -139,9 +140,7 @@ class Value:
     def _repr_mimebundle_(self, include: object = None,
                           exclude: object = None) -> dict[str, str] | None:
         """After ``backward()``, notebooks show a small graph as a step player (vizgrad.notebook)."""
-        from .notebook import value_bundle
-
-        return value_bundle(self)
+        return _display.bundle("value", self)
 
     # -- building the graph ---------------------------------------------------
     @staticmethod

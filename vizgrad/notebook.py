@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._display import register
 from ._embed import _NEWER, _draw_params, _player_params, iframe_html
 from .exceptions import OptionError, VizgradError
 
@@ -175,3 +176,7 @@ def value_bundle(v: Any) -> dict[str, str] | None:
                     return None
                 todo.append(p)
     return bundle(v, repr(v))
+
+
+register("value", value_bundle)
+register("trace", trace_bundle)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import _display
 from ._backward import backward_steps
 from .exceptions import GraphFormatError, OperandTypeError
 
@@ -198,9 +199,7 @@ class Trace:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         """Notebooks show a step player (see :mod:`vizgrad.notebook`)."""
-        from .notebook import trace_bundle
-
-        return trace_bundle(self)
+        return _display.bundle("trace", self)
 
 
 def strict_json(x: Any, indent: int | None = None) -> str:
