@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from ._parent import exit_with_parent
 
-__all__ = ["run_task", "run_parallel", "report", "set_progress"]
+__all__ = ["Work", "run_task", "run_parallel", "report", "set_progress"]
 
 #: called with k after k pictures of the running task (a step SVG, a frame)
 _progress: Callable[[int], None] | None = None
@@ -43,15 +43,18 @@ def progress_hook() -> Callable[[int], None] | None:
     return report if _progress is not None else None
 
 
-def run_task(kind: str, job: Any, out: str, opts: Any) -> dict[str, bool]:
-    """One unit of work, run in a worker process; returns {relative path: changed}."""
-    from .gallery import TASKS
+#: runs a task of one kind: ``work(kind, job, folder, opts)`` -> {path in folder: changed};
+#: a module-level function, so that a worker process can unpickle it
+Work = Callable[[str, Any, Path, Any], "dict[str, bool]"]
 
+
+def run_task(work: Work, kind: str, job: Any, out: str, opts: Any) -> dict[str, bool]:
+    """One unit of work, run in a worker process; returns {relative path: changed}."""
     global _in_task
     folder = Path(out) / job.folder
     _in_task = True
     try:
-        written = TASKS[kind](job, folder, opts)
+        written = work(kind, job, folder, opts)
     except KeyboardInterrupt:
         if multiprocessing.parent_process() is not None:
             os._exit(130)  # stopped by the parent: leave now, do not take the next task
@@ -93,7 +96,7 @@ def _orphaned() -> None:
     os._exit(1)  # the task did not unwind in time
 
 
-def run_parallel(tasks: list[tuple[str, Any]], root: Path, opts: Any, workers: int,
+def run_parallel(work: Work, tasks: list[tuple[str, Any]], root: Path, opts: Any, workers: int,
                  results: dict[str, bool], on_done: Callable[[str], None] | None,
                  on_step: Callable[[int], None] | None) -> None:
     """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once."""
@@ -115,7 +118,7 @@ def run_parallel(tasks: list[tuple[str, Any]], root: Path, opts: Any, workers: i
                 seen = now
 
     try:
-        futures = {pool.submit(run_task, kind, job, str(root), opts): f"{job.folder} {kind}"
+        futures = {pool.submit(run_task, work, kind, job, str(root), opts): f"{job.folder} {kind}"
                    for kind, job in tasks}
         pending = set(futures)
         while pending:
