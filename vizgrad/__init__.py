@@ -16,10 +16,9 @@ import importlib
 from typing import Any
 
 from . import _display
+from ._version import __version__
 from .engine import Value, group
 from .exceptions import VizgradError
-
-__version__ = "0.1.0"
 
 _LAZY = {
     "Trace": "tracing",
