@@ -70,7 +70,7 @@ def test_the_same_graph_gives_the_same_bytes():
 def test_a_trace_displays_as_a_player():
     q, _, _ = build_fork()
     bundle = vizgrad.trace(q)._repr_mimebundle_()
-    assert bundle["text/plain"] == "<Trace of 5 nodes, 8 steps>"
+    assert bundle["text/plain"] == "<Trace of q: 5 values, 8 steps>"
     assert _page(bundle) == vizgrad.player_html(q)
 
 
@@ -78,7 +78,7 @@ def test_a_large_trace_keeps_a_plain_summary(monkeypatch):
     q, _, _ = build_fork()
     monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 4)
     bundle = vizgrad.trace(q)._repr_mimebundle_()
-    assert bundle == {"text/plain": "<Trace of 5 nodes, 8 steps>\n(more than 4 nodes: "
+    assert bundle == {"text/plain": "<Trace of q: 5 values, 8 steps>\n(more than 4 nodes: "
                                     "vizgrad.show(trace) draws its step player)"}
 
 

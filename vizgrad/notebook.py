@@ -155,7 +155,7 @@ def bundle(x: Any, text: str) -> dict[str, str]:
 
 def trace_bundle(t: Any) -> dict[str, str]:
     """:func:`bundle` for a Trace of at most :data:`DISPLAY_MAX_NODES` nodes; else plain text."""
-    text = f"<Trace of {len(t.nodes)} nodes, {len(t.steps)} steps>"
+    text = repr(t)
     if len(t.nodes) > DISPLAY_MAX_NODES:
         return {"text/plain": f"{text}\n(more than {DISPLAY_MAX_NODES} nodes: "
                               "vizgrad.show(trace) draws its step player)"}

@@ -148,6 +148,11 @@ class Trace:
     derivatives: str  # "exact" or "observed"
     backward_ran: bool
 
+    def __repr__(self) -> str:
+        """One line, however large the graph: ``<Trace of q: 5 values, 8 steps>``."""
+        root = " ".join(str(self.node(self.root).get("label") or self.root).splitlines())
+        return f"<Trace of {root}: {len(self.nodes)} values, {len(self.steps)} steps>"
+
     @property
     def default_step(self) -> int:
         """The step a picture without a step shows: the last one, or the last
