@@ -299,6 +299,15 @@ def test_player_and_focus_render_the_transformed_graph():
     assert "… 38 more" in vizgrad.draw(G, focus=root, radius=1).svg()
 
 
+def test_a_transformed_graph_carries_data_and_no_sentence():
+    G = vizgrad.examples.graph("mlp")
+    source = {"format", "root", "also", "derivatives", "backward_ran", "default_step", "steps"}
+    for H, added in [(collapse(G, "neuron"), "collapsed"), (auto_collapse(G, 5), "collapsed"),
+                     (focus(G, G.graph["root"], 1), "focus"), (merge_constants(G), "merged")]:
+        assert set(H.graph) == source | {added}
+        assert "note" not in json.loads(vizgrad.to_json(H))["graph"]
+
+
 def test_collapsed_graphs_survive_json():
     H = collapse(vizgrad.examples.graph("mlp"), "neuron")
     back = vizgrad.from_json(vizgrad.to_json(H))
