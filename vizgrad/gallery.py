@@ -240,7 +240,7 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
     return budget_check([(j.folder, j.graph) for j in jobs], opts.formats, frames=opts.frames,
                         max_nodes=opts.max_nodes, max_cells=opts.max_cells,
                         max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
-                        player=getattr(html, "estimate", None),  # the player's own, if it has one
+                        player=html.estimate,
                         each=[[*j.options(opts).formats, *(["frames"] if _framed(j, opts) else [])]
                               for j in jobs])
 
