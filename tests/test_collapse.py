@@ -15,12 +15,12 @@ from vizgrad.exceptions import OperandTypeError, OptionError
 from vizgrad.nn import MLP
 from vizgrad.tracing import replay, states
 
-mg_nn = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
-
 X, Y = [2.0, 3.0, -1.0], 1.0
 
 
 def micrograd_mlp(seed: int = 0):
+    """micrograd's MLP(3, [4, 4, 1]) and its loss; skips without micrograd (fails so in CI)."""
+    mg_nn = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
     random.seed(seed)
     net = mg_nn.MLP(3, [4, 4, 1])
     loss = (net(X) - Y) ** 2
