@@ -37,7 +37,8 @@ def import_graph() -> graphviz.Digraph:
     """The import graph: a cluster per layer, the highest layer at the top."""
     g = graphviz.Digraph("imports", graph_attr={
         "rankdir": "TB", "newrank": "true", "nodesep": "0.15", "ranksep": "0.5",
-        "fontname": "DejaVu Sans", "label": "vizgrad imports, highest layer at the top (arrow: imports; arrows to exceptions left out)",
+        "fontname": "DejaVu Sans", "label": "vizgrad imports, highest layer at the top "
+        "(arrow: imports; arrows to exceptions left out)",
         "labelloc": "t", "fontsize": "20", "dpi": "80"},
         node_attr={"shape": "box", "style": "rounded,filled", "fontname": "DejaVu Sans",
                    "fontsize": "11", "height": "0.3", "fillcolor": "white"},

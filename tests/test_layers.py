@@ -279,8 +279,8 @@ def test_the_checker_sees_local_imports_and_literal_import_module_calls():
 
 
 def test_the_checker_marks_type_checking_imports_and_resolves_packages():
-    found = scan("vizgrad.lab", "if TYPE_CHECKING:\n    from .app import App\nfrom . import _hosts\n",
-                 is_package=True)
+    source = "if TYPE_CHECKING:\n    from .app import App\nfrom . import _hosts\n"
+    found = scan("vizgrad.lab", source, is_package=True)
     assert [(t, typing) for t, _, _, typing in found.found] == [("vizgrad.lab.app", True),
                                                                  ("vizgrad.lab", False)]
 

@@ -150,7 +150,8 @@ def ink(text: str, size: float, bold: bool, x: float, anchor: str) -> tuple[floa
 def test_the_ink_measure_knows_its_glyphs():
     left, right = ink("−2.5", 14, False, 0.0, "start")  # DejaVu Sans: − starts at 1.48 pt
     assert 1.4 < left < 1.6 and 32.5 < right < 33.0  # 5 ends 1.2 pt before its advance
-    assert ink("ab", 10, False, 100.0, "end")[1] < 100.0 < ink("ab", 10, False, 100.0, "start")[0] + 1
+    end, start = ink("ab", 10, False, 100.0, "end"), ink("ab", 10, False, 100.0, "start")
+    assert end[1] < 100.0 < start[0] + 1
 
 
 def test_every_text_fits_its_box_in_every_step(scene):
@@ -173,7 +174,8 @@ def test_every_text_fits_its_box_in_every_step(scene):
         for i, (x0, x1) in span.items():  # a row's word ends before its number starts
             number = {"-dl": "-data", "-gl": "-grad"}.get(i[-3:])
             if number and span.get(i[:-3] + number):
-                assert x1 < span[i[:-3] + number][0], f"{look[i]['text']!r} touches its number at {k}"
+                assert x1 < span[i[:-3] + number][0], (
+                    f"{look[i]['text']!r} touches its number at {k}")
 
 
 def _background(shapes, look, i: str, theme) -> list[str]:
