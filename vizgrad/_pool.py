@@ -15,7 +15,7 @@ import signal
 import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ._parent import exit_with_parent
 
@@ -43,18 +43,18 @@ def progress_hook() -> Callable[[int], None] | None:
     return report if _progress is not None else None
 
 
-#: runs a task of one kind: ``work(kind, job, folder, opts)`` -> {path in folder: changed};
-#: a module-level function, so that a worker process can unpickle it
-Work = Callable[[str, Any, Path, Any], "dict[str, bool]"]
+#: writes one task: ``work(job, folder, opts)`` -> {path in folder: changed}; picklable
+#: (a module-level function or a partial of one), so that a worker process can run it
+Work = Callable[[Any, Path, Any], "dict[str, bool]"]
 
 
-def run_task(work: Work, kind: str, job: Any, out: str, opts: Any) -> dict[str, bool]:
+def run_task(work: Work, job: Any, out: str, opts: Any) -> dict[str, bool]:
     """One unit of work, run in a worker process; returns {relative path: changed}."""
     global _in_task
     folder = Path(out) / job.folder
     _in_task = True
     try:
-        written = work(kind, job, folder, opts)
+        written = work(job, folder, opts)
     except KeyboardInterrupt:
         if multiprocessing.parent_process() is not None:
             os._exit(130)  # stopped by the parent: leave now, do not take the next task
@@ -96,10 +96,11 @@ def _orphaned() -> None:
     os._exit(1)  # the task did not unwind in time
 
 
-def run_parallel(work: Work, tasks: list[tuple[str, Any]], root: Path, opts: Any, workers: int,
-                 results: dict[str, bool], on_done: Callable[[str], None] | None,
+def run_parallel(work: Mapping[str, Work], tasks: list[tuple[str, Any]], root: Path, opts: Any,
+                 workers: int, results: dict[str, bool], on_done: Callable[[str], None] | None,
                  on_step: Callable[[int], None] | None) -> None:
-    """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once."""
+    """Run the tasks (kind, job) on a process pool, ``work[kind]`` for each; on an error or
+    Ctrl+C stop every worker at once."""
     # spawn: a clean interpreter per worker on every OS (no inherited threads or
     # layout processes), and workers are children of this process, so their CPU
     # time is accounted to it
@@ -118,7 +119,7 @@ def run_parallel(work: Work, tasks: list[tuple[str, Any]], root: Path, opts: Any
                 seen = now
 
     try:
-        futures = {pool.submit(run_task, work, kind, job, str(root), opts): f"{job.folder} {kind}"
+        futures = {pool.submit(run_task, work[kind], job, str(root), opts): f"{job.folder} {kind}"
                    for kind, job in tasks}
         pending = set(futures)
         while pending:

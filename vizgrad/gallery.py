@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -184,18 +185,13 @@ def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     return {f"frames/{p.name}": before.get(p.name) != p.read_bytes() for p in paths}
 
 
-#: what a task of each kind writes
+#: what a task of each kind writes, run by :mod:`vizgrad._pool` (picklable: no lambda)
 TASKS = {
     "pictures": _pictures,
-    "gif": lambda job, folder, opts: _animation(job, folder, opts, "gif"),
-    "mp4": lambda job, folder, opts: _animation(job, folder, opts, "mp4"),
+    "gif": partial(_animation, suffix="gif"),
+    "mp4": partial(_animation, suffix="mp4"),
     "frames": _frames,
 }
-
-
-def _run(kind: str, job: Job, folder: Path, opts: Options) -> dict[str, bool]:
-    """Write one task of ``kind`` (see :data:`TASKS`); :mod:`vizgrad._pool` runs it in a worker."""
-    return TASKS[kind](job, folder, opts)
 
 
 def _framed(job: Job, opts: Options) -> bool:
@@ -294,11 +290,11 @@ def export(
         if workers <= 1 or len(tasks) <= 1:
             _pool.set_progress(on_step)
             for kind, job in tasks:
-                results.update(_pool.run_task(_run, kind, job, str(root), opts))
+                results.update(_pool.run_task(TASKS[kind], job, str(root), opts))
                 if on_done:
                     on_done(f"{job.folder} {kind}")
         else:
-            _pool.run_parallel(_run, tasks, root, opts, workers, results, on_done, on_step)
+            _pool.run_parallel(TASKS, tasks, root, opts, workers, results, on_done, on_step)
     except BaseException:
         for job in jobs:  # a worker stopped mid-write cannot always remove its own
             sweep(root / job.folder)
