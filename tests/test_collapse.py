@@ -15,12 +15,12 @@ from vizgrad.exceptions import OperandTypeError, OptionError
 from vizgrad.nn import MLP
 from vizgrad.tracing import replay, states
 
-mg_nn = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
-
 X, Y = [2.0, 3.0, -1.0], 1.0
 
 
 def micrograd_mlp(seed: int = 0):
+    """micrograd's MLP(3, [4, 4, 1]) and its loss; skips without micrograd (fails so in CI)."""
+    mg_nn = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
     random.seed(seed)
     net = mg_nn.MLP(3, [4, 4, 1])
     loss = (net(X) - Y) ** 2
@@ -297,6 +297,15 @@ def test_player_and_focus_render_the_transformed_graph():
         collapse(G, "neuron", steps="inside").graph["steps"])  # the steps and the final view
     root = G.graph["root"]
     assert "… 38 more" in vizgrad.draw(G, focus=root, radius=1).svg()
+
+
+def test_a_transformed_graph_carries_data_and_no_sentence():
+    G = vizgrad.examples.graph("mlp")
+    source = {"format", "root", "also", "derivatives", "backward_ran", "default_step", "steps"}
+    for H, added in [(collapse(G, "neuron"), "collapsed"), (auto_collapse(G, 5), "collapsed"),
+                     (focus(G, G.graph["root"], 1), "focus"), (merge_constants(G), "merged")]:
+        assert set(H.graph) == source | {added}
+        assert "note" not in json.loads(vizgrad.to_json(H))["graph"]
 
 
 def test_collapsed_graphs_survive_json():

@@ -92,11 +92,14 @@ def test_lazy_exports_resolve_to_the_core_modules(name, module):
     assert name in vizgrad.__all__ and name in dir(vizgrad)
 
 
-def test_examples_is_the_examples_module():
-    import vizgrad.examples
-
-    assert vizgrad.examples is vizgrad.examples
-    assert vizgrad.examples.__name__ == "vizgrad.examples"
+@pytest.mark.parametrize("name", ["examples", "collapse", "nn"])
+def test_submodules_load_on_first_use_as_themselves(name):
+    """``vizgrad.examples`` is not loaded by ``import vizgrad``; the attribute loads it."""
+    probe = (f"import sys, vizgrad; before = 'vizgrad.{name}' in sys.modules; "
+             f"m = vizgrad.{name}; print(before, m is sys.modules['vizgrad.{name}'], m.__name__)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, timeout=60)
+    assert out.stdout.split() == ["False", "True", f"vizgrad.{name}"]
 
 
 def test_unknown_attribute_raises_attribute_error():

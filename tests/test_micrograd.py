@@ -54,15 +54,58 @@ def test_micrograd_trace_has_vizgrads_grads_and_order(build):
     assert [s.get("node") for s in foreign.steps] == [s.get("node") for s in native.steps]
 
 
-@pytest.mark.parametrize("build", [b for _, b in GRAPHS], ids=[n for n, _ in GRAPHS])
-def test_micrograd_contributions_are_marked_observed(build):
-    t = trace(build(MV))
-    contributions = [c for s in t.steps for c in s["contributions"]]
-    assert contributions
-    keys = {"source", "target", "slot", "local", "upstream", "amount", "before", "after"}
-    for c in contributions:
-        assert c["observed"] is True and keys <= set(c)
-        assert c["after"] == pytest.approx(c["before"] + c["amount"], rel=1e-12, abs=1e-12)
+def square_of_ab_plus_a():
+    """q = (a*b + a)**2 at a=2, b=-3: u = -6, v = -4, q = 16."""
+    a, b = MV(2.0), MV(-3.0)
+    return (a * b + a) ** 2
+
+
+def relu_times_a():
+    """p = relu(a + b) * a at a=2, b=-3: s = -1, r = 0, p = 0; s gets no grad."""
+    a, b = MV(2.0), MV(-3.0)
+    return (a + b).relu() * a
+
+
+def a_times_a():
+    a = MV(3.0)
+    return a * a
+
+
+# each backward closure's effect on its operands, worked out by hand from the local
+# derivatives: (closure of, operand, local, upstream, amount, grad before, grad after)
+HAND = {
+    "(a*b+a)**2": (square_of_ab_plus_a, {("", 2.0): "a", ("", -3.0): "b", ("*", -6.0): "u",
+                                         ("+", -4.0): "v", ("**2", 16.0): "q"}, [
+        ("q", "v", -8.0, 1.0, -8.0, 0.0, -8.0),  # d(v**2)/dv = 2v = -8
+        ("v", "u", 1.0, -8.0, -8.0, 0.0, -8.0),
+        ("v", "a", 1.0, -8.0, -8.0, 0.0, -8.0),
+        ("u", "a", -3.0, -8.0, 24.0, -8.0, 16.0),  # d(ab)/da = b; a's grad is 2v(b+1) = 16
+        ("u", "b", 2.0, -8.0, -16.0, 0.0, -16.0),  # d(ab)/db = a; b's grad is 2va = -16
+    ]),
+    "relu(a+b)*a": (relu_times_a, {("", 2.0): "a", ("", -3.0): "b", ("+", -1.0): "s",
+                                   ("ReLU", 0.0): "r", ("*", 0.0): "p"}, [
+        ("p", "r", 2.0, 1.0, 2.0, 0.0, 2.0),  # d(ra)/dr = a
+        ("p", "a", 0.0, 1.0, 0.0, 0.0, 0.0),  # d(ra)/da = r = 0
+        ("r", "s", 0.0, 2.0, 0.0, 0.0, 0.0),  # relu is flat below zero
+        ("s", "a", None, 0.0, 0.0, 0.0, 0.0),  # no upstream: the local cannot be observed
+        ("s", "b", None, 0.0, 0.0, 0.0, 0.0),
+    ]),
+    "a*a": (a_times_a, {("", 3.0): "a", ("*", 9.0): "q"}, [
+        ("q", "a", 6.0, 1.0, 6.0, 0.0, 6.0),  # one contribution for both slots: 2a
+    ]),
+}
+
+
+@pytest.mark.parametrize("name", list(HAND))
+def test_micrograd_contributions_are_the_hand_worked_ones_and_marked_observed(name):
+    build, names, expected = HAND[name]
+    t = trace(build())
+    name_of = {n["id"]: names[(n["op"], n["data"])] for n in t.nodes}
+    got = [(name_of[c["source"]], name_of[c["target"]], c["local"], c["upstream"],
+            c["amount"], c["before"], c["after"])
+           for s in t.steps for c in s["contributions"]]
+    assert got == expected
+    assert all(c["observed"] is True for s in t.steps for c in s["contributions"])
 
 
 def test_micrograd_grads_match_micrograds_own_backward():

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import functools
 import html
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +19,7 @@ from vizgrad.exceptions import OptionError
 
 from .helpers import build_fork
 
+ROOT = Path(__file__).resolve().parents[1]
 SRCDOC = re.compile(r'srcdoc="([^"]*)"')
 
 
@@ -67,7 +72,7 @@ def test_the_same_graph_gives_the_same_bytes():
 def test_a_trace_displays_as_a_player():
     q, _, _ = build_fork()
     bundle = vizgrad.trace(q)._repr_mimebundle_()
-    assert bundle["text/plain"] == "<Trace of 5 nodes, 8 steps>"
+    assert bundle["text/plain"] == "<Trace of q: 5 values, 8 steps>"
     assert _page(bundle) == vizgrad.player_html(q)
 
 
@@ -75,7 +80,7 @@ def test_a_large_trace_keeps_a_plain_summary(monkeypatch):
     q, _, _ = build_fork()
     monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 4)
     bundle = vizgrad.trace(q)._repr_mimebundle_()
-    assert bundle == {"text/plain": "<Trace of 5 nodes, 8 steps>\n(more than 4 nodes: "
+    assert bundle == {"text/plain": "<Trace of q: 5 values, 8 steps>\n(more than 4 nodes: "
                                     "vizgrad.show(trace) draws its step player)"}
 
 
@@ -107,6 +112,19 @@ def test_a_value_with_more_nodes_than_the_limit_keeps_its_repr(monkeypatch):
     assert q._repr_mimebundle_() is None
     monkeypatch.setattr(notebook, "DISPLAY_MAX_NODES", 5)
     assert "text/html" in q._repr_mimebundle_()
+
+
+def test_a_value_displays_as_a_player_before_anything_imports_the_notebook_module():
+    # the engine does not import vizgrad.notebook: the first display loads it (vizgrad._display)
+    probe = ("import sys, vizgrad\n"
+             "a, b = vizgrad.Value(-2.0), vizgrad.Value(3.0); q = (a * b) * (a + b)\n"
+             "q.backward(); before = 'vizgrad.notebook' in sys.modules\n"
+             "print(before, sorted(q._repr_mimebundle_()))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
+                         timeout=60)
+    assert out.stdout.split("\n")[0] == (
+        "False ['image/svg+xml', 'text/html', 'text/plain']")
 
 
 def test_show_is_exported_lazily():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 import math
@@ -556,3 +557,25 @@ def test_grads_are_restored_even_when_a_backward_closure_fails():
     with pytest.raises(RuntimeError, match="boom"):
         trace(z)
     assert (a.grad, b.grad, y.grad, z.grad) == (1.0, 2.0, 3.0, 4.0)
+
+
+# -- repr -----------------------------------------------------------------------------------
+
+
+def test_repr_names_the_root_and_counts_values_and_steps(fork):
+    q, _, _ = fork
+    assert repr(trace(q)) == "<Trace of q: 5 values, 8 steps>"
+    assert repr(trace(Value(2.0) * 3)) == "<Trace of v2: 3 values, 4 steps>"  # no label: its id
+
+
+def test_repr_of_the_course_mlp_is_one_short_line():
+    pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
+    spec = importlib.util.spec_from_file_location("mg_model", ROOT / "tests/models/mg_model.py")
+    model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(model)
+    loss = model.build(n=4)
+    values = chapter_order(loss, parents=lambda v: v._prev)
+    operations = sum(1 for v in values if v._prev)
+    assert len(values) == 132 + 3 * 88  # the model file's own count, not vizgrad's
+    assert repr(trace(loss)) == (f"<Trace of v{len(values) - 1}: {len(values)} values, "
+                                 f"{2 + 2 * operations} steps>")  # inputs, forward, seed, backward

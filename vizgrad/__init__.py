@@ -15,10 +15,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import _display
+from ._version import __version__
 from .engine import Value, group
 from .exceptions import VizgradError
-
-__version__ = "0.1.0"
 
 _LAZY = {
     "Trace": "tracing",
@@ -53,3 +53,7 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
+
+# the notebook display of a Value or a Trace: vizgrad.notebook registers it when imported
+_display.on_first_display(lambda: importlib.import_module(".notebook", __name__))

@@ -46,8 +46,6 @@ DEFAULT_MAX_BYTES = 200_000_000
 #: the estimated time a render may take unless ``--max-seconds`` allows more
 DEFAULT_MAX_SECONDS = 600.0
 
-#: bytes the step player holds per value and step (a picture and a table row)
-PLAYER_BYTES_PER_CELL = 2_200
 #: values × steps a step player may hold unless ``--max-cells`` allows more
 MAX_CELLS = 2_000_000
 
@@ -87,16 +85,6 @@ def png_frame_bytes(n: int) -> int:
     return 60_000 + 300 * n
 
 
-def player_cost(n: int, steps: int, own: Callable[[int, int], Any] | None = None
-                ) -> tuple[int, float]:
-    """Bytes and seconds of a step player: ``own(n, steps) -> (bytes, seconds)`` when the
-    player module estimates itself (``vizgrad.render.html.estimate``); else a picture per step."""
-    if own is not None:
-        size, secs = own(n, steps)
-        return int(size), float(secs)
-    return n * steps * PLAYER_BYTES_PER_CELL, steps * svg_seconds(n)
-
-
 @dataclass(frozen=True)
 class Estimate:
     """What a render is expected to write (``bytes``) and take (``seconds``);
@@ -110,7 +98,8 @@ class Estimate:
 def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
              player: Callable[[int, int], Any] | None = None) -> Estimate:
     """The estimate for one graph of ``n`` values and ``steps`` steps in these formats
-    (``player``: the step player's own estimate, see :func:`player_cost`)."""
+    (``player(n, steps) -> (bytes, seconds)``: the step player's own estimate,
+    :func:`vizgrad.render.html.estimate`, needed for ``"html"``)."""
     size, secs, units = 0, 0.0, 0
     if set(formats) & {"svg", "animated-svg", "dot", "png", "html"}:
         size, secs = size + svg_bytes(n), secs + svg_seconds(n)
@@ -123,9 +112,12 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
         secs += animated_svg_seconds(n, steps)
         units += steps
     if "html" in formats:
-        player_bytes, player_seconds = player_cost(n, steps, player)
-        size += player_bytes
-        secs += player_seconds
+        if player is None:
+            raise TypeError("an estimate of the step player (html) needs its own estimate: "
+                            "player=vizgrad.render.html.estimate")
+        player_bytes, player_seconds = player(n, steps)
+        size += int(player_bytes)
+        secs += float(player_seconds)
         units += steps
     if "json" in formats:
         size += 300 * (n + steps)

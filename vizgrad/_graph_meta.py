@@ -24,8 +24,11 @@ from typing import Any, Callable
 
 from .exceptions import GraphFormatError
 
-__all__ = ["Fields", "check_box", "check_edge_count", "check_graph_meta", "check_step_meta",
+__all__ = ["LEVELS", "Fields", "check_box", "check_edge_count", "check_graph_meta", "check_step_meta",
            "fail", "show"]
+
+#: collapse level names and the group depth they mean (:mod:`vizgrad.collapse` draws by them)
+LEVELS = {"layer": 1, "neuron": 2}
 
 _NONFINITE = ("nan", "inf", "-inf")
 _BIG = int(sys.float_info.max)  # the largest integer a float holds
@@ -176,8 +179,6 @@ def check_step_meta(f: Fields, last: int) -> int:
 
 def check_graph_meta(graph: Fields) -> None:
     """``note``, and what ``collapsed``, ``focus`` and ``merged`` say about the graph."""
-    from .collapse import LEVELS
-
     graph.get("note", "str", required=False)
     levels = (*LEVELS, "order")
     for what in ("collapsed", "focus", "merged"):

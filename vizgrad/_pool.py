@@ -15,11 +15,11 @@ import signal
 import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ._parent import exit_with_parent
 
-__all__ = ["run_task", "run_parallel", "report", "set_progress"]
+__all__ = ["Work", "run_task", "run_parallel", "report", "set_progress"]
 
 #: called with k after k pictures of the running task (a step SVG, a frame)
 _progress: Callable[[int], None] | None = None
@@ -43,15 +43,18 @@ def progress_hook() -> Callable[[int], None] | None:
     return report if _progress is not None else None
 
 
-def run_task(kind: str, job: Any, out: str, opts: Any) -> dict[str, bool]:
-    """One unit of work, run in a worker process; returns {relative path: changed}."""
-    from .gallery import TASKS
+#: writes one task: ``work(job, folder, opts)`` -> {path in folder: changed}; picklable
+#: (a module-level function or a partial of one), so that a worker process can run it
+Work = Callable[[Any, Path, Any], "dict[str, bool]"]
 
+
+def run_task(work: Work, job: Any, out: str, opts: Any) -> dict[str, bool]:
+    """One unit of work, run in a worker process; returns {relative path: changed}."""
     global _in_task
     folder = Path(out) / job.folder
     _in_task = True
     try:
-        written = TASKS[kind](job, folder, opts)
+        written = work(job, folder, opts)
     except KeyboardInterrupt:
         if multiprocessing.parent_process() is not None:
             os._exit(130)  # stopped by the parent: leave now, do not take the next task
@@ -93,10 +96,11 @@ def _orphaned() -> None:
     os._exit(1)  # the task did not unwind in time
 
 
-def run_parallel(tasks: list[tuple[str, Any]], root: Path, opts: Any, workers: int,
-                 results: dict[str, bool], on_done: Callable[[str], None] | None,
+def run_parallel(work: Mapping[str, Work], tasks: list[tuple[str, Any]], root: Path, opts: Any,
+                 workers: int, results: dict[str, bool], on_done: Callable[[str], None] | None,
                  on_step: Callable[[int], None] | None) -> None:
-    """Run the tasks on a process pool; on an error or Ctrl+C stop every worker at once."""
+    """Run the tasks (kind, job) on a process pool, ``work[kind]`` for each; on an error or
+    Ctrl+C stop every worker at once."""
     # spawn: a clean interpreter per worker on every OS (no inherited threads or
     # layout processes), and workers are children of this process, so their CPU
     # time is accounted to it
@@ -115,7 +119,7 @@ def run_parallel(tasks: list[tuple[str, Any]], root: Path, opts: Any, workers: i
                 seen = now
 
     try:
-        futures = {pool.submit(run_task, kind, job, str(root), opts): f"{job.folder} {kind}"
+        futures = {pool.submit(run_task, work[kind], job, str(root), opts): f"{job.folder} {kind}"
                    for kind, job in tasks}
         pending = set(futures)
         while pending:

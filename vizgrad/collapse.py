@@ -31,6 +31,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from ._contract import contract
+from ._graph_meta import LEVELS
 from .exceptions import OptionError
 from .graph import as_graph
 
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["AUTO_BOXES", "AUTO_NODES", "LEVELS", "auto_collapse", "collapse", "focus",
            "group_depth", "map_step", "merge_constants", "prepare", "transform_step"]
 
-#: level names and the group depth they mean
-LEVELS = {"layer": 1, "neuron": 2}
 #: a grouped graph with more nodes than this is collapsed by :func:`vizgrad.draw`
 AUTO_NODES = 100
 #: the most boxes an automatic collapse aims for
@@ -136,27 +135,19 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
     if isinstance(expand, str) or not all(isinstance(g, str) for g in expand):
         raise OptionError(f"expand must be a list of group paths, got {expand!r}")
     box_of, boxes = _boxes(G, depth, expand=frozenset(expand))
-    names = {d: name for name, d in LEVELS.items()}
-    by = level if isinstance(level, str) else names.get(depth, f"group depth {depth}")
-    note = f"collapsed by {by}: {G.number_of_nodes():,} values in {{boxes}} boxes"
     return _finish(G, contract(G, box_of, boxes, steps=mode), "collapsed",
-                   {"level": level, "steps": mode}, note)
+                   {"level": level, "steps": mode})
 
 
-def _finish(G: Any, H: Any, what: str, info: dict[str, Any], note: str) -> Any:
-    info = {**info, "nodes": G.number_of_nodes(), "boxes": H.number_of_nodes()}
-    H.graph[what] = info
-    H.graph["note"] = note.format(boxes=f"{H.number_of_nodes():,}")
+def _finish(G: Any, H: Any, what: str, info: dict[str, Any]) -> Any:
+    H.graph[what] = {**info, "nodes": G.number_of_nodes(), "boxes": H.number_of_nodes()}
     return H
 
 
 def _runs(G: Any, depth: int, runs: int, mode: str, root_apart: bool) -> Any:
     box_of, boxes = _boxes(G, depth, runs, root_apart)
-    what = f"groups at depth {depth} and " if depth else ""
-    note = (f"collapsed into {what}runs of the order: {G.number_of_nodes():,} values "
-            f"in {{boxes}} boxes")
     return _finish(G, contract(G, box_of, boxes, steps=mode), "collapsed",
-                   {"level": depth or "order", "runs": runs, "steps": mode}, note)
+                   {"level": depth or "order", "runs": runs, "steps": mode})
 
 
 def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge") -> Any:
@@ -193,7 +184,6 @@ def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge") 
         some = [d for d in counts if counts[d] + 2 <= max_boxes]
         d = max(some) if some else 0
         H = _runs(G, d, max(1, max_boxes - counts.get(d, 0) - 1), mode, max_boxes > 1)
-    H.graph["note"] += " (collapsed automatically; collapse=False draws every value)"
     H.graph["collapsed"]["auto"] = True
     return H
 
@@ -254,9 +244,8 @@ def focus(x: Any, node: str, radius: int = 2) -> nx.MultiDiGraph:
         sizes[b] = sizes.get(b, 0) + 1
     boxes = {b: {"label": f"… {sizes[b]:,} more", "kind": "stub", "op": "…", "group": None,
                  "hidden": sizes[b]} for b in ids.values()}
-    note = f"focus on {node} (radius {radius}): {len(dist):,} of {G.number_of_nodes():,} values shown"
     return _finish(G, contract(G, box_of, boxes), "focus",
-                   {"node": node, "radius": radius, "hidden": len(box_of)}, note)
+                   {"node": node, "radius": radius, "hidden": len(box_of)})
 
 
 def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
@@ -292,8 +281,7 @@ def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
             boxes[b] = {"label": "", "kind": k[1], "op": "", "data": k[2],
                         "group": own.pop() if len(own) == 1 else None}
             box_of.update((n, b) for n in ns)
-    note = f"{len(box_of):,} wrapped copies drawn as {len(boxes):,} nodes"
-    return _finish(G, contract(G, box_of, boxes), "merged", {"level": level}, note)
+    return _finish(G, contract(G, box_of, boxes), "merged", {"level": level})
 
 
 def map_step(H: Any, k: int) -> int:

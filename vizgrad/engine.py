@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Callable, Iterable, Iterator
 
+from . import _display
 from ._floats import as_float as _as_float
 from ._floats import overflowed as _overflowed
 from .exceptions import DomainError, NumericOverflowError, OperandTypeError, OptionError
@@ -124,9 +125,7 @@ class Value:
     def _repr_mimebundle_(self, include: object = None,
                           exclude: object = None) -> dict[str, str] | None:
         """After ``backward()``, notebooks show a small graph as a step player (vizgrad.notebook)."""
-        from .notebook import value_bundle
-
-        return value_bundle(self)
+        return _display.bundle("value", self)
 
     # -- building the graph ---------------------------------------------------
     @staticmethod

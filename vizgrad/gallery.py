@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -175,11 +176,11 @@ def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     return {f"frames/{p.name}": before.get(p.name) != p.read_bytes() for p in paths}
 
 
-#: what a task of each kind writes, run by :func:`vizgrad._pool.run_task`
+#: what a task of each kind writes, run by :mod:`vizgrad._pool` (picklable: no lambda)
 TASKS = {
     "pictures": _pictures,
-    "gif": lambda job, folder, opts: _animation(job, folder, opts, "gif"),
-    "mp4": lambda job, folder, opts: _animation(job, folder, opts, "mp4"),
+    "gif": partial(_animation, suffix="gif"),
+    "mp4": partial(_animation, suffix="mp4"),
     "frames": _frames,
 }
 
@@ -222,7 +223,7 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
     return budget_check([(j.folder, j.graph) for j in jobs], opts.formats, frames=opts.frames,
                         max_nodes=opts.drawing.max_nodes, max_cells=opts.max_cells,
                         max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
-                        player=getattr(html, "estimate", None),  # the player's own, if it has one
+                        player=html.estimate,
                         each=[[*j.options(opts).formats, *(["frames"] if _framed(j, opts) else [])]
                               for j in jobs])
 
@@ -277,11 +278,11 @@ def export(
         if workers <= 1 or len(tasks) <= 1:
             _pool.set_progress(on_step)
             for kind, job in tasks:
-                results.update(_pool.run_task(kind, job, str(root), opts))
+                results.update(_pool.run_task(TASKS[kind], job, str(root), opts))
                 if on_done:
                     on_done(f"{job.folder} {kind}")
         else:
-            _pool.run_parallel(tasks, root, opts, workers, results, on_done, on_step)
+            _pool.run_parallel(TASKS, tasks, root, opts, workers, results, on_done, on_step)
     except BaseException:
         for job in jobs:  # a worker stopped mid-write cannot always remove its own
             sweep(root / job.folder)

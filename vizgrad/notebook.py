@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._display import register
 from ._embed import iframe_html
 from .exceptions import VizgradError
 from .options import Options, StepArg, options_for
@@ -134,7 +135,7 @@ def bundle(x: Any, text: str) -> dict[str, str]:
 
 def trace_bundle(t: Any) -> dict[str, str]:
     """:func:`bundle` for a Trace of at most :data:`DISPLAY_MAX_NODES` nodes; else plain text."""
-    text = f"<Trace of {len(t.nodes)} nodes, {len(t.steps)} steps>"
+    text = repr(t)
     if len(t.nodes) > DISPLAY_MAX_NODES:
         return {"text/plain": f"{text}\n(more than {DISPLAY_MAX_NODES} nodes: "
                               "vizgrad.show(trace) draws its step player)"}
@@ -155,3 +156,7 @@ def value_bundle(v: Any) -> dict[str, str] | None:
                     return None
                 todo.append(p)
     return bundle(v, repr(v))
+
+
+register("value", value_bundle)
+register("trace", trace_bundle)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import _display
 from ._backward import backward_steps
 from .exceptions import GraphFormatError, OperandTypeError
 
@@ -147,6 +148,11 @@ class Trace:
     derivatives: str  # "exact" or "observed"
     backward_ran: bool
 
+    def __repr__(self) -> str:
+        """One line, however large the graph: ``<Trace of q: 5 values, 8 steps>``."""
+        root = " ".join(str(self.node(self.root).get("label") or self.root).splitlines())
+        return f"<Trace of {root}: {len(self.nodes)} values, {len(self.steps)} steps>"
+
     @property
     def default_step(self) -> int:
         """The step a picture without a step shows: the last one, or the last
@@ -198,9 +204,7 @@ class Trace:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         """Notebooks show a step player (see :mod:`vizgrad.notebook`)."""
-        from .notebook import trace_bundle
-
-        return trace_bundle(self)
+        return _display.bundle("trace", self)
 
 
 def strict_json(x: Any, indent: int | None = None) -> str:

@@ -191,21 +191,42 @@ def test_progress_counts_every_picture_and_frame(tmp_path, workers):
         assert counts.count(1) >= 3 * 12
 
 
-def test_a_player_that_estimates_itself_is_budgeted_by_its_own_figures(tmp_path, monkeypatch):
-    from vizgrad import _budget
+def test_the_player_is_budgeted_by_the_player_modules_own_figures(monkeypatch):
     from vizgrad.exceptions import GraphTooLargeError
     from vizgrad.render import html
 
-    monkeypatch.delattr(html, "estimate")  # a player module without its own estimate
     jobs = example_jobs(["softmax-nll"])
-    G = jobs[0].graph
-    default = _budget.player_cost(G.number_of_nodes(), len(G.graph["steps"]))[0]
-    opts = Options(formats=("html",), max_bytes=default - 1)
-    with pytest.raises(GraphTooLargeError, match="step player"):
+    steps = len(jobs[0].graph.graph["steps"])
+    opts = Options(formats=("html",), max_bytes=1_000_000, max_seconds=2.0)  # 1 MB, 2 s
+    monkeypatch.setattr(html, "estimate", lambda n, steps: (1_000, 0.5))
+    assert gallery.units(jobs, opts) == steps
+    monkeypatch.setattr(html, "estimate", lambda n, steps: (30_000_000, 0.5))
+    with pytest.raises(GraphTooLargeError, match=r"about 30 MB \(step player 30 MB\)"):
         gallery.units(jobs, opts)
-    monkeypatch.setattr(html, "estimate", lambda n, steps: (1000, 0.5),
-                        raising=False)
-    assert gallery.units(jobs, opts) == len(G.graph["steps"])
+    monkeypatch.setattr(html, "estimate", lambda n, steps: (1_000, 50.0))
+    with pytest.raises(GraphTooLargeError, match=r"about 50 s"):
+        gallery.units(jobs, opts)
+
+
+@pytest.mark.parametrize("name", ["shared-node", "fork", "softmax-nll", "mlp"])
+def test_the_budget_of_a_player_page_is_an_upper_bound(tmp_path, name):
+    from vizgrad import _budget
+    from vizgrad.render import html
+
+    (job,) = example_jobs([name])
+    export([job], tmp_path, Options(formats=("html",)), workers=1)
+    size = (tmp_path / name / f"{name}.html").stat().st_size
+    G = job.graph
+    estimate = _budget.estimate(G.number_of_nodes(), len(G.graph["steps"]), ["html"],
+                                player=html.estimate)
+    assert size <= estimate.bytes - _budget.svg_bytes(G.number_of_nodes()) <= 2 * size
+
+
+def test_an_estimate_of_the_player_needs_the_players_own_figures():
+    from vizgrad import _budget
+
+    with pytest.raises(TypeError, match="player=vizgrad.render.html.estimate"):
+        _budget.estimate(5, 8, ["html"])
 
 
 @pytest.mark.parametrize("name", ["shared-node", "fork", "softmax-nll"])

@@ -61,7 +61,7 @@ def test_the_kernel_displays_players_with_an_svg_fallback(exported):
         assert '<iframe class="vizgrad-player" srcdoc=' in out["data"]["text/html"]
         assert out["data"]["image/svg+xml"].lstrip().startswith("<?xml")
     assert value[0]["data"]["text/plain"] == "Value(label='q', data=-6.0, grad=1.0)"
-    assert trace[0]["data"]["text/plain"] == "<Trace of 5 nodes, 8 steps>"
+    assert trace[0]["data"]["text/plain"] == "<Trace of q: 5 values, 8 steps>"
     assert set(leaf[0]["data"]) == {"text/plain"}  # a leaf keeps its plain repr
 
 

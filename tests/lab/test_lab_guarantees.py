@@ -35,9 +35,28 @@ def test_hostile_expressions_run_no_code(client, tmp_path, template, path):
 
 
 def test_rendered_text_is_escaped(client):
-    r = client.post("/api/render", json={"expression": "a*b + a", "values": {"a": -2, "b": 3}})
-    assert r.status_code == 200
+    """Markup in any field is refused as JSON; the text that does reach the picture (variable
+    names, in any script) comes back through an XML parser as the same text."""
+    markup = '<svg onload="alert(1)">&amp;</svg>'
+    for body in [{"expression": markup, "values": {"a": 1}}, {"example": markup},
+                 {"expression": "a*b", "values": {"a": -2, "b": 3, markup: 1}},
+                 {"example": "fork", "lang": markup}, {"example": "mlp", "collapse": markup},
+                 {"example": "fork", "focus": markup},
+                 {"example": "mlp", "collapse": "neuron", "expand": [markup]},
+                 {"example": "mlp", "collapse": "neuron", "group_steps": markup},
+                 *({"example": "fork", k: markup}
+                   for k in ("theme", "format", "rankdir", "caption"))]:
+        r = client.post("/api/render", json=body)
+        assert r.status_code == 422, body
+        assert r.headers["content-type"] == "application/json"
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert set(r.json()) >= {"error", "detail"}  # the markup only inside a JSON string
+    r = client.post("/api/render", json={"expression": "αβ*變數 + αβ", "caption": True,
+                                         "values": {"αβ": -2, "變數": 3}})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     root = ET.fromstring(r.content)  # well-formed XML
+    texts = {"".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("}text")}
+    assert {"αβ", "變數"} <= texts
     tags = {el.tag.rsplit("}", 1)[-1] for el in root.iter()}
     assert "script" not in tags and "foreignObject" not in tags
     assert not [k for el in root.iter() for k in el.attrib if k.lower().startswith("on")]

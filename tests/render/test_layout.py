@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 
 import pytest
 
@@ -138,14 +140,6 @@ def test_dot_source_must_be_text():
         run_layout(b"digraph {}")  # type: ignore[arg-type]
 
 
-def test_layouts_from_several_threads_are_serialised():
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(4) as pool:
-        outs = list(pool.map(lambda _: run_layout(SMALL), range(8)))
-    assert len(set(outs)) == 1
-
-
 # -- the embedded Graphviz's worker process and its in-process fallback ----------------
 
 
@@ -155,6 +149,61 @@ def fresh():
     emb = layout._Embedded()
     yield emb
     emb.close()
+
+
+def overlap_probe(monkeypatch, emb, call_through: bool = True) -> list[int]:
+    """Count how many layouts ``emb`` runs at once; returns [the most seen]."""
+    guard, active, most = threading.Lock(), [0], [0]
+
+    def probed(real):
+        def run(*args):
+            with guard:
+                active[0] += 1
+                most[0] = max(most[0], active[0])
+            try:
+                time.sleep(0.02)  # wide enough for another thread to come in
+                return real(*args) if call_through else b"<svg/>"
+            finally:
+                with guard:
+                    active[0] -= 1
+        return run
+
+    monkeypatch.setattr(emb, "_render_worker", probed(emb._render_worker))
+    monkeypatch.setattr(emb, "_render_here", probed(emb._render_here))
+    return most
+
+
+def test_layouts_from_several_threads_run_one_at_a_time(fresh, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    most = overlap_probe(monkeypatch, fresh)
+    monkeypatch.setattr(layout, "_embedded", lambda: fresh)
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(lambda _: run_layout(SMALL, backend="embedded"), range(8)))
+    assert most == [1]
+    assert len(set(outs)) == 1 and b"</svg>" in outs[0]
+
+
+def test_the_overlap_probe_sees_layouts_that_run_together(fresh, monkeypatch):
+    """Without the backend's lock the probe above counts more than one layout at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    class NoLock:
+        def acquire(self, timeout: float = -1) -> bool:
+            return True
+
+        def release(self) -> None:
+            pass
+
+        def locked(self) -> bool:
+            return False
+
+    most = overlap_probe(monkeypatch, fresh, call_through=False)
+    monkeypatch.setattr(fresh, "_lock", NoLock())
+    monkeypatch.setattr(fresh, "_worker", lambda: None)
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda _: fresh.render(SMALL, "svg", 30), range(8)))
+    assert most[0] > 1
 
 
 def test_worker_killed_between_calls_is_restarted(fresh):

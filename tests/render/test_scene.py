@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
 
 import pytest
@@ -10,7 +12,8 @@ from vizgrad import Value, examples, to_networkx
 from vizgrad.i18n import languages
 from vizgrad.render._metrics import width
 from vizgrad.render.scene import SLIDE_WIDTH, Scene, make_scene, smallest_text
-from vizgrad.render.theme import contrast
+
+from .test_theme import contrast  # WCAG 2's formula, written out apart from vizgrad's
 
 NAMES = examples.names()
 
@@ -97,7 +100,62 @@ def test_no_edge_crosses_a_label_and_each_label_is_beside_its_own_edge(scene):
         assert gap <= sh.geom[3], f"label {i} is {gap:.1f} pt from its own edge"
 
 
+@functools.lru_cache(maxsize=None)
+def _font_files() -> dict[str, str]:
+    """DejaVu Sans (regular, bold) and a CJK font, found by matplotlib's font manager."""
+    from matplotlib import font_manager as fm
+
+    def find(family: str, weight: str = "normal") -> str:
+        return fm.findfont(fm.FontProperties(family=family, weight=weight),
+                           fallback_to_default=False)
+
+    files = {"regular": find("DejaVu Sans"), "bold": find("DejaVu Sans", "bold")}
+    for family in ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei"):
+        with contextlib.suppress(ValueError):
+            files["cjk"] = find(family)
+            break
+    return files
+
+
+@functools.lru_cache(maxsize=None)
+def _glyph(c: str, size: float, bold: bool) -> tuple[float, float, float]:
+    """(advance, ink left, ink right) of one character in points, read by FreeType."""
+    from matplotlib import font_manager as fm
+    from matplotlib.ft2font import LoadFlags
+
+    files = _font_files()
+    path = files["bold" if bold else "regular"]
+    font = fm.get_font(path)
+    if font.get_char_index(ord(c)) == 0:  # not in DejaVu Sans: the CJK fallback
+        if "cjk" not in files:
+            pytest.skip("no CJK font found (apt install fonts-noto-cjk)")
+        font = fm.get_font(files["cjk"])
+    font.set_size(size, 72)  # 72 dpi: one pixel is one point
+    g = font.load_char(ord(c), flags=LoadFlags.NO_HINTING)
+    return g.linearHoriAdvance / 65536, g.bbox[0] / 64, g.bbox[2] / 64
+
+
+def ink(text: str, size: float, bold: bool, x: float, anchor: str) -> tuple[float, float]:
+    """The x range the glyphs of ``text`` cover, placed at ``x`` as SVG's text-anchor does."""
+    glyphs = [_glyph(c, size, bold) for c in text]
+    pen = x - {"start": 0.0, "middle": 0.5, "end": 1.0}[anchor] * sum(g[0] for g in glyphs)
+    left, right = math.inf, -math.inf
+    for c, (advance, x0, x1) in zip(text, glyphs):
+        if not c.isspace():
+            left, right = min(left, pen + x0), max(right, pen + x1)
+        pen += advance
+    return left, right
+
+
+def test_the_ink_measure_knows_its_glyphs():
+    left, right = ink("−2.5", 14, False, 0.0, "start")  # DejaVu Sans: − starts at 1.48 pt
+    assert 1.4 < left < 1.6 and 32.5 < right < 33.0  # 5 ends 1.2 pt before its advance
+    end, start = ink("ab", 10, False, 100.0, "end"), ink("ab", 10, False, 100.0, "start")
+    assert end[1] < 100.0 < start[0] + 1
+
+
 def test_every_text_fits_its_box_in_every_step(scene):
+    """Measured by FreeType on the fonts drawn, not with the width table that sized the boxes."""
     shapes = by_id(scene)
     for k in steps(scene):
         look = scene.look(k)
@@ -107,15 +165,17 @@ def test_every_text_fits_its_box_in_every_step(scene):
                 continue
             node = i[2:].rsplit("-", 1)[0]
             box = rect(shapes[f"n-{node}"])
-            w = width(look[i]["text"], sh.size, bool(look[i].get("bold")))
-            x = sh.geom[0]
-            x0 = {"start": x, "middle": x - w / 2, "end": x - w}[sh.anchor]
-            assert box[0] < x0 and x0 + w < box[2], f"{look[i]['text']!r} overflows {node} at {k}"
-            span[i] = (x0, x0 + w)
+            text = look[i]["text"]
+            if not text.strip():
+                continue
+            x0, x1 = ink(text, sh.size, bool(look[i].get("bold")), sh.geom[0], sh.anchor)
+            assert box[0] < x0 and x1 < box[2], f"{text!r} overflows {node} at {k}"
+            span[i] = (x0, x1)
         for i, (x0, x1) in span.items():  # a row's word ends before its number starts
             number = {"-dl": "-data", "-gl": "-grad"}.get(i[-3:])
-            if number and look[i]["text"] and span.get(i[:-3] + number):
-                assert x1 < span[i[:-3] + number][0], f"{look[i]['text']!r} touches its number at {k}"
+            if number and span.get(i[:-3] + number):
+                assert x1 < span[i[:-3] + number][0], (
+                    f"{look[i]['text']!r} touches its number at {k}")
 
 
 def _background(shapes, look, i: str, theme) -> list[str]:

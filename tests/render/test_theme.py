@@ -22,6 +22,12 @@ def contrast(a: str, b: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+def test_the_contrast_of_this_file_gives_wcags_figures():
+    assert contrast("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert contrast("#767676", "#ffffff") == pytest.approx(4.54, abs=0.005)  # the AA grey
+    assert contrast("#ffffff", "#767676") == contrast("#767676", "#ffffff")
+
+
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_sign_picks_the_side_and_size_the_strength(name):
     th = get(name)
