@@ -137,11 +137,12 @@ def test_every_frame_of_every_example_has_the_svgs_size_and_does_not_drift(tmp_p
     frame of the sequence (drawn by partial redraws) matches the final view drawn alone."""
     for name in examples.names():
         G = examples.graph(name)
-        root = ET.fromstring(draw(G).svg())
+        d = draw(G)  # frames draw what draw() draws: the mlp collapsed by neuron
+        root = ET.fromstring(d.svg())
         size = tuple(round(float(root.get(k).removesuffix("pt")) * 36 / 72)
                      for k in ("width", "height"))
         paths = fr.frames(G, tmp_path / name, final=True, dpi=36)
-        assert len(paths) == len(G.graph["steps"]) + 1
+        assert len(paths) == len(d.graph.graph["steps"]) + 1
         (alone,) = fr.frames(G, tmp_path / f"{name}-final", steps=[0], final=True, dpi=36)[1:]
         for p in paths:
             with Image.open(p) as im:

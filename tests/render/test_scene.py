@@ -263,11 +263,21 @@ def test_caption_block_keeps_its_size_and_long_lines_wrap():
         assert all(width(x, s.preset.caption) <= s.width for x in lines)
 
 
-@pytest.mark.parametrize("name", ["fork", "tanh-native"])
-def test_slides_keep_text_at_14_pt_on_a_960_pt_slide(name):
+@pytest.mark.parametrize("name", ["fork", "shared-node", "sum-square"])
+def test_slides_keep_text_at_14_pt_on_a_960_by_540_slide(name):
     s = make_scene(examples.graph(name), preset="slides")
-    assert smallest_text(s, SLIDE_WIDTH) >= 14
-    assert smallest_text(make_scene(examples.graph(name)), SLIDE_WIDTH) < 14 or name == "fork"
+    scale = min(1.0, SLIDE_WIDTH / s.width, 540 / s.height)
+    assert smallest_text(s) * scale >= 14
+
+
+def test_slides_turn_only_when_that_reads_better_on_the_slide():
+    from vizgrad.render.scene import readable
+
+    G = examples.graph("softmax-nll")  # long: it reads better top to bottom
+    lr, tb = Scene(G, preset="slides"), Scene(G, preset="slides", rankdir="TB")
+    assert make_scene(G, preset="slides").rankdir == ("TB" if readable(tb) > readable(lr)
+                                                       else "LR")
+    assert make_scene(G, preset="slides", rankdir="LR").rankdir == "LR"  # asked: kept
 
 
 def test_compact_is_smaller_than_docs():
@@ -298,3 +308,32 @@ def test_a_value_never_drawn_before_backward_shows_forward_state():
     a = Value(2.0, label="a")
     s = Scene(to_networkx(a * a))
     assert s.caption_texts(None)[1] == "backward() has not run: gradients are not computed"
+
+
+def _svg_smallest_px(svg: str, column_px: float) -> float:
+    """The smallest text of an SVG, in CSS px, shown in a column ``column_px`` wide and never
+    enlarged: read from the SVG's own width and font sizes (pt)."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    width_pt = float(root.get("width").removesuffix("pt"))
+    sizes = [float(el.get("font-size")) for el in root.iter() if el.get("font-size")]
+    return min(sizes) * 4 / 3 * min(1.0, column_px / (width_pt * 4 / 3))
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_every_example_reads_at_12_px_in_a_1400_px_docs_column(name):
+    from vizgrad import draw
+
+    assert _svg_smallest_px(draw(examples.graph(name)).svg(), 1400) >= 12
+
+
+def test_a_grouped_graph_too_wide_for_the_column_is_collapsed_by_the_deepest_level_that_fits():
+    from vizgrad import draw
+
+    G = examples.graph("mlp")  # 40 values: under the automatic collapse's 100, but wide
+    full = draw(G, collapse=False)
+    assert _svg_smallest_px(full.svg(), 1400) < 12
+    d = draw(G)
+    assert d.graph.number_of_nodes() == 9  # by neuron: 4 neuron boxes and 5 values
+    assert "collapsed by neuron" in d.svg()

@@ -34,8 +34,8 @@ from ..exceptions import OptionError, RenderError
 from ..options import Options, options_for
 from ._encode import FrameStore, find_ffmpeg, gif, mp4, no_ffmpeg, webp
 from ._picture import Picture, picture_bytes, rc
-from .prepare import Prepared, prepare
-from .scene import Scene, make_scene
+from .prepare import Prepared, fitted
+from .scene import Scene
 from .svg import Drawing
 
 __all__ = ["ANIMATION_FORMATS", "DURATIONS", "FINAL_HOLD", "FRAME_FORMATS", "animate", "durations",
@@ -52,9 +52,8 @@ _FRAME_NAME = re.compile(r"frame-(\d{3,})\.(png|svg)")
 
 def _scene(x: Any, options: Options | None, overrides: dict[str, Any],
            entry: str) -> tuple[Scene, Prepared]:
-    o = options_for(entry, options, overrides)
-    p = prepare(x, o)
-    return make_scene(p.graph, **o.scene()), p
+    p, scene = fitted(x, options_for(entry, options, overrides))
+    return scene, p
 
 
 def _steps(p: Prepared, steps: Iterable[int] | None, final: Any) -> list[int | None]:

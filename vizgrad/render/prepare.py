@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._budget import too_many_values
+from ..collapse import group_depth, transform_step
 from ..collapse import prepare as shrink_graph
-from ..collapse import transform_step
 from ..exceptions import GraphTooLargeError
 from ..graph import as_graph
 from ..options import Options, StepArg, resolve_step
 
-__all__ = ["Prepared", "prepare", "refuse_large"]
+__all__ = ["Prepared", "fitted", "prepare", "refuse_large"]
 
 
 @dataclass(frozen=True)
@@ -75,3 +75,29 @@ def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
     if check_size:
         refuse_large(H, options.max_nodes)
     return Prepared(G, H, tuple(chain))
+
+
+def fitted(x: Any, options: Options) -> tuple[Prepared, Any]:
+    """:func:`prepare`, and the scene of the graph drawn; with ``collapse="auto"``, a grouped
+    graph whose picture does not fit where the preset's pictures are shown (a 1,400 px
+    docs column, a 960×540 slide) is collapsed by the deepest group level that fits, else
+    by the coarsest (:func:`vizgrad.render.scene.fits`)."""
+    from .scene import fits, make_scene
+
+    p = prepare(x, options)
+    scene = make_scene(p.graph, **options.scene())
+    info = p.graph.graph.get("collapsed") or {}
+    if options.collapse != "auto" or fits(scene) or "runs" in info \
+            or "collapsed" in p.source.graph:
+        return p, scene
+    depth = group_depth(p.source)
+    now = info.get("level", depth + 1)
+    now = {"layer": 1, "neuron": 2}.get(now, now) if isinstance(now, str) else now
+    for level in range(min(depth, int(now) - 1), 0, -1):
+        q = prepare(p.source, options.replace(collapse=level, model=None))
+        q = Prepared(p.source, q.graph, q.chain)
+        shown = make_scene(q.graph, **options.scene())
+        p, scene = q, shown
+        if fits(shown):  # else the next, coarser level; the coarsest stays when none fits
+            break
+    return p, scene

@@ -35,13 +35,16 @@ class Preset:
     ranksep: float
     decimals: int
     trim: bool = True
+    #: where the picture is shown: (width pt, height pt or None, smallest text pt there);
+    #: None for no target. docs: a 1,400 px column (12 px text); slides: a 960×540 slide
+    fit: tuple[float, float | None, float] | None = None
 
 
 PRESETS = {
     "docs": Preset("docs", font=14.0, label=13.0, op=20.0, caption=14.0, legend=12.0,
-                   nodesep=0.25, ranksep=0.3, decimals=4),
+                   nodesep=0.25, ranksep=0.3, decimals=4, fit=(1050.0, None, 9.0)),
     "slides": Preset("slides", font=20.0, label=18.0, op=28.0, caption=20.0, legend=16.0,
-                     nodesep=0.2, ranksep=0.25, decimals=2),
+                     nodesep=0.2, ranksep=0.25, decimals=2, fit=(960.0, 540.0, 14.0)),
     "compact": Preset("compact", font=11.0, label=10.0, op=14.0, caption=11.0, legend=10.0,
                       nodesep=0.15, ranksep=0.2, decimals=4),
 }

@@ -39,12 +39,12 @@ from .presets import get as get_preset
 from .theme import Theme
 from .theme import get as get_theme
 
-__all__ = ["RANKDIRS", "SLIDE_WIDTH", "Scene", "Shape", "make_scene", "smallest_text"]
+__all__ = ["RANKDIRS", "SLIDE_WIDTH", "TURN_NODES", "Scene", "Shape", "fits", "make_scene",
+           "readable", "smallest_text"]
 
 RANKDIRS = ("LR", "TB")
 #: the width of a slide, in points, that the ``slides`` preset fits
 SLIDE_WIDTH = 960.0
-_SLIDE_TEXT = 14.0  # the smallest text on a slide, in points
 _SPAN_BUDGET = 1500  # ranks that long edges may cross in all before the longest go free
 _LONG = 3  # ranks an edge may cross and still be laid out, past the budget
 _LABEL_H = 1.65  # the room an edge label takes across its edge, relative to its text
@@ -342,14 +342,35 @@ def smallest_text(scene: Scene, fit_width: float | None = None) -> float:
     return size * min(1.0, fit_width / scene.width) if fit_width else size
 
 
+def readable(scene: Scene) -> float:
+    """The smallest text, in points, where the preset's picture is shown (``fit``: a docs
+    column, a slide), never enlarged; how the two directions and the collapse levels
+    compare."""
+    fit = scene.preset.fit
+    size = min(sh.size for sh in scene.shapes if sh.kind == "text")
+    if fit is None:
+        return size
+    width, height, _ = fit
+    return size * min(1.0, width / scene.width, height / scene.height if height else 1.0)
+
+
+def fits(scene: Scene) -> bool:
+    """True when every text is at least the preset's smallest size where it is shown."""
+    fit = scene.preset.fit
+    return fit is None or readable(scene) >= fit[2] - 1e-9
+
+
+#: the most values for which a second direction is laid out to compare
+TURN_NODES = 500
+
+
 def make_scene(x: Any, *, rankdir: str | None = None, **options: Any) -> Scene:
-    """A :class:`Scene`; ``rankdir=None`` picks the direction: left to right, except
-    that the ``slides`` preset turns top to bottom when that keeps text at 14 pt or
-    more on a 960 pt wide slide and left to right does not."""
+    """A :class:`Scene`; ``rankdir=None`` picks the direction: left to right, unless that
+    does not fit where the preset's picture is shown (a 1,400 px docs column, a 960×540
+    slide) and top to bottom is more readable there."""
     scene = Scene(x, rankdir=rankdir or "LR", **options)
-    if rankdir is None and scene.preset.name == "slides" \
-            and smallest_text(scene, SLIDE_WIDTH) < _SLIDE_TEXT:
+    if rankdir is None and not fits(scene) and scene.graph.number_of_nodes() <= TURN_NODES:
         tall = Scene(scene.graph, rankdir="TB", **options)
-        if smallest_text(tall, SLIDE_WIDTH) > smallest_text(scene, SLIDE_WIDTH):
+        if readable(tall) > readable(scene):
             return tall
     return scene

@@ -31,8 +31,8 @@ from ..options import DEFAULT_MAX_NODES, Options, StepArg, options_for
 from . import text
 from ._svgout import svg_document
 from .animated import DEFAULT_FINAL_HOLD, DEFAULT_HOLD, animated_svg
-from .prepare import Prepared, prepare
-from .scene import Scene, make_scene
+from .prepare import Prepared, fitted
+from .scene import Scene
 
 __all__ = ["DEFAULT_MAX_NODES", "SAVE_FORMATS", "Drawing", "draw"]
 
@@ -155,10 +155,11 @@ def draw(x: Any, step: StepArg = None, *, options: Options | None = None,
             ``focus``, ``model``, ...), over ``options``.
 
     By default (``collapse="auto"``) a grouped graph of more than
-    :data:`vizgrad.collapse.AUTO_NODES` values, and any graph past
-    ``max_nodes``, is drawn collapsed, and the caption says so; ``collapse=False``
+    :data:`vizgrad.collapse.AUTO_NODES` values, or one whose picture would not fit where
+    the preset's pictures are shown (:func:`vizgrad.render.prepare.fitted`), and any graph
+    past ``max_nodes``, is drawn collapsed, and the caption says so; ``collapse=False``
     refuses a graph past ``max_nodes`` (:class:`~vizgrad.exceptions.GraphTooLargeError`).
     """
     o = options_for("draw", options, overrides)
-    p = prepare(x, o)
-    return Drawing(make_scene(p.graph, **o.scene()), p.step(step), p)
+    p, scene = fitted(x, o)
+    return Drawing(scene, p.step(step), p)
