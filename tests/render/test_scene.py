@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from tests.helpers import svg_smallest_px
 from vizgrad import Value, examples, to_networkx
 from vizgrad.i18n import languages
 from vizgrad.render._metrics import width
@@ -310,22 +311,11 @@ def test_a_value_never_drawn_before_backward_shows_forward_state():
     assert s.caption_texts(None)[1] == "backward() has not run: gradients are not computed"
 
 
-def _svg_smallest_px(svg: str, column_px: float) -> float:
-    """The smallest text of an SVG, in CSS px, shown in a column ``column_px`` wide and never
-    enlarged: read from the SVG's own width and font sizes (pt)."""
-    import xml.etree.ElementTree as ET
-
-    root = ET.fromstring(svg)
-    width_pt = float(root.get("width").removesuffix("pt"))
-    sizes = [float(el.get("font-size")) for el in root.iter() if el.get("font-size")]
-    return min(sizes) * 4 / 3 * min(1.0, column_px / (width_pt * 4 / 3))
-
-
 @pytest.mark.parametrize("name", examples.names())
 def test_every_example_reads_at_12_px_in_a_1400_px_docs_column(name):
     from vizgrad import draw
 
-    assert _svg_smallest_px(draw(examples.graph(name)).svg(), 1400) >= 12
+    assert svg_smallest_px(draw(examples.graph(name)).svg(), 1400) >= 12
 
 
 def test_a_grouped_graph_too_wide_for_the_column_is_collapsed_by_the_deepest_level_that_fits():
@@ -333,7 +323,7 @@ def test_a_grouped_graph_too_wide_for_the_column_is_collapsed_by_the_deepest_lev
 
     G = examples.graph("mlp")  # 40 values: under the automatic collapse's 100, but wide
     full = draw(G, collapse=False)
-    assert _svg_smallest_px(full.svg(), 1400) < 12
+    assert svg_smallest_px(full.svg(), 1400) < 12
     d = draw(G)
     assert d.graph.number_of_nodes() == 9  # by neuron: 4 neuron boxes and 5 values
     assert "collapsed by neuron" in d.svg()

@@ -64,7 +64,7 @@ def scene_texts(scene: Scene) -> list[str]:
         name, values = scene._box_texts(n)
         out += [name, *values, op_glyph(str(scene.graph.nodes[n].get("op", "")))]
     out += [t for t in scene.edge_texts.values() if t]
-    out += scene.legend_texts()
+    out += scene.legend_lines()
     if scene.caption:
         for k in [*range(scene.last + 1), None]:
             out += scene.caption_texts(k)

@@ -129,7 +129,8 @@ def note_lines(scene: Scene) -> list[str]:
         shown = focus["nodes"] - focus["hidden"]
         node = focus["node"]
         name = tx.name(G, node) if node in G else str(node)
-        out.append(w("note.focus", node=name, radius=focus["radius"], shown=f"{shown:,}",
+        key = "note.overview" if focus.get("auto") else "note.focus"  # chosen, or asked for
+        out.append(w(key, node=name, radius=focus["radius"], shown=f"{shown:,}",
                      values=f"{focus['nodes']:,}"))
     info = G.graph.get("collapsed")
     n = G.number_of_nodes()

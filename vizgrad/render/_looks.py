@@ -240,7 +240,7 @@ class Looks:
             for i in range(s._lines):
                 out[f"cap-{i}"] = {"text": lines[i] if i < len(lines) else "", "fill": th.text,
                                    "bold": _ON if i == 0 else _OFF}
-        for i, line in enumerate(s.legend_texts()):
+        for i, line in enumerate(s.legend_lines()):
             out[f"legend-{i}"] = {"text": line, "fill": th.muted}
         return out
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._budget import too_many_values
-from ..collapse import group_depth, transform_step
+from ..collapse import AUTO_NODES, group_depth, transform_step
 from ..collapse import prepare as shrink_graph
 from ..exceptions import GraphTooLargeError
 from ..graph import as_graph
@@ -78,26 +78,68 @@ def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
 
 
 def fitted(x: Any, options: Options) -> tuple[Prepared, Any]:
-    """:func:`prepare`, and the scene of the graph drawn; with ``collapse="auto"``, a grouped
-    graph whose picture does not fit where the preset's pictures are shown (a 1,400 px
-    docs column, a 960×540 slide) is collapsed by the deepest group level that fits, else
-    by the coarsest (:func:`vizgrad.render.scene.fits`)."""
+    """:func:`prepare`, and the scene of the graph drawn, made to fit where the preset's
+    pictures are shown (a 1,400 px docs column, a 960×540 slide;
+    :func:`vizgrad.render.scene.fits`) when ``collapse="auto"``:
+
+    - a grouped graph is collapsed by the deepest group level that fits, else the coarsest;
+    - an ungrouped graph of more than :data:`~vizgrad.collapse.AUTO_NODES` values is
+      drawn as the output's neighbourhood, as far out as fits, with ``… N more`` stubs
+      for the rest; the caption says how to see more.
+
+    >>> from vizgrad import Value
+    >>> s = sum((Value(i) * Value(-i) for i in range(60)), Value(0))
+    >>> s.backward()
+    >>> from vizgrad.render.scene import fits
+    >>> p, scene = fitted(s, Options())
+    >>> p.source.number_of_nodes() > 100, p.graph.graph["focus"]["auto"], fits(scene)
+    (True, True, True)
+    """
     from .scene import fits, make_scene
 
     p = prepare(x, options)
     scene = make_scene(p.graph, **options.scene())
     info = p.graph.graph.get("collapsed") or {}
     if options.collapse != "auto" or fits(scene) or "runs" in info \
-            or "collapsed" in p.source.graph:
+            or "collapsed" in p.source.graph or options.focus is not None:
         return p, scene
+    if group_depth(p.source) == 0:
+        return _overview(p, scene, options) if p.source.number_of_nodes() > AUTO_NODES \
+            else (p, scene)
+    return _coarser(p, scene, options)
+
+
+def _coarser(p: Prepared, scene: Any, options: Options) -> tuple[Prepared, Any]:
+    """Collapse one group level further until the picture fits (the coarsest stays)."""
+    from .scene import fits, make_scene
+
     depth = group_depth(p.source)
-    now = info.get("level", depth + 1)
+    now = (p.graph.graph.get("collapsed") or {}).get("level", depth + 1)
     now = {"layer": 1, "neuron": 2}.get(now, now) if isinstance(now, str) else now
     for level in range(min(depth, int(now) - 1), 0, -1):
         q = prepare(p.source, options.replace(collapse=level, model=None))
-        q = Prepared(p.source, q.graph, q.chain)
-        shown = make_scene(q.graph, **options.scene())
-        p, scene = q, shown
-        if fits(shown):  # else the next, coarser level; the coarsest stays when none fits
+        p, scene = Prepared(p.source, q.graph, q.chain), make_scene(q.graph, **options.scene())
+        if fits(scene):
             break
     return p, scene
+
+
+#: the farthest an automatic overview looks from the output, in edges
+OVERVIEW_RADIUS = 12
+
+
+def _overview(whole: Prepared, scene: Any, options: Options) -> tuple[Prepared, Any]:
+    """The output's neighbourhood with the largest radius that fits (at least 1)."""
+    from .scene import fits, make_scene
+
+    root, best = whole.source.graph["root"], None
+    for radius in range(1, OVERVIEW_RADIUS + 1):
+        q = prepare(whole.source, options.replace(collapse=False, focus=root, radius=radius))
+        if not q.graph.graph["focus"]["hidden"]:
+            break  # this far out is the whole graph, which did not fit
+        q.graph.graph["focus"]["auto"] = True  # the caption says how to see more
+        shown = make_scene(q.graph, **options.scene())
+        if best is not None and not fits(shown):
+            break
+        best = q, shown
+    return best or (whole, scene)

@@ -248,6 +248,7 @@ class Scene:
             out = [lines[0]]
             for line in lines[1:]:
                 sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
+                sep = sep if sep in line else " "  # a note: between words
                 out += _wrap(line, self._wrap_at - self.badge_width - c, c, sep)
             self._wrapped[k] = out
         return self._wrapped[k]
@@ -271,6 +272,10 @@ class Scene:
             lines.append(self.word("legend.caption", root=tx.name(G, G.graph["root"])))
         return lines
 
+    def legend_lines(self) -> list[str]:
+        """:meth:`legend_texts` as drawn: wrapped between words to the caption's width."""
+        return self._legend
+
     # -- placing shapes ----------------------------------------------------------------
     def _place(self, geo: gm.Geometry) -> None:
         p = self.preset
@@ -290,7 +295,8 @@ class Scene:
                 cap_w = max([cap_w, width(lines[0], c, True)] + [width(x, c) for x in lines[1:]])
             cap_w += self.badge_width + c
         cap_h = self._lines * c * 1.45
-        leg = self.legend_texts()
+        leg = self._legend = [piece for line in self.legend_texts()
+                              for piece in _wrap(line, self._wrap_at, p.legend, " ")]
         leg_h = len(leg) * p.legend * 1.45
         inner_w = max(geo.width, cap_w, *(width(s, p.legend) for s in leg))
         self.width = round(inner_w + 2 * margin, 2)
