@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import io
 import math
+import threading
 import tokenize
 import unicodedata
 from numbers import Real
@@ -30,7 +31,7 @@ from typing import Callable, Iterable
 from .engine import Value, _Const
 from .exceptions import ExpressionError, VizgradError
 
-__all__ = ["parse", "name_output", "OUTPUT_NAMES", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH",
+__all__ = ["parse", "syntax_tree", "name_output", "OUTPUT_NAMES", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH",
            "MAX_BRACKETS", "MAX_NODES"]
 
 MAX_LENGTH = 10_000
@@ -52,6 +53,11 @@ _BINARY: dict[type, Callable[[Value, Value], Value]] = {
     ast.Mult: Value.__mul__,
     ast.Div: Value.__truediv__,
 }
+#: one ``ast.parse`` at a time: CPython 3.11 keeps the AST constructor's recursion depth per
+#: interpreter, so two threads building trees at once can fail with "SystemError: AST
+#: constructor recursion depth mismatch"
+_PARSE_LOCK = threading.Lock()
+_python_parse = ast.parse  # looked up at each call, so a test can make it fail
 _HELP = "use only numbers, variables, + - * / ** and exp log tanh relu"
 _FORBIDDEN = {
     ast.Attribute: "attributes",
@@ -228,6 +234,16 @@ def _check_letters(source: str) -> None:
 _LOOKALIKES = {"−": "-", "×": "*", "·": "*", "÷": "/", "²": "**2"}
 
 
+def syntax_tree(text: str) -> ast.Expression:
+    """``ast.parse(text, mode="eval")``, one thread at a time (see ``_PARSE_LOCK``).
+
+    >>> type(syntax_tree("a + 1").body).__name__
+    'BinOp'
+    """
+    with _PARSE_LOCK:
+        return _python_parse(text, mode="eval")
+
+
 def parse(source: str, /, **values: float) -> Value:
     """Build the Value graph of ``source`` with the given variable values.
 
@@ -259,7 +275,7 @@ def parse(source: str, /, **values: float) -> Value:
     lead = source[: len(source) - len(source.lstrip())]
     indent = len(lead) - (lead.rfind("\n") + 1)
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = syntax_tree(text)
     except SyntaxError as err:
         col = err.offset or None
         if col is None and "\n" not in text:
@@ -267,6 +283,9 @@ def parse(source: str, /, **values: float) -> Value:
         if col is not None and (err.lineno or 1) == 1:
             col += indent
         raise ExpressionError(f"syntax error: {err.msg}", col, source) from None
+    except SystemError as err:  # a defect of the parser, not of the expression
+        raise ExpressionError(f"Python's parser failed on this expression ({err}); "
+                              "send it again, or simplify it", 1, source) from None
     except (MemoryError, RecursionError, ValueError):
         parts = 2 * _tokens(text)  # Python builds its syntax tree recursively: a long sum fails
         if parts > MAX_NODES:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .. import examples
 from ..checks import gradcheck
 from ..exceptions import GraphTooLargeError, UnknownExampleError
-from ..expr import FUNCTIONS, name_output, parse
+from ..expr import FUNCTIONS, name_output, parse, syntax_tree
 from ..graph import to_json, to_networkx
 from ..render import text
 from ._requests import ApiError, Limits, Query
@@ -77,8 +77,8 @@ def variables(source: str) -> list[str] | None:
     ['x', 'w', 'b']
     """
     try:
-        tree = ast.parse(source.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = syntax_tree(source.strip())
+    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
         return None
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     found = [n for n in ast.walk(tree)
