@@ -170,7 +170,7 @@ class Trace:
         return replay(self.steps, self.default_step if k is None else k)
 
     def to_dict(self) -> dict[str, Any]:
-        """The public serialised form (see the README's "Trace format")."""
+        """The public serialised form (see docs/trace.md, "Trace format")."""
         return {
             "format": FORMAT,
             "root": self.root,
