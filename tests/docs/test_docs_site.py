@@ -34,7 +34,8 @@ def build(root: Path, out: Path) -> subprocess.CompletedProcess[str]:
     """``mkdocs build --strict`` of ``root/mkdocs.yml``, with this checkout's vizgrad."""
     pytest.importorskip("mkdocs", reason="MkDocs is not installed (pip install -e '.[test]')")
     pytest.importorskip("pymdownx", reason="pymdown-extensions is not installed")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
                            str(root / "mkdocs.yml"), "-d", str(out)],
                           capture_output=True, text=True, timeout=300, env=env, cwd=root)
@@ -74,7 +75,7 @@ def test_the_front_page_draws_the_fork_while_the_site_builds(site):
     (figure,) = page(site, "index.html").select("figure.vizgrad")
     words = texts(data_svg(figure.find("img")))
     assert {"a", "b", "u", "v", "q"} <= set(words)
-    assert "∂q/∂a = −3   ∂q/∂b = −8" in words  # the chapter's gradients, in the final view
+    assert "∂q/∂a = −3   ∂q/∂b = −8" in words  # the chapter's gradients: the final view
     assert "drawn by vizgrad's own Markdown fence" in figure.find("figcaption").get_text()
 
 
