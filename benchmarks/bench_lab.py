@@ -8,6 +8,11 @@ against: trace, gradcheck, render with a warm cache (the same step every
 time) and render with a cold cache (new input values every request, so every
 render runs Graphviz). It prints requests/s, p50/p95 latency and errors as
 a Markdown table, and exits 1 if any request failed.
+
+``--hostile`` measures instead what ``tests/lab/test_lab_load.py`` only counts: the latency of
+fork traces while 40 renders of ``a*b+a*b+...`` (125 terms, the slowest kind of graph for
+``dot``) flood one worker (target: p95 under 1 s), and how long SIGTERM takes to stop the
+server while 10 such renders are in flight (target: under 5 s), each ``--repeat`` times.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ import asyncio
 import os
 import socket
 import statistics
+import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -143,6 +150,90 @@ def scenarios(requests: int) -> list[tuple[str, str, Callable[[int], dict[str, A
     ]
 
 
+HOSTILE = "+".join(["a*b"] * 125)
+
+
+def _hostile(base: str, n: int, statuses: list[int]) -> list[threading.Thread]:
+    """``n`` renders of the hostile sum at once, each with new values (never cached)."""
+    def one(k: int) -> None:
+        body = {"expression": HOSTILE, "values": {"a": k / 1000 + time.time() % 1, "b": 1.5}}
+        try:
+            statuses.append(httpx.post(base + "/api/render", json=body, timeout=60).status_code)
+        except httpx.TransportError:
+            statuses.append(0)
+
+    threads = [threading.Thread(target=one, args=(k,), daemon=True) for k in range(n)]
+    for t in threads:
+        t.start()
+    return threads
+
+
+def traces_beside_hostile_renders() -> tuple[list[float], list[int]]:
+    """Latencies (s) of 40 fork traces, 0.2 s apart, while 40 hostile renders run."""
+    proc, base = start_server(1)
+    try:
+        with httpx.Client(timeout=30) as c:
+            c.post(base + "/api/trace", json={"example": "fork"})
+            statuses: list[int] = []
+            threads = _hostile(base, 40, statuses)
+            times = []
+            for _ in range(40):
+                t0 = time.perf_counter()
+                c.post(base + "/api/trace", json={"example": "fork"}).raise_for_status()
+                times.append(time.perf_counter() - t0)
+                time.sleep(0.2)
+            for t in threads:
+                t.join(timeout=120)
+        return times, statuses
+    finally:
+        stop_server(proc)
+
+
+def sigterm_stop() -> tuple[float, list[int]]:
+    """Seconds from SIGTERM to exit, with 10 hostile renders in flight."""
+    proc, base = start_server(1)
+    try:
+        statuses: list[int] = []
+        threads = _hostile(base, 10, statuses)
+        time.sleep(1.5)  # layouts run and wait now
+        t0 = time.perf_counter()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+        stopped = time.perf_counter() - t0
+        for t in threads:
+            t.join(timeout=60)
+        return stopped, statuses
+    finally:
+        if proc.poll() is None:
+            stop_server(proc)
+
+
+def hostile(repeat: int) -> int:
+    rows = []
+    bad: list[int] = []
+    for _ in range(repeat):
+        times, statuses = traces_beside_hostile_renders()
+        xs = sorted(times)
+        rows.append(("fork trace beside 40 hostile renders, p95", xs[int(0.95 * len(xs)) - 1],
+                     1.0, f"p50 {statistics.median(xs) * 1000:.0f} ms, "
+                          f"max {xs[-1] * 1000:.0f} ms"))
+        bad += [s for s in statuses if s not in (200, 422, 503)]
+        stopped, statuses = sigterm_stop()
+        rows.append(("SIGTERM to exit, 10 hostile renders in flight", stopped, 5.0, ""))
+        bad += [s for s in statuses if s not in (0, 200, 503)]
+    print(f"Lab under hostile load on {HOST}, 1 worker, {os.cpu_count()} CPUs, "
+          f"{repeat} run(s)\n")
+    print("| measurement | seconds | target | met | note |")
+    print("|---|---:|---:|---|---|")
+    for name, value, target, note in rows:
+        print(f"| {name} | {value:.2f} | < {target:g} | {'yes' if value < target else 'no'} "
+              f"| {note} |")
+    if bad:
+        print(f"\nunexpected statuses: {sorted(bad)}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", default="1,2", help="comma-separated uvicorn worker counts")
@@ -152,7 +243,14 @@ def main() -> int:
     parser.add_argument("--servers", default="serve",
                         help="comma-separated launchers: serve (vizgrad serve), uvicorn (plain)")
     parser.add_argument("--quick", action="store_true", help="60 requests, 4 clients, 1 worker")
+    parser.add_argument("--hostile", action="store_true",
+                        help="trace latency beside hostile renders, and the SIGTERM stop time")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of --hostile (1-10)")
     args = parser.parse_args()
+    if args.hostile:
+        if not 1 <= args.repeat <= 10:
+            parser.error("--repeat must be 1-10")
+        return hostile(args.repeat)
     if args.quick:
         args.workers, args.concurrency, args.requests = "1", 4, 60
     workers = [int(w) for w in args.workers.split(",")]

@@ -178,8 +178,7 @@ def check_step_meta(f: Fields, last: int) -> int:
 
 
 def check_graph_meta(graph: Fields) -> None:
-    """``note``, and what ``collapsed``, ``focus`` and ``merged`` say about the graph."""
-    graph.get("note", "str", required=False)
+    """What ``collapsed``, ``focus`` and ``merged`` say about the graph."""
     levels = (*LEVELS, "order")
     for what in ("collapsed", "focus", "merged"):
         if what not in graph.obj:

@@ -2,7 +2,11 @@
 
 A real ``vizgrad serve`` on 127.0.0.1 gets 40 renders of ``a*b+a*b+...`` (125 terms:
 inside every limit, and the slowest kind of graph for ``dot``) beside a stream of
-fork traces and health checks. Every loop here is bounded in count and time.
+fork traces and health checks. The tests count answers and their statuses; how fast
+they come is measured by ``benchmarks/bench_lab.py --hostile`` (trace latency beside
+the hostile renders, and how long SIGTERM takes to stop the server). Every loop here
+is bounded in count, and every wait has a timeout so that a hang fails instead of
+blocking the run.
 """
 
 from __future__ import annotations
@@ -73,34 +77,30 @@ def _start_hostile(base: str, n: int, statuses: list[int],
     return threads
 
 
-def test_fork_traces_stay_fast_beside_hostile_renders(server):
+def test_traces_and_small_renders_are_answered_beside_hostile_renders(server):
     base, _ = server
     with httpx.Client(timeout=30) as c:
         assert c.post(base + "/api/trace", json=FORK).status_code == 200  # warm
         statuses: list[int] = []
         threads = _start_hostile(base, 40, statuses)
-        times, health, renders = [], [], []
-        for i in range(40):  # about 8 s of traces
-            start = time.perf_counter()
-            r = c.post(base + "/api/trace", json=FORK)
-            times.append(time.perf_counter() - start)
-            assert r.status_code == 200, r.text
+        traces, health, renders, during = [], [], [], 0
+        for i in range(40):
+            traces.append(c.post(base + "/api/trace", json=FORK).status_code)
+            during += len(statuses) < 40  # answered while hostile renders were outstanding
             health.append(c.get(base + "/api/health").status_code)
-            if i % 4 == 0:  # small renders queue ahead of the hostile ones
+            if i % 4 == 0:  # small renders have their own queue, ahead of the hostile ones
                 theme = ("light", "dark")[i // 16 % 2]
                 renders.append(c.post(base + "/api/render",
                                       json={**FORK, "step": i % 8, "theme": theme}).status_code)
-            time.sleep(0.2)
         for t in threads:
-            t.join(timeout=60)
+            t.join(timeout=120)
     assert len(statuses) == 40 and 0 not in statuses, statuses
     # a render is laid out (200), refused while the lab is busy (503), or, on a machine so
     # loaded that its layout alone ran out of time, 422; never another 5xx
     assert set(statuses) <= {200, 422, 503} and 503 in statuses, statuses
-    assert set(health) == {200}
-    assert set(renders) == {200}, renders
-    times.sort()
-    assert times[int(0.95 * len(times)) - 1] < 1.0, times
+    assert traces == [200] * 40 and health == [200] * 40
+    assert renders == [200] * 10, renders  # none refused as busy behind the hostile queue
+    assert during > 0  # traces did not wait for the hostile renders to finish
 
 
 def test_busy_answer_says_when_to_retry(server):
@@ -119,12 +119,14 @@ def test_sigterm_stops_the_server_while_layouts_run(server):
     base, proc = server
     statuses: list[int] = []
     threads = _start_hostile(base, 10, statuses)
-    time.sleep(1.5)  # layouts are running and waiting now
+    while not statuses and all(t.is_alive() for t in threads):  # the first answer: busy or done
+        threads[0].join(timeout=0.1)
     proc.send_signal(signal.SIGTERM)
-    start = time.monotonic()
-    proc.wait(timeout=30)
-    assert time.monotonic() - start < 5
+    # it stops (uvicorn re-raises the signal after its graceful shutdown); how fast it stops
+    # is measured by bench_lab.py --hostile
+    assert proc.wait(timeout=60) in (0, -signal.SIGTERM)
     for t in threads:
-        t.join(timeout=30)
+        t.join(timeout=60)
     # laid out, refused, or cut off by the shutdown (0: the connection closed), never a 500
     assert len(statuses) == 10 and set(statuses) <= {0, 200, 503}, statuses
+    assert b"Traceback" not in proc.stderr.read()
