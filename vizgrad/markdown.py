@@ -33,9 +33,10 @@ __all__ = ["VizgradExtension", "makeExtension", "fence_format", "block_html", "s
 
 logger = logging.getLogger("mkdocs.extensions.vizgrad")
 
-# any fenced block's opening line, and the info string of a vizgrad one
-_OPEN = re.compile(r"(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)")
-_VIZGRAD = re.compile(r"[ ]*\{?\.?vizgrad\}?[ ]*")
+_FENCE = re.compile(
+    r"(?P<fence>^(?:~{3,}|`{3,}))[ ]*\{?\.?vizgrad\}?[ ]*\n(?P<body>.*?)(?<=\n)(?P=fence)[ ]*$",
+    re.MULTILINE | re.DOTALL,
+)
 _OPTION = re.compile(r"\s*:?(?P<key>[A-Za-z_-]+):(?:\s+(?P<value>.*?)|)\s*$")
 
 
@@ -71,38 +72,18 @@ def block_html(body: str, where: str = "") -> str:
                 f"{html.escape(str(err))}</pre>")
 
 
-def _closes(line: str, fence: str) -> bool:
-    """Whether ``line`` closes a block opened by ``fence``: the same mark, at least as long."""
-    bare = line.strip(" ")
-    return (len(line) - len(line.lstrip(" ")) <= 3 and len(bare) >= len(fence)
-            and bare == fence[0] * len(bare))
-
-
 class _FencePreprocessor(Preprocessor):
-    """Replaces each top-level ```` ```vizgrad ```` block by its HTML, stashed.
-
-    A vizgrad block quoted inside another fenced block (```` ````markdown ````) stays text.
-    """
+    """Replaces each top-level ```` ```vizgrad ```` block by its HTML, stashed."""
 
     def run(self, lines: list[str]) -> list[str]:
-        out: list[str] = []
-        i = 0
-        while i < len(lines):
-            match = _OPEN.fullmatch(lines[i])
-            if match is None or (match["fence"][0] == "`" and "`" in match["info"]):
-                out.append(lines[i])
-                i += 1
-                continue
-            end = next((j for j in range(i + 1, len(lines))
-                        if _closes(lines[j], match["fence"])), len(lines))
-            if match["indent"] or not _VIZGRAD.fullmatch(match["info"]) or end == len(lines):
-                out.extend(lines[i:end + 1])  # another block (or an unclosed one), as it is
-            else:
-                body = "".join(line + "\n" for line in lines[i + 1:end])
-                html_ = block_html(body, f" at line {i + 1}")
-                out.extend(["", self.md.htmlStash.store(html_), ""])
-            i = end + 1
-        return out
+        text = "\n".join(lines)
+
+        def replace(match: re.Match[str]) -> str:
+            line = text.count("\n", 0, match.start()) + 1
+            stashed = self.md.htmlStash.store(block_html(match["body"], f" at line {line}"))
+            return f"\n\n{stashed}\n\n"
+
+        return _FENCE.sub(replace, text).split("\n")
 
 
 class VizgradExtension(Extension):

@@ -102,7 +102,7 @@ def test_the_live_pictures_show_in_a_browser(site, browser):
     pg.on("pageerror", lambda err: errors.append(str(err)))
     pg.goto((site / "index.html").as_uri())
     img = pg.locator("figure.vizgrad img")
-    assert img.evaluate("i => i.complete && i.naturalWidth") > 500
+    assert img.evaluate("i => i.complete && i.naturalWidth") > 100  # decoded and drawn
     pg.goto((site / "player.html").as_uri())
     handle = pg.locator("iframe.vizgrad-player")
     handle.scroll_into_view_if_needed()

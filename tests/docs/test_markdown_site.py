@@ -87,18 +87,6 @@ def test_a_bad_block_shows_an_error_box_and_logs_a_warning(caplog):
     assert len(caplog.records) == 2
 
 
-def test_a_block_quoted_in_a_longer_fence_stays_code():
-    quoted = "````markdown\n```vizgrad\na*a\nvalues: a=3\n```\n````\n"
-    tilde = "~~~\n```vizgrad\na*a\n```\n~~~\n"
-    live = "```vizgrad\na*a\nvalues: a=3\n```\n"
-    out = markdown.markdown(f"{quoted}\n{tilde}\n{live}",
-                            extensions=["vizgrad.markdown", "fenced_code"])
-    soup = bs4.BeautifulSoup(out, "html.parser")
-    code = [c.get_text() for c in soup.find_all("code")]
-    assert code == ["```vizgrad\na*a\nvalues: a=3\n```\n", "```vizgrad\na*a\n```\n"]
-    assert len(soup.select("figure.vizgrad")) == 1  # only the block that is not quoted
-
-
 def test_an_animated_block_is_the_animated_svg():
     text = "```vizgrad\nexample: fork\nanimated: true\n```\n\n```vizgrad\n(a*b)*(a+b)\n" \
            "values: a=-2, b=3\n:animated:\ntheme: dark\n```\n"
