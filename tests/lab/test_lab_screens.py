@@ -103,6 +103,7 @@ def test_the_description_follows_the_inputs(open_lab):
 
 @pytest.mark.parametrize(("width", "height", "hash_", "locale"), [
     (1400, 900, "#example=fork&step=7", "en-GB"),
+    (390, 844, "#example=fork&step=7", "en-GB"),
     (390, 844, "#example=mlp&step=13&collapse=neuron", "zh-CN"),
 ])
 def test_axe_finds_no_violation_in_the_lab(open_lab, width, height, hash_, locale):
