@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="Playwright for Python is not installed")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
                                reason="axe-playwright-python is not installed")
 expect = sync_api.expect
@@ -17,7 +18,7 @@ SIZES = [(390, 844), (768, 1024), (1400, 900)]
 OVERFLOW = """() => [...document.querySelectorAll('.panel *, main > *, .process > *')]
   .filter((e) => !e.closest('#graph') && !e.closest('.visually-hidden')
     && getComputedStyle(e).display !== 'inline' && e.scrollWidth > e.clientWidth + 1)
-  .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}: ${e.scrollWidth} > ${e.clientWidth}`)"""
+  .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.scrollWidth} > ${e.clientWidth}`)"""
 
 
 @pytest.fixture
@@ -82,7 +83,8 @@ def test_the_caption_is_shown_whole_while_the_picture_cuts_it(open_lab):
     pg.locator("#graph").evaluate("e => { e.scrollLeft = e.scrollWidth; }")
     expect(now).to_be_visible()
     expect(now.locator("div").nth(0)).to_have_text("step 7 / 7 · backward through u = a × b")
-    expect(now.locator("div").nth(1)).to_have_text("a.grad += b × u.grad = 3 × 1 = 3   (−6 → −3)")
+    chain = "a.grad += b × u.grad = 3 × 1 = 3   (−6 → −3)"
+    expect(now.locator("div").nth(1)).to_have_text(chain)
     assert now.evaluate("e => e.scrollWidth <= e.clientWidth")
     before = pg.locator("#graph").bounding_box()
     pg.locator("#graph").evaluate("e => { e.scrollLeft = 0; e.scrollTop = 0; }")
@@ -90,15 +92,18 @@ def test_the_caption_is_shown_whole_while_the_picture_cuts_it(open_lab):
     assert pg.locator("#graph").bounding_box() == before  # it takes no room: nothing moves
 
 
+CHAPTER = "q = (a*b)*(a+b) at a=−2, b=3: q = −6, grads (−3, −8), steps 0..7"
+
+
 def test_the_description_follows_the_inputs(open_lab):
     pg = open_lab(1400, 900)
     text = pg.locator("#source-description")
-    expect(text).to_have_text("q = (a*b)*(a+b) at a=−2, b=3: q = −6, grads (−3, −8), steps 0..7")
+    expect(text).to_have_text(CHAPTER)
     pg.get_by_label("Input a (−20 to 20)").fill("1")
     expect(text).to_contain_text("With the example's own values: q = (a*b)*(a+b) at a=−2")
     expect(text).to_contain_text("On screen now: a = 1; b = 3.")
     pg.get_by_label("Input a (−20 to 20)").fill("-2")
-    expect(text).to_have_text("q = (a*b)*(a+b) at a=−2, b=3: q = −6, grads (−3, −8), steps 0..7")
+    expect(text).to_have_text(CHAPTER)
 
 
 @pytest.mark.parametrize(("width", "height", "hash_", "locale"), [
