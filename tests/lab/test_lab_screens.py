@@ -61,6 +61,18 @@ def test_every_screen_shows_the_graph_and_nothing_is_cut(open_lab, width, height
         assert graph["x"] >= 0 and graph["x"] + graph["width"] <= width
 
 
+def test_a_chinese_phone_wraps_the_table_headers_between_words(open_lab):
+    pg = open_lab(390, 844, "#example=tanh-decomposed&step=15", "zh-CN")
+    assert pg.evaluate(OVERFLOW) == []
+    bar = pg.locator("#stepper").bounding_box()
+    first, last = pg.locator("#first").bounding_box(), pg.locator("#last").bounding_box()
+    assert first["y"] == last["y"] and bar["height"] < 60  # the step buttons in one row
+    # 累计梯度 ∂o/∂节点 breaks at its space, never inside a word
+    lines = pg.evaluate("""() => [...document.querySelectorAll('#node-table thead th')].map((th) => {
+      const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length; })""")
+    assert max(lines) <= 2, lines
+
+
 def test_on_a_phone_the_steps_stay_in_reach_and_the_inputs_follow_the_picture(open_lab):
     pg = open_lab(390, 844, "#example=fork&step=3")
     top = {sel: pg.locator(sel).bounding_box()["y"] for sel in
