@@ -13,6 +13,7 @@ import pytest
 
 from vizgrad import examples, parse, player_html
 from vizgrad._embed import COLUMN, column_preset
+from vizgrad.exceptions import OptionError
 from vizgrad.render.svg import draw
 
 from .conftest import current_step, grad, player_frames
@@ -202,3 +203,20 @@ def test_a_player_frame_fills_a_box_the_reader_can_drag_taller(site, open_page):
     box.evaluate("e => { e.style.height = (e.clientHeight + 200) + 'px'; }")
     after = box.evaluate("e => e.querySelector('iframe').getBoundingClientRect().height")
     assert after == pytest.approx(before + 200, abs=1)
+
+
+def test_the_column_width_decides_the_drawing_direction():
+    text = "```vizgrad\nexample: fork\nstep: final\n```\n"
+
+    def width(**config: object) -> float:
+        out = markdown.markdown(text, extensions=["vizgrad.markdown"],
+                                extension_configs={"vizgrad.markdown": config})
+        img = bs4.BeautifulSoup(out, "html.parser").find("img")
+        return float(_svg(img).get("width").removesuffix("pt"))
+
+    assert width() < 640 * 0.75 * 1.25 < width(column_width=1400)  # TB in 640 px, LR in 1400
+    with pytest.raises(OptionError, match="column_width must be a number of CSS px"):
+        width(column_width="wide")
+    out = markdown.markdown(text, extensions=["vizgrad.markdown"],
+                            extension_configs={"vizgrad.markdown": {"column_width": 50}})
+    assert "column width: 50.0 px is too narrow; give 200 px or more" in out
