@@ -24,6 +24,7 @@ the graph's own steps, and ``final`` is the final view, as everywhere.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import functools
 import hashlib
 import html
@@ -36,9 +37,12 @@ from typing import Any
 from .exceptions import OptionError
 from .options import OPTIONS as OPTION_HELP
 from .options import Options, from_text, options_for, parse_step, resolve_step
+from .render.presets import Preset
+from .render.presets import get as get_preset
 
-__all__ = ["OPTIONS", "FLAGS", "Spec", "Rendered", "parse_options", "parse_values", "graph",
-           "render", "kind", "alt_text", "digest", "figure_html", "iframe_html", "player_height"]
+__all__ = ["OPTIONS", "FLAGS", "COLUMN", "Spec", "Rendered", "parse_options", "parse_values",
+           "graph", "render", "kind", "alt_text", "digest", "figure_html", "iframe_html",
+           "player_height", "column_preset", "natural_width", "error_html", "ERROR_STYLE"]
 
 #: the drawing options a document may set, all read by :func:`vizgrad.options.from_text`
 DRAWING = ("preset", "lang", "theme", "rankdir", "decimals", "trim", "legend", "collapse",
@@ -54,6 +58,10 @@ OPTIONS = {
     "caption": "a caption under the picture",
     **{k: OPTION_HELP[k].help for k in DRAWING},
 }
+#: the width (CSS px) of the docs column a picture is drawn for, unless the site says
+#: (Sphinx ``vizgrad_column_width``, the Markdown extension's ``column_width``): Alabaster's
+#: body is 660 px wide at most; MkDocs' themes are wider
+COLUMN = 640.0
 #: options that are on or off; given without a value they are on
 FLAGS = ("player", "animated")
 _TRUE = {"", "true", "yes", "on", "1"}
@@ -74,12 +82,31 @@ class Spec:
     caption: str | None = None
     #: the drawing options set, as text, in :data:`DRAWING` order
     drawing: tuple[tuple[str, str], ...] = ()
+    #: the width (CSS px) of the column the picture is shown in; None: no column
+    column: float | None = None
 
     def options(self) -> Options:
-        """The drawing options, checked, with the player's defaults for a player."""
+        """The drawing options, checked, with the player's defaults for a player; the docs
+        preset is fitted to :attr:`column`."""
         given = from_text(dict(self.drawing), "a vizgrad block")
         base = options_for("player" if self.player else "draw", None, {})
-        return base.replace(**{k: getattr(given, k) for k, _ in self.drawing})
+        opts = base.replace(**{k: getattr(given, k) for k, _ in self.drawing})
+        if self.column is not None and opts.preset == "docs":
+            opts = opts.replace(preset=column_preset(self.column))
+        return opts
+
+
+def column_preset(column: float) -> Preset:
+    """The docs preset for a column ``column`` CSS px wide: text of 9 pt (12 px) or more
+    there, so a picture that is too wide turns top to bottom when that reads better.
+
+    >>> column_preset(640).fit
+    (480.0, None, 9.0)
+    """
+    if not (math.isfinite(column) and column >= 200):
+        raise OptionError(f"column width: {column!r} px is too narrow; give 200 px or more")
+    docs = get_preset("docs")
+    return dataclasses.replace(docs, fit=(column * 0.75, None, docs.fit[2] if docs.fit else 9.0))
 
 
 @dataclass(frozen=True)
@@ -132,10 +159,12 @@ def _flag(key: str, raw: str | None) -> bool:
     raise OptionError(f"{key}: expected no value, true or false, got {raw!r}")
 
 
-def parse_options(options: Mapping[str, str | None], expression: str | None = None) -> Spec:
+def parse_options(options: Mapping[str, str | None], expression: str | None = None,
+                  column: float | None = None) -> Spec:
     """Check an option block (text values, as written in a document) and return a :class:`Spec`.
 
-    ``expression`` is the directive's argument or the fenced block's expression.
+    ``expression`` is the directive's argument or the fenced block's expression; ``column``
+    the width (CSS px) of the docs column it is shown in.
     """
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
@@ -160,6 +189,7 @@ def parse_options(options: Mapping[str, str | None], expression: str | None = No
         else:
             fields[key] = text
     fields["drawing"] = tuple((k, drawing[k]) for k in DRAWING if k in drawing)
+    fields["column"] = None if column is None else float(column)
     spec = Spec(**fields)
     if (spec.expression is None) == (spec.example is None):
         raise OptionError("give either an expression, such as (a*b)*(a+b) with values a=-2, b=3, "
@@ -248,6 +278,19 @@ def digest(spec: Spec) -> str:
 
 
 _SVG_HEIGHT = re.compile(r'<svg\b[^>]*?\sheight="([0-9.]+)(pt|px)?"')
+_SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)(pt|px)?"')
+
+
+def natural_width(svg: str) -> float | None:
+    """The width (CSS px) an SVG is drawn at, from its root's ``width``; None if unknown.
+
+    >>> natural_width('<svg xmlns="http://www.w3.org/2000/svg" width="717.44pt" height="3pt">')
+    956.59
+    """
+    m = _SVG_WIDTH.search(svg)
+    if m is None:
+        return None
+    return round(float(m[1]) * (4 / 3 if m[2] != "px" else 1.0), 2)
 
 
 def player_height(page: str) -> int:
@@ -292,6 +335,27 @@ def figure_html(out: Rendered, *, src: str | None = None) -> str:
     else:
         if src is None:
             src = "data:image/svg+xml;base64," + base64.b64encode(out.text.encode("utf-8")).decode()
-        body = f'<img src="{e(src)}" alt="{e(out.alt)}" style="max-width:100%;height:auto">'
+        # as wide as the column, never wider than drawn: the text stays at its size or less
+        natural = natural_width(out.text)
+        most = f"max-width:{natural:g}px" if natural else "max-width:100%"
+        body = (f'<img src="{e(src)}" alt="{e(out.alt)}" '
+                f'style="display:block;width:100%;{most};height:auto">')
     cap = f"<figcaption>{e(out.caption)}</figcaption>" if out.caption else ""
     return f'<figure class="vizgrad vizgrad-{out.kind}">{body}{cap}</figure>'
+
+
+#: an error box's look: it wraps within the column and needs no stylesheet of the site
+ERROR_STYLE = ("white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%;box-sizing:border-box;"
+               "margin:1em 0;padding:.6em .8em;border:1px solid #b3261e;border-left-width:4px;"
+               "border-radius:4px;background:#fdecea;color:#5f1410;"
+               "font:0.9em/1.45 ui-monospace,Menlo,Consolas,monospace")
+
+
+def error_html(message: str) -> str:
+    """A visible error box in place of a block that could not be drawn.
+
+    >>> error_html("vizgrad block at line 3: x < 1")[:54]
+    '<pre class="vizgrad-error" role="alert" style="white-s'
+    """
+    return (f'<pre class="vizgrad-error" role="alert" style="{ERROR_STYLE}">'
+            f"{html.escape(message)}</pre>")

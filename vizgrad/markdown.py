@@ -12,24 +12,29 @@ the expression and ``name: value`` option lines (the options of the Sphinx direc
 
 ``:player:`` (or ``player: true``) gives the interactive step player. The output is
 self-contained: the SVG as a data: URL, the player page inline in a sandboxed
-``<iframe>``. A bad block is shown as an error box and logged as a warning
-(MkDocs counts it, and ``mkdocs build --strict`` fails on it).
+``<iframe>``. Pictures are drawn for a docs column ``column_width`` CSS px wide (640 by
+default; ``markdown_extensions: [{vizgrad.markdown: {column_width: 800}}]``).
+
+A bad block is shown as an error box and logged as a warning (MkDocs counts it, and
+``mkdocs build --strict`` fails on it); in MkDocs both name the page's file and the
+block's line in it, with superfences too.
 """
 
 from __future__ import annotations
 
-import html
 import logging
 import re
+from pathlib import Path
 from typing import Any
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from ._embed import figure_html, parse_options, render
+from ._embed import COLUMN, error_html, figure_html, parse_options, render
 from .exceptions import OptionError, VizgradError
 
-__all__ = ["VizgradExtension", "makeExtension", "fence_format", "block_html", "split_block"]
+__all__ = ["VizgradExtension", "makeExtension", "fence_format", "block_html", "split_block",
+           "block_line"]
 
 logger = logging.getLogger("mkdocs.extensions.vizgrad")
 
@@ -61,26 +66,84 @@ def split_block(body: str) -> tuple[str, dict[str, str | None]]:
     return " ".join(expression), options
 
 
-def block_html(body: str, where: str = "") -> str:
-    """The HTML of one block's body; a mistake gives an error box and a logged warning."""
+def block_html(body: str, where: str = "", column: float | None = COLUMN) -> str:
+    """The HTML of one block's body; a mistake gives an error box and a logged warning.
+
+    ``where`` says where the block is (`` in index.md at line 3``)."""
     try:
         expression, options = split_block(body)
-        return figure_html(render(parse_options(options, expression)))
+        return figure_html(render(parse_options(options, expression, column)))
     except VizgradError as err:
         logger.warning("vizgrad block%s: %s", where, err)
-        return (f'<pre class="vizgrad-error" role="alert">vizgrad block{html.escape(where)}: '
-                f"{html.escape(str(err))}</pre>")
+        return error_html(f"vizgrad block{where}: {err}")
+
+
+_OPENING = re.compile(r"^(?P<indent>[ \t>]*)(?:[-*+][ ]+|\d+[.)][ ]+)?(?P<fence>`{3,}|~{3,})[ ]*"
+                      r"\{?\.?vizgrad\b")
+
+
+def _page_file(md: Markdown) -> Any:
+    """The MkDocs file being converted (MkDocs gives its link processor the page's file)."""
+    try:
+        return getattr(md.treeprocessors["relpath"], "file", None)
+    except KeyError:
+        return None
+
+
+def block_line(source: str, body: str, skip: int = 0) -> int | None:
+    """The line (from 1) of the fence that opens the block with ``body`` in a page's
+    ``source``, also indented in a list or a quote; with ``skip``, the (skip+1)-th such block.
+
+    >>> block_line("text\\n\\n- item\\n\\n    ```vizgrad\\n    a*a\\n    ```\\n", "a*a\\n")
+    5
+    """
+    lines = source.splitlines()
+    want = [w.strip() for w in body.strip("\n").splitlines()]
+    for i, line in enumerate(lines):
+        m = _OPENING.match(line)
+        if m is None:
+            continue
+        got = [g.strip().lstrip(">").strip() for g in lines[i + 1:i + 1 + len(want)]]
+        if got == want:
+            if skip == 0:
+                return i + 1
+            skip -= 1
+    return None
+
+
+def _where(md: Markdown, body: str, line: int | None) -> str:
+    """`` in FILE at line N`` for a block in a MkDocs page (found in the page's source, which
+    MkDocs hands over without its front matter), else `` at line N`` or nothing."""
+    page = _page_file(md)
+    name = getattr(page, "src_uri", None)
+    if page is not None and getattr(page, "abs_src_path", None):
+        try:
+            source = Path(page.abs_src_path).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            source = None
+        if source is not None:
+            seen = md.__dict__.setdefault("_vizgrad_seen", {})
+            key = (page.abs_src_path, body)
+            found = block_line(source, body, seen.get(key, 0))
+            seen[key] = seen.get(key, 0) + 1
+            line = found if found is not None else line
+    at = f" at line {line}" if line is not None else ""
+    return f" in {name}{at}" if name else at
 
 
 class _FencePreprocessor(Preprocessor):
     """Replaces each top-level ```` ```vizgrad ```` block by its HTML, stashed."""
+
+    column: float = COLUMN
 
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
 
         def replace(match: re.Match[str]) -> str:
             line = text.count("\n", 0, match.start()) + 1
-            stashed = self.md.htmlStash.store(block_html(match["body"], f" at line {line}"))
+            column = self.column
+            body = match["body"]
+            stashed = self.md.htmlStash.store(block_html(body, _where(self.md, body, line), column))
             return f"\n\n{stashed}\n\n"
 
         return _FENCE.sub(replace, text).split("\n")
@@ -89,9 +152,19 @@ class _FencePreprocessor(Preprocessor):
 class VizgradExtension(Extension):
     """Turns fenced ``vizgrad`` blocks into pictures and players."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {"column_width": [COLUMN, "the width (CSS px) of the docs column"]}
+        super().__init__(**kwargs)
+
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Markdown's name
         # before fenced_code (25) and superfences, which would make it a code block
-        md.preprocessors.register(_FencePreprocessor(md), "vizgrad", 30)
+        prep = _FencePreprocessor(md)
+        try:
+            prep.column = float(self.getConfig("column_width"))
+        except (TypeError, ValueError):
+            raise OptionError(f"vizgrad.markdown: column_width must be a number of CSS px, "
+                              f"got {self.getConfig('column_width')!r}") from None
+        md.preprocessors.register(prep, "vizgrad", 30)
 
 
 def makeExtension(**kwargs: Any) -> VizgradExtension:  # noqa: N802 - Markdown's entry point
@@ -110,4 +183,5 @@ def fence_format(source: str, language: str, class_name: str, options: dict[str,
                   class: vizgrad
                   format: !!python/name:vizgrad.markdown.fence_format
     """
-    return block_html(source if source.endswith("\n") else source + "\n")
+    body = source if source.endswith("\n") else source + "\n"
+    return block_html(body, _where(md, body, None))

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from vizgrad import examples, parse, player_html
+from vizgrad._embed import COLUMN, column_preset
+from vizgrad.exceptions import OptionError
 from vizgrad.render.svg import draw
 
 from .conftest import current_step, grad, player_frames
@@ -70,7 +72,9 @@ def test_plain_markdown_turns_blocks_into_figures():
     assert _svg(img).tag == "{http://www.w3.org/2000/svg}svg"
     assert img["alt"] == "(a*b)*(a+b) at a=-2, b=3, the final view"
     assert picture.find("figcaption").get_text() == "The fork after backward()."
-    assert fork.find("iframe")["srcdoc"] == player_html(examples.graph("fork"))
+    # drawn for a docs column 640 px wide
+    assert fork.find("iframe")["srcdoc"] == player_html(examples.graph("fork"),
+                                                        preset=column_preset(640))
     assert "shared-node" in shared.find("iframe")["title"]
     assert soup.find("code", class_="language-python") is not None
 
@@ -94,12 +98,13 @@ def test_an_animated_block_is_the_animated_svg():
     example, expression = bs4.BeautifulSoup(out, "html.parser").select("figure.vizgrad-animated")
     assert _svg(example.find("img")) is not None
     decoded = base64.b64decode(example.find("img")["src"].split(",", 1)[1]).decode()
-    assert decoded == draw(examples.graph("fork")).animated_svg()
+    assert decoded == draw(examples.graph("fork"), preset=column_preset(COLUMN)).animated_svg()
     assert example.find("img")["alt"] == "example fork, animated: steps 0 to 7, then the final view"
     q = parse("(a*b)*(a+b)", a=-2, b=3)
     q.backward()
     decoded = base64.b64decode(expression.find("img")["src"].split(",", 1)[1]).decode()
-    assert decoded == draw(q, theme="dark").animated_svg() and "@keyframes" in decoded
+    assert decoded == draw(q, theme="dark", preset=column_preset(COLUMN)).animated_svg()
+    assert "@keyframes" in decoded
 
 
 def test_superfences_renders_the_block_inside_a_list():
@@ -185,7 +190,8 @@ def test_mkdocs_with_superfences(tmp_path):
 def test_mkdocs_strict_fails_on_a_bad_block(tmp_path):
     result = mkdocs_build(tmp_path, PLAIN, "```vizgrad\n(a*b\nvalues: a=1, b=2\n```\n")
     assert result.returncode != 0
-    assert "vizgrad block at line 1: column 1: syntax error: '(' was never closed" in result.stderr
+    assert ("vizgrad block in index.md at line 1: column 1: syntax error: '(' was never closed"
+            in result.stderr)
     assert "Traceback" not in result.stderr
 
 
@@ -197,3 +203,20 @@ def test_a_player_frame_fills_a_box_the_reader_can_drag_taller(site, open_page):
     box.evaluate("e => { e.style.height = (e.clientHeight + 200) + 'px'; }")
     after = box.evaluate("e => e.querySelector('iframe').getBoundingClientRect().height")
     assert after == pytest.approx(before + 200, abs=1)
+
+
+def test_the_column_width_decides_the_drawing_direction():
+    text = "```vizgrad\nexample: fork\nstep: final\n```\n"
+
+    def width(**config: object) -> float:
+        out = markdown.markdown(text, extensions=["vizgrad.markdown"],
+                                extension_configs={"vizgrad.markdown": config})
+        img = bs4.BeautifulSoup(out, "html.parser").find("img")
+        return float(_svg(img).get("width").removesuffix("pt"))
+
+    assert width() < 640 * 0.75 * 1.25 < width(column_width=1400)  # TB in 640 px, LR in 1400
+    with pytest.raises(OptionError, match="column_width must be a number of CSS px"):
+        width(column_width="wide")
+    out = markdown.markdown(text, extensions=["vizgrad.markdown"],
+                            extension_configs={"vizgrad.markdown": {"column_width": 50}})
+    assert "column width: 50.0 px is too narrow; give 200 px or more" in out

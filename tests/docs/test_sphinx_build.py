@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from vizgrad._embed import COLUMN, column_preset
+
 from .conftest import current_step, grad, player_frames
 
 pytest.importorskip("sphinx", reason="Sphinx is not installed (pip install vizgrad[sphinx])")
@@ -136,11 +138,20 @@ def test_a_bad_directive_reports_its_file_and_line_without_a_traceback(tmp_path)
     second = lines.index(".. vizgrad:: a*b") + 1
     assert f"{index}:{first}: ERROR: vizgrad: column 7: syntax error: '(' was never closed" in log
     assert f"{index}:{second}: ERROR: vizgrad: values: 'b=two' is not a number" in log
-    unknown = 'ERROR: Error in "vizgrad" directive:\nunknown option: "colour"'
+    unknown = "ERROR: vizgrad: unknown option 'colour'; the options are: values, example"
     assert f"{index}:{second + 3}: {unknown}" in log
     assert "Traceback" not in log and "Exception occurred" not in log
+    # the page shows each mistake where its picture would be, with its file and line
+    soup = bs4.BeautifulSoup((tmp_path / "out" / "index.html").read_text(), "html.parser")
+    boxes = [b.get_text() for b in soup.select("pre.vizgrad-error[role=alert]")]
+    assert [b.split(": ")[1] for b in boxes] == [f"index.rst:{n}" for n in
+                                                 (first, second, second + 3)]
+    assert "'(' was never closed" in boxes[0] and "unknown option 'colour'" in boxes[2]
+    assert len(figures(tmp_path / "out" / "index.html")) == 2  # the good ones are drawn
     strict = build(tmp_path / "src", tmp_path / "strict", "-W")
     assert strict.returncode != 0
+    strict_page = (tmp_path / "strict" / "index.html")
+    assert not strict_page.exists() or "vizgrad-error" not in strict_page.read_text()
 
 
 def test_the_animated_option_writes_the_animated_svg(tmp_path):
@@ -156,7 +167,7 @@ def test_the_animated_option_writes_the_animated_svg(tmp_path):
     img = fig.find("img")
     assert img["alt"] == "example fork, animated: steps 0 to 7, then the final view"
     svg = (tmp_path / "out" / "chapter" / img["src"]).read_text(encoding="utf-8")
-    assert svg == draw(examples.graph("fork")).animated_svg()
+    assert svg == draw(examples.graph("fork"), preset=column_preset(COLUMN)).animated_svg()
 
 
 def test_other_builders_show_the_text_alternative(tmp_path):

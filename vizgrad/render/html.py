@@ -107,8 +107,10 @@ def _table(scene: Scene, parts: dict[str, Any], final: dict[str, dict[str, str]]
     e, w = html.escape, scene.word
     G = scene.graph
     root = e(tx.name(G, G.graph["root"]))
-    out = ['<div class="table-wrap"><table class="nodes" id="nodes">',
-           f"<caption>{e(w('player.table', root=root))}</caption>",
+    # the table scrolls in its own box: the box takes the focus, so keys scroll it too
+    out = ['<div class="table-wrap" role="region" tabindex="0" aria-labelledby="nodes-caption">'
+           '<table class="nodes" id="nodes">',
+           f'<caption id="nodes-caption">{e(w("player.table", root=root))}</caption>',
            (f'<thead><tr><th scope="col">{e(w("player.col.node"))}</th>'
             f'<th scope="col">{e(w("player.col.how"))}</th>'
             f'<th scope="col">{e(w("player.col.data"))}</th>'
@@ -290,7 +292,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 <p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
 {_groups_hint(scene, data)}
 <p class="now" id="now" aria-hidden="true"></p>
-<figure class="stage" id="stage" role="{'group' if data['views'] else 'img'}" aria-label="{e(w("player.picture"))}" tabindex="-1">
+<figure class="stage" id="stage" role="{'group' if data['views'] else 'img'}" aria-label="{e(w("player.picture"))}" tabindex="0">
 {parts["svg"]}</figure>
 {_table(scene, parts, final)}
 {_steps_list(scene, parts["captions"])}

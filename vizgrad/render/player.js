@@ -273,6 +273,7 @@
 
   // -- zoom and pan ---------------------------------------------------------------------
   var zoom = P.zoomer(stage, function () { return stage.querySelector("svg"); }, function (scale) {
+    decided = true;  // the reader chose a size
     if (scale !== null && root.classList.contains("fit")) {
       root.classList.remove("fit");
       buttons.fit.setAttribute("aria-pressed", "false");
@@ -395,12 +396,27 @@
     byPath = {};
   }
   use(0);
-  showZoom();
-  var first = stage.querySelector("svg");  // a picture a little too wide starts fitted
-  if (first && !root.classList.contains("fit")) {
-    var natural = first.getBoundingClientRect().width, room = stage.clientWidth;
-    if (natural > room && room / natural >= 0.7) { fit(); }
+  // The zoom readout and the first fit wait for the picture's first layout: a page in a
+  // lazy or srcdoc frame may run this script before its frame has a size. A picture a little
+  // too wide starts fitted (in a frame, where the reader cannot widen the window, up to half
+  // its size); a resize keeps the readout true.
+  var framed = false;
+  try { framed = window.self !== window.top; } catch (err) { framed = true; }
+  var decided = root.classList.contains("fit");
+  function measured() {
+    var svg = stage.querySelector("svg");
+    var vb = svg && svg.viewBox && svg.viewBox.baseVal;
+    var natural = vb && vb.width ? vb.width * 4 / 3 : 0;
+    var room = stage.parentNode.clientWidth;
+    if (!svg || !natural || !room || !svg.getBoundingClientRect().width) { return; }
+    if (!decided) {
+      decided = true;
+      if (natural > room + 0.5 && room / natural >= (framed ? 0.5 : 0.7)) { fit(); }
+    }
+    showZoom();
   }
+  measured();
+  if (window.ResizeObserver) { new ResizeObserver(measured).observe(stage); }
   var begin = fromHash();
   if (begin !== null) { go(begin); } else { show(Number(root.getAttribute("data-start")) || 0, true); }
 })();

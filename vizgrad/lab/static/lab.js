@@ -5,7 +5,7 @@ import { decodeState, encodeState } from "./address.js";
 import { show } from "./numbers.js";
 import { $, state, say, lo, hi, traceBody, sourceBody, graphOptions } from "./state.js";
 import { buildInputs, describeInputs, inputIds, keeps, labelInputs, setFieldError } from "./inputs.js";
-import { drawScene, renderCheck, renderMetrics, setFit, showPicture, zoom } from "./view.js";
+import { captionOver, drawScene, renderCheck, renderMetrics, setFit, showPicture, zoom } from "./view.js";
 import { describeError } from "./errors.js";
 import * as i18n from "./i18n.js";
 const { t } = i18n;
@@ -84,6 +84,7 @@ function adopt(data, body, from) {
   }
   $("collapse-field").hidden = !data.groups;
   describeInputs();
+  describeSource();
   render();
   drawScene();
   refreshCheck();
@@ -144,11 +145,17 @@ function fillSources() {
   describeSource();
 }
 
+// An example's description quotes its own values: once an input differs from them, it says
+// so and names the values on screen.
 function describeSource() {
   const value = $("source").value;
   const ex = state.examples.find((e) => `example:${e.name}` === value);
-  $("source-description").textContent = value === "expression" ? t("lab.expression.choose")
-    : ex ? describeExample(ex) : "";
+  let text = value === "expression" ? t("lab.expression.choose") : ex ? describeExample(ex) : "";
+  if (ex && ex.inputs.some((i) => i.name in state.values && state.values[i.name] !== i.value)) {
+    const now = ex.inputs.map((i) => `${i.name} = ${show(i.name in state.values ? state.values[i.name] : i.value)}`);
+    text = t("lab.source.changed", { description: text, values: now.join(t("list.separator")) });
+  }
+  $("source-description").textContent = text;
 }
 
 async function loadExamples() {
@@ -248,10 +255,8 @@ function wire() {
   $("fit").addEventListener("click", () => { setFit(!state.fit); showPicture(); });
   $("zoom-in").addEventListener("click", () => zoom().zoomIn());
   $("zoom-out").addEventListener("click", () => zoom().zoomOut());
-  $("graph").addEventListener("scroll", () => {
-    const svg = $("graph").querySelector("svg");
-    if (svg && state.scene) window.VizgradPlayback.caption($("graph"), svg, state.scene.prefix, $("now"));
-  });
+  $("graph").addEventListener("scroll", captionOver);
+  if (window.ResizeObserver) new ResizeObserver(captionOver).observe($("graph"));
   $("h").addEventListener("change", () => { refreshCheck(); saveHash(); });
   $("rankdir").addEventListener("change", () => { if (state.trace) drawScene(); });
   $("theme").addEventListener("change", () => {

@@ -156,6 +156,7 @@ export function zoom() {
         $("fit").setAttribute("aria-pressed", "false");
       }
       showZoom();
+      captionOver();
     });
   }
   return zoomer;
@@ -195,7 +196,26 @@ export function showPicture() {
   $("caption").textContent = cap ? cap.text : "";
   const svg = $("graph").querySelector("svg");
   window.VizgradPlayback.reveal($("graph"), svg, active ? `n-${active}` : null, state.scene.prefix, true);
-  window.VizgradPlayback.caption($("graph"), svg, state.scene.prefix, $("now"));
+  captionOver();
+}
+
+// While a line of the picture's caption (the step, then its chain rule) is cut at an edge of
+// the box or scrolled away, all of them are shown, wrapped, over the top of the picture.
+export function captionOver() {
+  const box = $("graph");
+  const svg = box.querySelector("svg");
+  const line = $("now");
+  if (!svg || !state.scene) return;
+  const lines = [...svg.querySelectorAll(`[id^="${state.scene.prefix}cap-"]`)]
+    .filter((el) => el.getAttribute("display") !== "none" && el.textContent.trim());
+  const b = box.getBoundingClientRect();
+  const cut = lines.some((el) => {
+    const r = el.getBoundingClientRect();
+    return r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5;
+  });
+  line.replaceChildren(...(cut ? lines : []).map((el) =>
+    Object.assign(document.createElement("div"), { textContent: el.textContent })));
+  line.classList.toggle("on", cut);
 }
 
 // -- metrics and the numeric check --------------------------------------------------
@@ -216,7 +236,6 @@ export function renderMetrics() {
     dd.textContent = ready ? m.text : pending;
     dd.className = ready ? "" : "pending";
     dd.id = metricId(m);
-    dd.tabIndex = 0;
     const note = document.createElement("dd");
     note.className = "note";
     note.textContent = ready ? t(m.kind === "output" ? "lab.metric.done" : "lab.metric.collected")
