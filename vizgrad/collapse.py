@@ -38,14 +38,16 @@ from .graph import as_graph
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["AUTO_BOXES", "AUTO_NODES", "LEVELS", "auto_collapse", "collapse", "focus",
-           "group_depth", "map_step", "merge_constants", "prepare", "transform_step"]
+__all__ = ["AUTO_BOXES", "AUTO_NODES", "LEVELS", "OUTSIDE", "auto_collapse", "collapse",
+           "focus", "fold_outside", "group_depth", "map_step", "merge_constants", "prepare", "transform_step"]
 
 #: a grouped graph with more nodes than this is collapsed by :func:`vizgrad.draw`
 AUTO_NODES = 100
 #: the most boxes an automatic collapse aims for
 AUTO_BOXES = 60
 _STEP_MODES = ("merge", "inside")
+#: the group :func:`fold_outside` puts what comes after every group in (a net's loss)
+OUTSIDE = "loss"
 
 
 def _depth(level: Any) -> int:
@@ -188,6 +190,43 @@ def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge") 
     return H
 
 
+def fold_outside(G: Any) -> Any:
+    """``G`` with the values after every group put in one group, :data:`OUTSIDE`, so that
+    a collapse draws them as one box (``G`` itself when fewer than two would be).
+
+    These are the ungrouped values computed from a group's (a loss over many samples,
+    a regularisation sum over the parameters), and the numbers only they use (the
+    targets). Inputs that the groups use stay as they are.
+
+    >>> import vizgrad
+    >>> from vizgrad.nn import MLP
+    >>> net = MLP(2, [2, 1], seed=1)
+    >>> loss = sum(((net([x, 1.0]) - y) ** 2 for x, y in [(1.0, 1.0), (2.0, -1.0)]),
+    ...            vizgrad.Value(0.0))
+    >>> loss.backward()
+    >>> G = vizgrad.to_networkx(loss)
+    >>> F = fold_outside(G)
+    >>> sum(1 for _, g in F.nodes(data="group") if g == OUTSIDE) > 2, F.nodes[G.graph["root"]]["group"]
+    (True, 'loss')
+    """
+    nodes = sorted(G, key=lambda n: G.nodes[n]["order"])
+    group = dict(G.nodes(data="group"))
+    after: set[str] = set()
+    for n in nodes:
+        if not group[n] and any(group[p] or p in after for p in G.predecessors(n)):
+            after.add(n)
+    for n in reversed(nodes):  # the targets, and what is computed from them alone
+        users = set(G.successors(n))
+        if not group[n] and n not in after and users and users <= after:
+            after.add(n)
+    if len(after) < 2:
+        return G
+    F = G.copy()
+    for n in after:
+        F.nodes[n]["group"] = OUTSIDE
+    return F
+
+
 def focus(x: Any, node: str, radius: int = 2) -> nx.MultiDiGraph:
     """The nodes within ``radius`` edges of ``node``; the rest as ``… N more`` stubs.
 
@@ -319,7 +358,7 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
         n = G.number_of_nodes()
         grouped = "collapsed" not in G.graph and group_depth(G) > 0  # not collapsed yet
         if (max_nodes is not None and n > max_nodes) or (n > AUTO_NODES and grouped):
-            G = auto_collapse(G, AUTO_BOXES, steps=steps)
+            G = auto_collapse(fold_outside(G) if grouped else G, AUTO_BOXES, steps=steps)
             chain.append(G)
     elif collapse_at not in (None, False):
         G = collapse(G, collapse_at, steps=steps)

@@ -223,9 +223,16 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
     return budget_check([(j.folder, j.graph) for j in jobs], opts.formats, frames=opts.frames,
                         max_nodes=opts.drawing.max_nodes, max_cells=opts.max_cells,
                         max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
-                        player=html.estimate,
-                        each=[[*j.options(opts).formats, *(["frames"] if _framed(j, opts) else [])]
-                              for j in jobs])
+                        player=html.estimate, each=[_kinds(j, opts) for j in jobs],
+                        sizes={j.folder: j.size for j in jobs})
+
+
+def _kinds(job: Job, opts: Options) -> list[str]:
+    """The kinds of file (:data:`vizgrad._budget.KINDS`) a job writes: exactly its files."""
+    kinds: list[str] = []
+    for f in job.options(opts).formats:
+        kinds += [f, "steps"] if f == "svg" and job.steps else [f]
+    return kinds + (["frames"] if _framed(job, opts) else [])
 
 
 def _check_tools(formats: Sequence[str]) -> None:
@@ -318,7 +325,7 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         raise OptionError(f"cannot tell the format of {target.name!r} from its suffix "
                           f"(must be one of {', '.join('.' + f for f in SINGLE_FILE_FORMATS)})")
     kind = {"webp": "gif", "pdf": "png", "anim.svg": "animated-svg"}.get(fmt, fmt)
-    job = resolve(Job(name or target.stem, G, title), opts)
+    job = resolve(Job(name or target.stem, G, title, steps=False), opts)  # one file
     G = job.graph
     _check([job], replace(opts, formats=(kind,)))
     parent = target.parent
