@@ -243,13 +243,16 @@ def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: 
           max_nodes: int, max_cells: int, max_bytes: int, max_seconds: float,
           player: Callable[[int, int], Any] | None = None,
           each: Sequence[Sequence[str]] | None = None,
-          sizes: Mapping[str, tuple[float, float] | None] | None = None) -> Estimate:
+          sizes: Mapping[str, tuple[float, float] | None] | None = None,
+          sources: Mapping[str, Any] | None = None, one_file: bool = False) -> Estimate:
     """Check every limit of an export of ``(name, graph)`` pairs before anything is written.
 
     ``formats`` are kinds of :data:`KINDS`. ``each`` gives each graph its own kinds,
     ``"frames"`` included (a gallery's other languages write fewer), instead of
     ``formats`` and ``frames`` for all; ``sizes`` the pictures' sizes in points, by name,
-    where their layout is known.
+    where their layout is known; ``sources`` the graphs given, by name, when the graphs
+    drawn are collapsed or focused (the JSON holds the graph given). ``one_file``: the
+    export is ``-o FILE``, whose advice is another suffix rather than fewer formats.
 
     Raises :class:`~vizgrad.exceptions.GraphTooLargeError` naming the graph, the
     limit and the command-line options that make it fit; returns the estimate.
@@ -271,8 +274,9 @@ def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: 
                 "of --format, step through the graph in the lab (vizgrad serve), or pass "
                 f"--max-cells {cells} to build it anyway")
     all_kinds = list(dict.fromkeys(k for name, _ in graphs for k in mine[name]))
-    parts = {k: estimate_all([g for g in graphs if k in mine[g[0]]], [k], player, sizes)
-             for k in all_kinds}
+    given = [(name, (sources or {}).get(name, G)) for name, G in graphs]
+    parts = {k: estimate_all([g for g in (given if k == "json" else graphs) if k in mine[g[0]]],
+                             [k], player, sizes) for k in all_kinds}
     total = Estimate(sum(e.bytes for e in parts.values()), sum(e.seconds for e in parts.values()),
                      sum(e.units for e in parts.values()))
     heavy = sorted(parts, key=lambda k: -parts[k].bytes)
@@ -281,7 +285,7 @@ def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: 
                            for k in heavy[:3] if parts[k].bytes)
         raise GraphTooLargeError(
             f"this export would write about {fmt_bytes(total.bytes)} ({detail}), more than "
-            f"--max-bytes {fmt_bytes(max_bytes)}. {_fewer(heavy[0])}, {SMALLER}, or pass "
+            f"--max-bytes {fmt_bytes(max_bytes)}. {_fewer(heavy[0], one_file)}, {SMALLER}, or pass "
             f"--max-bytes {_round_up(total.bytes)} to write it anyway")
     if total.seconds > max_seconds:
         slow = sorted(parts, key=lambda k: -parts[k].seconds)
@@ -289,13 +293,15 @@ def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: 
                            for k in slow[:3] if parts[k].seconds >= 1)
         raise GraphTooLargeError(
             f"this export would take about {total.seconds:,.0f} s ({detail}), more than "
-            f"--max-seconds {max_seconds:,.0f}. {_fewer(slow[0])}, {SMALLER}, or pass "
+            f"--max-seconds {max_seconds:,.0f}. {_fewer(slow[0], one_file)}, {SMALLER}, or pass "
             f"--max-seconds {math.ceil(total.seconds)} to render it anyway")
     return total
 
 
-def _fewer(kind: str) -> str:
+def _fewer(kind: str, one_file: bool = False) -> str:
     """How to leave out the heaviest kind of file."""
+    if one_file:
+        return "Write a lighter format (-o NAME.svg, NAME.html)"
     if kind == "steps":
         return "Choose fewer formats (--format without svg; -o FILE.svg writes one picture)"
     name = {"animated-svg": "animated-svg", "frames": "--frames"}.get(kind, kind)
@@ -306,7 +312,8 @@ def _fewer(kind: str) -> str:
 
 def estimate_all(graphs: Sequence[tuple[str, Any]], formats: Sequence[str],
                  player: Callable[[int, int], Any] | None = None,
-                 sizes: Mapping[str, tuple[float, float] | None] | None = None) -> Estimate:
+                 sizes: Mapping[str, tuple[float, float] | None] | None = None,
+          sources: Mapping[str, Any] | None = None, one_file: bool = False) -> Estimate:
     """The sum of :func:`estimate` over the graphs (``"frames"`` in formats: PNG frames)."""
     sizes = sizes or {}
     parts = [estimate(G.number_of_nodes(), len(G.graph["steps"]), formats, player=player,

@@ -24,7 +24,8 @@ from .options import StepArg
 from .render.prepare import Prepared, fitted, prepare
 from .render.scene import make_scene
 
-__all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "LAID_OUT", "PICTURES", "SINGLE_FILE_FORMATS",
+__all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "LAID_OUT", "PICTURES",
+           "SINGLE_FILE_FORMATS",
            "Job", "Options", "player_source", "resolve"]
 
 #: every format ``vizgrad render --format`` accepts

@@ -23,8 +23,8 @@ from .tracing import trace as _trace
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["COURSE_XS", "COURSE_YS", "Example", "names", "describe", "defaults", "collapse_level", "build", "trace", "graph",
-           "EXAMPLES"]
+__all__ = ["COURSE_XS", "COURSE_YS", "Example", "names", "describe", "defaults",
+           "collapse_level", "build", "trace", "graph", "EXAMPLES"]
 
 Built = tuple[Value, list[Value]]
 

@@ -203,7 +203,7 @@ def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
     return sorted(tasks, key=lambda t: -t[1].graph.number_of_nodes() * (2 if t[0] != "pictures" else 1))
 
 
-def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
+def _check(jobs: Sequence[Job], opts: Options, one_file: bool = False) -> Estimate:
     """Check the options and every limit before anything is written; return the estimate."""
     names = [j.folder for j in jobs]
     dupes = sorted({n for n in names if names.count(n) > 1})
@@ -224,7 +224,9 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
                         max_nodes=opts.drawing.max_nodes, max_cells=opts.max_cells,
                         max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
                         player=html.estimate, each=[_kinds(j, opts) for j in jobs],
-                        sizes={j.folder: j.size for j in jobs})
+                        sizes={j.folder: j.size for j in jobs},
+                        sources={j.folder: j.source for j in jobs if j.source is not None},
+                        one_file=one_file)
 
 
 def _kinds(job: Job, opts: Options) -> list[str]:
@@ -327,7 +329,7 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
     kind = {"webp": "gif", "pdf": "png", "anim.svg": "animated-svg"}.get(fmt, fmt)
     job = resolve(Job(name or target.stem, G, title, steps=False), opts)  # one file
     G = job.graph
-    _check([job], replace(opts, formats=(kind,)))
+    _check([job], replace(opts, formats=(kind,)), one_file=True)
     parent = target.parent
     for folder in (parent, *parent.parents):
         if folder.exists() and not folder.is_dir():
