@@ -134,8 +134,6 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         for k in steps if job.steps else ():
             put(step_file(G, k), main.at(k).svg())
             _pool.report(1)
-        if not job.steps:
-            _pool.report(len(steps))  # the progress bar counts them all the same
         keep = {Path(step_file(G, k)).name for k in steps} if job.steps else set()
         prune(folder / "steps", keep, "step-", ".svg")
     if "animated-svg" in opts.formats:
