@@ -114,7 +114,7 @@ def resolve(job: Job, opts: Options) -> Job:
     """``job`` with its graph collapsed or focused as ``opts`` and the job ask; once."""
     if job.prepared is not None:
         return job
-    o = opts.drawing
+    o = job.options(opts).drawing  # fitted in the job's own language
     if o.collapse == "auto" and job.shrink.get("collapse") is not None:
         o = o.replace(collapse=job.shrink["collapse"])
     size = None
