@@ -145,3 +145,42 @@ def _neuron():
             return self.w + [self.b]
 
     return Neuron()
+
+
+def test_a_layer_of_the_net_bound_to_a_global_is_not_a_second_net(run, model, tmp_path):
+    path = model(NETS + """
+    class Layer:
+        def __init__(self, *neurons):
+            self.neurons = list(neurons)
+
+        def __call__(self, x):
+            return [n(x) for n in self.neurons]
+
+        def parameters(self):
+            return [p for n in self.neurons for p in n.parameters()]
+
+    class Net:
+        def __init__(self):
+            self.layers = [Layer(Neuron([0.1, 0.2], 0.0), Neuron([0.3, -0.2], 0.1)),
+                           Layer(Neuron([0.5, -0.5], 0.2))]
+
+        def __call__(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            return x[0]
+
+        def parameters(self):
+            return [p for layer in self.layers for p in layer.parameters()]
+
+    net = Net()
+    first = net.layers[0]  # a part of net: net is the one drawn
+
+    def build():
+        loss = net(xs) ** 2
+        loss.backward()
+        return loss
+    """)
+    G = _graph(run, tmp_path, f"{path}:build")
+    assert G.graph["net"]["name"] == "net"
+    groups = {a["group"] for _, a in G.nodes(data=True) if a["group"]}
+    assert groups == {"L0/N0", "L0/N1", "L1/N0"}
