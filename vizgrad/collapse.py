@@ -38,8 +38,8 @@ from .graph import as_graph
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["AUTO_BOXES", "AUTO_NODES", "LEVELS", "OUTSIDE", "auto_collapse", "collapse",
-           "focus", "fold_outside", "group_depth", "map_step", "merge_constants", "prepare",
+__all__ = ["AUTO_BOXES", "AUTO_NODES", "FOLD_MIN", "LEVELS", "OUTSIDE", "auto_collapse",
+           "collapse", "focus", "fold_outside", "group_depth", "map_step", "merge_constants", "prepare",
            "transform_step"]
 
 #: a grouped graph with more nodes than this is collapsed by :func:`vizgrad.draw`
@@ -49,6 +49,9 @@ AUTO_BOXES = 60
 _STEP_MODES = ("merge", "inside")
 #: the group :func:`fold_outside` puts what comes after every group in (a net's loss)
 OUTSIDE = "loss"
+#: the fewest values :func:`fold_outside` folds: one sample's loss, (ŷ − y)² (a target, a
+#: difference, a square), reads better drawn value by value
+FOLD_MIN = 6
 
 
 def _depth(level: Any) -> int:
@@ -193,7 +196,8 @@ def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge") 
 
 def fold_outside(G: Any) -> Any:
     """``G`` with the values after every group put in one group, :data:`OUTSIDE`, so that
-    a collapse draws them as one box (``G`` itself when fewer than two would be).
+    a collapse draws them as one box (``G`` itself when fewer than :data:`FOLD_MIN` would
+    be).
 
     These are the ungrouped values computed from a group's (a loss over many samples,
     a regularisation sum over the parameters), and the numbers only they use (the
@@ -221,7 +225,7 @@ def fold_outside(G: Any) -> Any:
         users = set(G.successors(n))
         if not group[n] and n not in after and users and users <= after:
             after.add(n)
-    if len(after) < 2:
+    if len(after) < FOLD_MIN:
         return G
     F = G.copy()
     for n in after:
