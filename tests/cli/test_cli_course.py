@@ -64,6 +64,7 @@ def test_its_picture_is_readable_on_a_1920_px_screen_and_names_the_net(course):
     assert not [b for b in boxes if b.startswith("L3")]
     caption = " ".join(words)
     assert "net read: n (MLP), the one net in course.py" in caption
+    assert "net read: n (MLP)" in (course / "course.html").read_text(encoding="utf-8")
 
 
 def test_one_svg_and_one_gif_each_succeed(course, tmp_path):
