@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     import networkx as nx
 
 __all__ = ["AUTO_BOXES", "AUTO_NODES", "FOLD_MIN", "LEVELS", "OUTSIDE", "auto_collapse",
-           "collapse", "focus", "fold_outside", "group_depth", "map_step", "merge_constants", "prepare",
-           "transform_step"]
+           "collapse", "focus", "fold_outside", "group_depth", "map_step", "merge_constants",
+           "prepare", "transform_step"]
 
 #: a grouped graph with more nodes than this is collapsed by :func:`vizgrad.draw`
 AUTO_NODES = 100

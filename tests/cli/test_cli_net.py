@@ -1,4 +1,4 @@
-"""``vizgrad render MODEL.py:FUNC`` finds the net the loss was computed with, or --model names it."""
+"""``vizgrad render MODEL.py:FUNC`` finds the net the loss was computed with; --model names it."""
 
 from __future__ import annotations
 
