@@ -201,14 +201,18 @@ def test_five_thousand_grouped_nodes_collapse_sanely():
     assert sum(sizes) + H.number_of_nodes() - len(sizes) == G.number_of_nodes()
     check_replay(G, H)
     assert vizgrad.to_json(H) == vizgrad.to_json(auto_collapse(G))
-    drawn = vizgrad.draw(G)  # past 100 grouped values draw() collapses by itself
-    assert drawn.graph.number_of_nodes() == H.number_of_nodes()
+    # past 100 grouped values draw() collapses by itself, what lies after the net (the loss
+    # of 10 samples) folded as one box; 25 neurons do not fit the page, 3 layers do
+    drawn = vizgrad.draw(G)
+    D = drawn.graph
+    assert sorted(D.nodes[b]["label"] for b in D) == ["L0", "L1", "L2", "loss"]
+    assert sum(D.nodes[b]["size"] for b in D) == G.number_of_nodes()
     svg = drawn.svg()
-    assert all(f'id="n-{b}"' in svg for b in H)  # one box per node, none left out
-    assert svg.count('class="vg-box vg-group"') == len(boxes(H))
+    assert all(f'id="n-{b}"' in svg for b in D)  # one box per node, none left out
+    assert svg.count('class="vg-box vg-group"') == len(boxes(D))
     final = drawn.scene.look(None)  # no blank box: every box says what it is and holds
-    for b in boxes(H):
-        assert final[f"t-{b}-name"]["text"].endswith(f"{H.nodes[b]['size']:,} values")
+    for b in boxes(D):
+        assert final[f"t-{b}-name"]["text"].endswith(f"{D.nodes[b]['size']:,} values")
         assert final[f"t-{b}-data"]["text"] not in ("", "—", "pending")
         assert final[f"t-{b}-grad"]["text"] not in ("", "—")
 
@@ -280,6 +284,7 @@ def test_bad_collapse_options(mg, kwargs, match):
 def test_draw_collapses_a_grouped_mlp_by_itself_and_says_so(mg):
     _, _, G = mg
     d = vizgrad.draw(G)
+    # 9 neurons and one sample's loss, 3 values after the net, drawn one by one
     assert d.graph.number_of_nodes() == 12 and "collapsed automatically" in d.svg()
     assert vizgrad.draw(G, collapse=False).graph.number_of_nodes() == 128
     k = 140  # a backward step of the full trace

@@ -13,7 +13,7 @@ from vizgrad.exceptions import ExpressionError, UnknownExampleError
 from vizgrad.tracing import Trace
 
 NAMES = ["shared-node", "overwrite-bug", "sum-square", "fork", "tanh-native", "tanh-decomposed",
-         "torch-crosscheck", "softmax-nll", "mlp"]
+         "torch-crosscheck", "softmax-nll", "mlp", "course-mlp"]
 
 
 def leaves(t: Trace) -> dict[str, dict]:

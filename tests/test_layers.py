@@ -26,8 +26,8 @@ LAYERS = {
     # the step-by-step record of a graph's forward and backward pass
     "trace": ["tracing", "_backward", "_nets"],
     # networkx graphs, their checks and transformations, the examples
-    "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "collapse", "examples",
-              "_budget"],
+    "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "_fold", "collapse",
+              "examples", "_budget"],
     # the options model, the graph drawn (render.prepare), the laid-out picture: layout
     # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
     "scene": ["options", "render.prepare", "checks", "render", "render.text", "render.theme", "render.presets", "render.geometry",

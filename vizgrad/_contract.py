@@ -124,8 +124,11 @@ def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, st
     return emap, count
 
 
-def _apply(c: dict[str, Any], vis: dict[str, float]) -> None:
-    """Move the shown grad of ``c``'s target as the original step did."""
+def _apply(c: dict[str, Any], vis: dict[str, float],
+           totals: dict[str, list[Any]] | None = None) -> None:
+    """Move the shown grad of ``c``'s target as the original step did; its last
+    contribution, in whatever order, leaves the recorded total (``totals``: target →
+    [contributions left, the total])."""
     t = c["target"]
     if c.get("overwrote"):
         vis[t] = c["amount"]
@@ -133,10 +136,28 @@ def _apply(c: dict[str, Any], vis: dict[str, float]) -> None:
         vis[t] = c["after"]  # the original order: the recorded total, exactly
     else:
         vis[t] = vis.get(t, 0.0) + c["amount"]
+    left = totals.get(t) if totals is not None else None
+    if left is not None:
+        left[0] -= 1
+        if left[0] == 0:  # summed in another order: the same total, but for rounding
+            vis[t] = left[1]
+
+
+def _totals(steps: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """Each target's number of contributions and the grad its last one leaves."""
+    out: dict[str, list[Any]] = {}
+    for s in steps:
+        for c in s.get("contributions", ()):
+            rec = out.setdefault(c["target"], [0, None])
+            rec[0] += 1
+            rec[1] = c["after"]
+    return out
 
 
 def _backward(src: list[dict[str, Any]], C: str, bx: _Boxes, emap: dict[Any, Any],
-              vis: dict[str, float], single: bool) -> tuple[float | None, list[dict[str, Any]]]:
+              vis: dict[str, float], single: bool,
+              totals: dict[str, list[Any]] | None = None,
+              ) -> tuple[float | None, list[dict[str, Any]]]:
     """One collapsed backward step of node ``C`` made of the original steps ``src``."""
     upstream = src[0]["upstream"] if single else bx.grad(C, vis)
     agg: dict[tuple[str, int], dict[str, Any]] = {}
@@ -160,7 +181,7 @@ def _backward(src: list[dict[str, Any]], C: str, bx: _Boxes, emap: dict[Any, Any
                 rec["amount"].append(c["amount"])
                 rec["local"].append(c.get("local"))
                 rec.update({k: True for k in ("observed", "overwrote") if c.get(k)})
-            _apply(c, vis)
+            _apply(c, vis, totals)
             if rec is not None and rec["target"] not in bx.attrs:
                 rec["after"] = vis[c["target"]]
     out = []
@@ -202,6 +223,7 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
         if back.get(b):
             at[b] = max(done) if done else min(back[b])
     vis: dict[str, float] = {}
+    totals = _totals(steps)
     out: list[dict[str, Any]] = []
 
     def emit(step: dict[str, Any], origin: int) -> None:
@@ -233,13 +255,13 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
             n = s["node"]
             C = bx.of(n)
             if n not in bx.box_of or inside:
-                upstream, cs = _backward([s], C, bx, emap, vis, True)
+                upstream, cs = _backward([s], C, bx, emap, vis, True, totals)
                 extra = {"member": n} if C != n else {}
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
                       **extra}, i)
             elif at.get(C) == i:
                 src = [steps[k] for k in back[C]]
-                upstream, cs = _backward(src, C, bx, emap, vis, False)
+                upstream, cs = _backward(src, C, bx, emap, vis, False, totals)
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
                       "members": [t["node"] for t in src]}, i)
     return out

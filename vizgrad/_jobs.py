@@ -21,9 +21,11 @@ from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS
 from ._gallery_page import job_folder
 from .options import Options as DrawOptions
 from .options import StepArg
-from .render.prepare import Prepared, prepare
+from .render.prepare import Prepared, fitted, prepare
+from .render.scene import make_scene
 
-__all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "PICTURES", "SINGLE_FILE_FORMATS",
+__all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "LAID_OUT", "PICTURES",
+           "SINGLE_FILE_FORMATS",
            "Job", "Options", "player_source", "resolve"]
 
 #: every format ``vizgrad render --format`` accepts
@@ -35,6 +37,9 @@ SINGLE_FILE_FORMATS = ("svg", "anim.svg", "dot", "json", "html", "gif", "mp4", "
                        "pdf")
 #: the file name ending of an animated SVG
 ANIMATED_SUFFIX = ".anim.svg"
+#: a graph drawn with at most this many values (or boxes) is laid out before the budget
+#: check, which then knows the size of its frames (a layout of more would take seconds)
+LAID_OUT = 300
 #: the pictures task writes these formats (one layout, shared)
 PICTURES = {"svg", "animated-svg", "dot", "json", "html", "png"}
 
@@ -84,6 +89,8 @@ class Job:
     formats: tuple[str, ...] | None = None
     steps: bool = True
     prepared: Prepared | None = None
+    #: the picture's width and height in points, once its layout is known (for the budget)
+    size: tuple[float, float] | None = None
 
     @property
     def folder(self) -> str:
@@ -107,11 +114,18 @@ def resolve(job: Job, opts: Options) -> Job:
     """``job`` with its graph collapsed or focused as ``opts`` and the job ask; once."""
     if job.prepared is not None:
         return job
-    o = opts.drawing
+    o = job.options(opts).drawing  # fitted in the job's own language
     if o.collapse == "auto" and job.shrink.get("collapse") is not None:
         o = o.replace(collapse=job.shrink["collapse"])
-    p = prepare(job.graph, o, check_size=False)  # the budget check refuses, with advice
-    return replace(job, graph=p.graph, source=job.graph, prepared=p,
+    size = None
+    if o.collapse == "auto" and o.focus is None:  # what draw() draws: made to fit the page
+        p, scene = fitted(job.graph, o, check_size=False)  # the budget refuses, with advice
+        size = scene.size
+    else:
+        p = prepare(job.graph, o, check_size=False)
+        if p.graph.number_of_nodes() <= LAID_OUT:
+            size = make_scene(p.graph, **o.scene()).size
+    return replace(job, graph=p.graph, source=job.graph, prepared=p, size=size,
                    shrink={"collapse": o.collapse, "focus": o.focus})
 
 

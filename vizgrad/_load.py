@@ -19,11 +19,13 @@ import importlib.util
 import sys
 import traceback
 from pathlib import Path
+from types import ModuleType
+from dataclasses import dataclass, field
 from typing import Any
 
 from .exceptions import ModelLoadError, ModelRunError, VizgradError
 
-__all__ = ["is_model_spec", "split_spec", "load_model", "is_value"]
+__all__ = ["Loaded", "is_model_spec", "split_spec", "load", "load_model", "is_net", "is_value"]
 
 
 def is_model_spec(target: str) -> bool:
@@ -49,6 +51,13 @@ def is_value(v: Any) -> bool:
     return all(hasattr(v, a) for a in ("data", "grad", "_backward")) and (
         hasattr(v, "parents") or hasattr(v, "_prev")
     )
+
+
+def is_net(obj: Any) -> bool:
+    """True for a micrograd-style net: an object (not a class, a module or a Value) with a
+    ``parameters()`` method."""
+    return (callable(getattr(obj, "parameters", None)) and not isinstance(obj, type)
+            and not is_value(obj) and not isinstance(obj, ModuleType))
 
 
 def _where(err: BaseException, path: Path) -> str:
@@ -116,6 +125,19 @@ def _flatten(result: Any) -> list[Any]:
     return [result]
 
 
+@dataclass
+class Loaded:
+    """What a model file gave: the root, the Values drawn beside it, and the net it was
+    computed with (``net``: ``None`` when none was found) with how it was found
+    (``how``: ``"returned"``, ``"named"`` by ``--model`` or ``"found"`` in the module)."""
+
+    root: Any
+    also: list[Any] = field(default_factory=list)
+    net: Any = None
+    net_name: str | None = None
+    how: str | None = None
+
+
 def load_model(spec: str, **values: float) -> tuple[Any, list[Any]]:
     """Import ``path.py``, call ``func(**values)`` and return ``(root, also)``.
 
@@ -124,6 +146,16 @@ def load_model(spec: str, **values: float) -> tuple[Any, list[Any]]:
     :class:`~vizgrad.exceptions.ModelRunError` (with the user's traceback
     frames) when importing the file or calling the function raised.
     """
+    got = load(spec, search=False, **values)
+    return got.root, got.also
+
+
+def load(spec: str, model: str | None = None, *, search: bool = True,
+         **values: float) -> Loaded:
+    """:func:`load_model`, and the net the graph was computed with: the one ``func``
+    returns beside the loss (``return loss, model``), else the module attribute
+    ``model`` names (``--model``), else the one net of the module whose parameters are
+    in the graph (see :func:`find_net`)."""
     path_text, func = split_spec(spec)
     path = Path(path_text).resolve()
     if not path.is_file():
@@ -146,11 +178,97 @@ def load_model(spec: str, **values: float) -> tuple[Any, list[Any]]:
         raise
     except Exception as err:  # the user's build() failed: show their frames, not ours
         raise _failed(f"{path.name}:{func}()", err, path) from None
+    net = None
+    if isinstance(result, (list, tuple)) and len(result) >= 2 and is_net(result[-1]):
+        result, net = result[:-1], result[-1]  # return loss, model
     items = _flatten(result)
     bad = [v for v in items if not is_value(v)]
     if not items or bad:
         got = type(bad[0]).__name__ if bad else "an empty list"
         raise ModelLoadError(
-            f"{path.name}:{func}() must return a Value or a list of Values, got {got}"
+            f"{path.name}:{func}() must return a Value or a list of Values, got {got} "
+            "(a net goes after the loss: return loss, model)"
         )
-    return items[0], items[1:]
+    loaded = Loaded(items[0], items[1:])
+    if model is not None:
+        loaded.net, loaded.net_name, loaded.how = _named_net(module, path.name, model,
+                                                             items), model, "named"
+    elif net is not None:
+        loaded.net, loaded.net_name, loaded.how = net, f"{func}()", "returned"
+    elif search:
+        found_net = find_net(module, path.name, items)
+        if found_net is not None:
+            loaded.net_name, loaded.net = found_net
+            loaded.how = "found"
+    return loaded
+
+
+def _graph_ids(roots: list[Any]) -> set[int]:
+    """The ids of every Value in the graphs of ``roots``."""
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        parents = getattr(v, "parents", None)
+        stack.extend(parents if parents is not None else getattr(v, "_prev", ()))
+    return seen
+
+
+def _params_in(net: Any, ids: set[int]) -> tuple[int, frozenset[int]]:
+    """How many of ``net``'s parameters are in the graph, and the ids of all of them."""
+    try:
+        params = list(net.parameters())
+    except Exception:  # noqa: BLE001 - not a net after all (a torch module wants arguments)
+        return 0, frozenset()
+    mine = frozenset(id(p) for p in params if is_value(p))
+    return len(mine & ids), mine
+
+
+def _named_net(module: Any, file: str, name: str, roots: list[Any]) -> Any:
+    """The module attribute ``--model`` names, checked: present, a net, used by the graph."""
+    if not hasattr(module, name):
+        nets = sorted(n for n, v in vars(module).items() if is_net(v) and not n.startswith("_"))
+        hint = f"; its nets are: {', '.join(nets)}" if nets else "; it holds no net"
+        raise ModelLoadError(f"--model {name}: {file} has no attribute {name!r}{hint}")
+    net = getattr(module, name)
+    if not is_net(net):
+        raise ModelLoadError(
+            f"--model {name}: {file}:{name} is a {type(net).__name__}, not a net; a net has "
+            "parameters() (a micrograd MLP, Layer or Neuron)")
+    used, _ = _params_in(net, _graph_ids(roots))
+    if not used:
+        raise ModelLoadError(
+            f"--model {name}: none of {name}.parameters() is in the graph the function "
+            "returned; name the net the loss was computed with")
+    return net
+
+
+def find_net(module: Any, file: str, roots: list[Any]) -> tuple[str, Any] | None:
+    """``(name, net)``: the module's one net whose parameters are in the graph of ``roots``
+    (a net inside another, such as one of its layers, counts as the bigger one), or None.
+    Several raise :class:`ModelLoadError` naming them."""
+    ids = _graph_ids(roots)
+    found: dict[int, tuple[list[str], Any, frozenset[int]]] = {}
+    for name, obj in vars(module).items():
+        if name.startswith("__") or not is_net(obj):
+            continue
+        if id(obj) in found:
+            found[id(obj)][0].append(name)
+            continue
+        used, params = _params_in(obj, ids)
+        if used:
+            found[id(obj)] = ([name], obj, params)
+    nets = [(names, obj) for names, obj, params in found.values()
+            if not any(params < other[2] for other in found.values())]
+    if not nets:
+        return None
+    if len(nets) > 1:
+        listed = ", ".join(" = ".join(names) for names, _ in nets)
+        raise ModelLoadError(
+            f"{file} holds {len(nets)} nets whose parameters are in this graph: {listed}; "
+            f"pass --model NAME to say which one to draw, e.g. --model {nets[0][0][0]}")
+    names, obj = nets[0]
+    return names[0], obj

@@ -25,17 +25,25 @@ def unknown(target: str) -> UnknownExampleError:
     )
 
 
-def graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
-    """(folder name, graph) for an example name, a ``model.py:func`` or a ``graph.json``."""
+def graph_of(target: str, values: dict[str, float], model: str | None = None) -> tuple[str, Any]:
+    """(folder name, graph) for an example name, a ``model.py:func`` or a ``graph.json``.
+
+    A model file's graph is traced with its net (see :func:`vizgrad._load.load`): the
+    parameters are named and each neuron is a group; ``graph["net"]`` says which net
+    was read and how it was found, for the caption. ``model`` names the net (``--model``).
+    """
     from . import examples
-    from ._load import is_model_spec, load_model, split_spec
+    from ._load import is_model_spec, load, split_spec
     from .graph import from_json, to_networkx
 
     if is_model_spec(target):
-        root, also = load_model(target, **values)
+        got = load(target, model, **values)
         path, func = split_spec(target)
         stem = Path(path).stem
-        return (stem if func == "build" else f"{stem}-{func}"), to_networkx(root, also)
+        name = stem if func == "build" else f"{stem}-{func}"
+        if got.net is None:
+            return name, to_networkx(got.root, got.also)
+        return name, _net_graph(got, Path(path).name)
     if target.endswith(".json"):
         if values:
             raise OptionError("--set cannot change a graph loaded from JSON; render the model instead")
@@ -47,6 +55,25 @@ def graph_of(target: str, values: dict[str, float]) -> tuple[str, Any]:
     if target not in examples.names():
         raise unknown(target)
     return target, examples.graph(target, **values)
+
+
+def _net_graph(got: Any, file: str) -> Any:
+    """The graph of a model file's loss, traced with the net it was computed with."""
+    from .exceptions import OperandTypeError
+    from .graph import to_networkx
+    from .tracing import trace
+
+    try:
+        t = trace(got.root, got.also, model=got.net)
+    except OperandTypeError as err:
+        hint = {"found": " (found in the module; pass --model NAME to choose another net)",
+                "named": " (named by --model)"}.get(got.how, "")
+        raise ModelLoadError(f"{file}: cannot read the net {got.net_name}{hint}: "
+                             f"{str(err).removeprefix('model=: ')}") from None
+    G = to_networkx(t)
+    G.graph["net"] = {"name": got.net_name, "type": type(got.net).__name__, "how": got.how,
+                      "file": file}
+    return G
 
 
 def title_of(target: str) -> str:

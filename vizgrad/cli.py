@@ -152,6 +152,14 @@ def _checked(read: Callable[[Any], Any], value: Any) -> Any:
         raise click.BadParameter(str(err)) from None
 
 
+def _net_name(ctx: click.Context, param: click.Parameter, text: str | None) -> str | None:
+    """``--model NAME``: a module attribute of the model file (read by :mod:`vizgrad._load`)."""
+    if text is not None and not text.strip().isidentifier():
+        raise click.BadParameter(f"{text!r} is not a name; give the name of the net in your "
+                                 "model file, e.g. --model n")
+    return None if text is None else text.strip()
+
+
 #: what the command line adds to an option's default (see :data:`vizgrad.options.OPTIONS`)
 _CLI_DEFAULTS = {
     "lang": "the full gallery: every language",
@@ -167,7 +175,7 @@ def _drawing_options(f: Callable[..., Any]) -> Callable[..., Any]:
                           if t is not None) or None
         help_text = o.help
         f = click.option(o.cli, o.name, metavar=o.metavar, default=None,
-                         callback=lambda c, p, v: _checked(
+                         callback=_net_name if o.name == "model" else lambda c, p, v: _checked(
                              lambda t: getattr(from_text({p.name: t}), p.name), v),
                          help=help_text + ("" if shown is None else f" [default: {shown}]"))(f)
     return f
@@ -250,11 +258,16 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     Every limit (--max-nodes, --max-cells, --max-bytes, --max-seconds) is
     checked before anything is written; the estimates are rough upper bounds.
     """
+    from ._load import is_model_spec
     from ._targets import expr_graph, graph_of, title_of
     from .gallery import TRANSLATED_FORMATS, Job, Options, export, gallery_jobs, units, write_one
 
+    net = drawing.pop("model", None)  # a name in the model file, not a Python object
     if expr is not None and targets:
         raise click.UsageError("give either --expr or targets, not both")
+    if net is not None and not any(is_model_spec(t) for t in targets):
+        raise click.BadParameter(f"{net!r} would name a net in a model file; give one as "
+                                 "path/to/model.py:build", param_hint="'--model'")
     if output is not None and formats is not None:
         raise click.UsageError("-o names its format by its suffix; drop --format (or use --out)")
     if output is not None and frames:
@@ -279,7 +292,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
             job_list = gallery_jobs([lang] if lang else languages(), None,
                                     formats or TRANSLATED_FORMATS, **values)
         else:
-            job_list = [Job(*graph_of(t, values), title_of(t), _example_shrink(t))
+            job_list = [Job(*graph_of(t, values, net), title_of(t), _example_shrink(t))
                         for t in dict.fromkeys(targets)]
         if output is not None:
             if len(job_list) != 1:

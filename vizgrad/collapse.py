@@ -31,6 +31,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from ._contract import contract
+from ._fold import FOLD_MIN, OUTSIDE, fold_outside
 from ._graph_meta import LEVELS
 from .exceptions import OptionError
 from .graph import as_graph
@@ -38,8 +39,9 @@ from .graph import as_graph
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["AUTO_BOXES", "AUTO_NODES", "LEVELS", "auto_collapse", "collapse", "focus",
-           "group_depth", "map_step", "merge_constants", "prepare", "transform_step"]
+__all__ = ["AUTO_BOXES", "AUTO_NODES", "FOLD_MIN", "LEVELS", "OUTSIDE", "auto_collapse",
+           "collapse", "focus", "fold_outside", "group_depth", "map_step", "merge_constants",
+           "prepare", "transform_step"]
 
 #: a grouped graph with more nodes than this is collapsed by :func:`vizgrad.draw`
 AUTO_NODES = 100
@@ -319,7 +321,7 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
         n = G.number_of_nodes()
         grouped = "collapsed" not in G.graph and group_depth(G) > 0  # not collapsed yet
         if (max_nodes is not None and n > max_nodes) or (n > AUTO_NODES and grouped):
-            G = auto_collapse(G, AUTO_BOXES, steps=steps)
+            G = auto_collapse(fold_outside(G) if grouped else G, AUTO_BOXES, steps=steps)
             chain.append(G)
     elif collapse_at not in (None, False):
         G = collapse(G, collapse_at, steps=steps)

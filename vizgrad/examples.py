@@ -23,8 +23,8 @@ from .tracing import trace as _trace
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["Example", "names", "describe", "defaults", "collapse_level", "build", "trace", "graph",
-           "EXAMPLES"]
+__all__ = ["COURSE_XS", "COURSE_YS", "Example", "names", "describe", "defaults",
+           "collapse_level", "build", "trace", "graph", "EXAMPLES"]
 
 Built = tuple[Value, list[Value]]
 
@@ -108,6 +108,20 @@ def _mlp(x0: float = 2.0, x1: float = 3.0) -> Built:
     return loss, []
 
 
+#: the micrograd lecture's four samples and their targets
+COURSE_XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+COURSE_YS = [1.0, -1.0, -1.0, 1.0]
+
+
+def _course_mlp() -> Built:
+    from .nn import MLP
+
+    n = MLP(3, [4, 4, 1], seed=1337)
+    ypred = [n(x) for x in COURSE_XS]
+    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(COURSE_YS, ypred))  # as the lecture
+    return _named(loss, "loss"), []
+
+
 @dataclass(frozen=True)
 class Example:
     """One chapter example: how to build it and what it shows."""
@@ -142,6 +156,9 @@ EXAMPLES: dict[str, Example] = {
         Example("mlp", "a small MLP(2, [3, 1]) built as in the course, after one "
                 "gradient-descent step on one sample: each neuron is a group, drawn as one box",
                 _mlp, {"x0": 2.0, "x1": 3.0}, collapse="neuron"),
+        Example("course-mlp", "the lecture's MLP(3, [4, 4, 1]) on its four samples, loss = "
+                "sum of (ŷ − y)²: drawn by default one box per neuron, the loss as one box",
+                _course_mlp, {}),
     ]
 }
 

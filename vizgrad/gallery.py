@@ -134,8 +134,6 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         for k in steps if job.steps else ():
             put(step_file(G, k), main.at(k).svg())
             _pool.report(1)
-        if not job.steps:
-            _pool.report(len(steps))  # the progress bar counts them all the same
         keep = {Path(step_file(G, k)).name for k in steps} if job.steps else set()
         prune(folder / "steps", keep, "step-", ".svg")
     if "animated-svg" in opts.formats:
@@ -203,7 +201,7 @@ def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
     return sorted(tasks, key=lambda t: -t[1].graph.number_of_nodes() * (2 if t[0] != "pictures" else 1))
 
 
-def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
+def _check(jobs: Sequence[Job], opts: Options, one_file: bool = False) -> Estimate:
     """Check the options and every limit before anything is written; return the estimate."""
     names = [j.folder for j in jobs]
     dupes = sorted({n for n in names if names.count(n) > 1})
@@ -223,9 +221,18 @@ def _check(jobs: Sequence[Job], opts: Options) -> Estimate:
     return budget_check([(j.folder, j.graph) for j in jobs], opts.formats, frames=opts.frames,
                         max_nodes=opts.drawing.max_nodes, max_cells=opts.max_cells,
                         max_bytes=opts.max_bytes, max_seconds=opts.max_seconds,
-                        player=html.estimate,
-                        each=[[*j.options(opts).formats, *(["frames"] if _framed(j, opts) else [])]
-                              for j in jobs])
+                        player=html.estimate, each=[_kinds(j, opts) for j in jobs],
+                        sizes={j.folder: j.size for j in jobs},
+                        sources={j.folder: j.source for j in jobs if j.source is not None},
+                        one_file=one_file)
+
+
+def _kinds(job: Job, opts: Options) -> list[str]:
+    """The kinds of file (:data:`vizgrad._budget.KINDS`) a job writes: exactly its files."""
+    kinds: list[str] = []
+    for f in job.options(opts).formats:
+        kinds += [f, "steps"] if f == "svg" and job.steps else [f]
+    return kinds + (["frames"] if _framed(job, opts) else [])
 
 
 def _check_tools(formats: Sequence[str]) -> None:
@@ -318,9 +325,9 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         raise OptionError(f"cannot tell the format of {target.name!r} from its suffix "
                           f"(must be one of {', '.join('.' + f for f in SINGLE_FILE_FORMATS)})")
     kind = {"webp": "gif", "pdf": "png", "anim.svg": "animated-svg"}.get(fmt, fmt)
-    job = resolve(Job(name or target.stem, G, title), opts)
+    job = resolve(Job(name or target.stem, G, title, steps=False), opts)  # one file
     G = job.graph
-    _check([job], replace(opts, formats=(kind,)))
+    _check([job], replace(opts, formats=(kind,)), one_file=True)
     parent = target.parent
     for folder in (parent, *parent.parents):
         if folder.exists() and not folder.is_dir():

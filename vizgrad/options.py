@@ -176,7 +176,10 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("merge_constants", None, "Draw once per layer (or level) the copies of an input "
            "that micrograd wraps in every neuron.", _constants),
     Option("model", None, "The micrograd-style net the graph came from: its parameters are "
-           "named L0.N2.w1 and each neuron becomes a group.", lambda v: v),
+           "named L0.N2.w1 and each neuron becomes a group. On the command line, the name of "
+           "a net in MODEL.py.", lambda v: v, "NAME", "--model",
+           "the net FUNC returns beside the loss (return loss, model), else the one net of "
+           "the module whose parameters are in the graph; draw() does not guess"),
 )}
 
 #: the defaults an entry point changes, on purpose (everything else is the same everywhere)

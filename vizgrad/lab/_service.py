@@ -130,9 +130,11 @@ def build_source(q: Query, limits: Limits) -> nx.MultiDiGraph:
     """The traced graph of an example or an expression, within the node limit."""
     G = _example_graph(q) if q.example is not None else _expression_graph(q)
     if G.number_of_nodes() > limits.max_nodes:
+        what = ("use a shorter expression" if q.example is None else
+                f"draw the example with: vizgrad render {q.example}")
         raise GraphTooLargeError(
             f"the graph has {G.number_of_nodes()} nodes; the lab draws at most {limits.max_nodes}; "
-            "use a shorter expression"
+            f"{what}"
         )
     return G
 

@@ -116,6 +116,10 @@ def note_lines(scene: Scene) -> list[str]:
     """The caption lines that say what was collapsed, focused or merged."""
     G, w = scene.graph, scene.word
     out = []
+    net = G.graph.get("net")  # the net the command line read from a model file
+    if isinstance(net, dict) and net.get("how") in ("found", "named", "returned"):
+        out.append(w(f"note.net_{net['how']}", name=net.get("name", "?"),
+                     type=net.get("type", "?"), file=net.get("file", "?")))
     merged = G.graph.get("merged")
     if merged:
         copies = sum(a.get("size", 0) for _, a in G.nodes(data=True) if a.get("members")

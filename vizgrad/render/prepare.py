@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._budget import too_many_values
-from ..collapse import AUTO_NODES, group_depth, transform_step
+from ..collapse import AUTO_NODES, fold_outside, group_depth, transform_step
 from ..collapse import prepare as shrink_graph
 from ..exceptions import GraphTooLargeError
 from ..graph import as_graph
@@ -77,7 +77,7 @@ def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
     return Prepared(G, H, tuple(chain))
 
 
-def fitted(x: Any, options: Options) -> tuple[Prepared, Any]:
+def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepared, Any]:
     """:func:`prepare`, and the scene of the graph drawn, made to fit where the preset's
     pictures are shown (a 1,400 px docs column, a 960×540 slide;
     :func:`vizgrad.render.scene.fits`) when ``collapse="auto"``:
@@ -86,6 +86,9 @@ def fitted(x: Any, options: Options) -> tuple[Prepared, Any]:
     - an ungrouped graph of more than :data:`~vizgrad.collapse.AUTO_NODES` values is
       drawn as the output's neighbourhood, as far out as fits, with ``… N more`` stubs
       for the rest; the caption says how to see more.
+
+    ``check_size=False`` leaves a graph past ``max_nodes`` to the caller (the command
+    line's budget check refuses it with the command line's advice).
 
     >>> from vizgrad import Value
     >>> s = sum((Value(i) * Value(-i) for i in range(60)), Value(0))
@@ -97,7 +100,7 @@ def fitted(x: Any, options: Options) -> tuple[Prepared, Any]:
     """
     from .scene import fits, make_scene
 
-    p = prepare(x, options)
+    p = prepare(x, options, check_size=check_size)
     scene = make_scene(p.graph, **options.scene())
     info = p.graph.graph.get("collapsed") or {}
     if options.collapse != "auto" or fits(scene) or "runs" in info \
@@ -117,7 +120,7 @@ def _coarser(p: Prepared, scene: Any, options: Options) -> tuple[Prepared, Any]:
     now = (p.graph.graph.get("collapsed") or {}).get("level", depth + 1)
     now = {"layer": 1, "neuron": 2}.get(now, now) if isinstance(now, str) else now
     for level in range(min(depth, int(now) - 1), 0, -1):
-        q = prepare(p.source, options.replace(collapse=level, model=None))
+        q = prepare(fold_outside(p.source), options.replace(collapse=level, model=None))
         p, scene = Prepared(p.source, q.graph, q.chain), make_scene(q.graph, **options.scene())
         if fits(scene):
             break
