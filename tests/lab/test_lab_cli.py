@@ -49,7 +49,7 @@ def test_serve_passes_host_port_and_workers(monkeypatch, free_port):
     from vizgrad.lab import cli
 
     configs = []
-    monkeypatch.setattr(cli, "_run_workers", configs.append)
+    monkeypatch.setattr(cli, "run_workers", configs.append)
     result = CliRunner().invoke(serve, ["--host", "0.0.0.0", "--port", str(free_port),
                                         "--workers", "3"])
     assert result.exit_code == 0
