@@ -8,7 +8,7 @@ connection protocol (:mod:`vizgrad.lab._protocol`); ``vizgrad serve --help`` sta
     >>> SERVER_LIMITS["h11_max_incomplete_event_size"] == MAX_HEADER_BYTES
     True
     >>> Limits().max_body_bytes, HEADER_TIMEOUT, MAX_CONNECTIONS_PER_CLIENT
-    (16384, 5.0, 32)
+    (16384, 5.0, 64)
 
 This module imports no web stack, so ``vizgrad serve --help`` stays quick.
 """
@@ -40,7 +40,7 @@ MAX_CONNECTIONS = 256
 #: open connections (and requests in flight) from one client address; more are refused
 #: with 503 at once. Behind a proxy named by --forwarded-allow-ips, the client is the
 #: address in X-Forwarded-For and the bound counts its requests in flight
-MAX_CONNECTIONS_PER_CLIENT = 32
+MAX_CONNECTIONS_PER_CLIENT = 64
 #: seconds an idle keep-alive connection stays open
 KEEP_ALIVE = 5
 #: seconds SIGTERM waits for running requests before it stops them (503 shutting_down)
