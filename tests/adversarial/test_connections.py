@@ -15,7 +15,7 @@ import pytest
 
 from vizgrad.lab._limits import HEADER_TIMEOUT, MAX_CONNECTIONS_PER_CLIENT, MAX_HEADER_BYTES
 
-from .conftest import tally
+from .conftest import start_lab, stop_lab, tally
 
 pytestmark = pytest.mark.adversarial
 
@@ -136,3 +136,27 @@ def test_a_large_head_in_one_packet_is_refused(lab, size):
     tally("head over 16 KiB in one packet", 1, int(status == 431))
     assert status == 431, answer[:200]
     assert json.loads(answer.partition(b"\r\n\r\n")[2])["error"] == "headers_too_large"
+
+
+def test_a_trusted_proxy_is_not_bounded_as_one_client():
+    proxy = start_lab("--forwarded-allow-ips", "127.0.0.4")
+    held = _open_idle(proxy.port, "127.0.0.4", MAX_CONNECTIONS_PER_CLIENT + 5)
+    try:
+        last = held[-1]
+        last.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"X-Forwarded-For: 198.51.100.7\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := last.recv(65536):
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        # the bound still holds for an address that is not a trusted proxy
+        direct = _open_idle(proxy.port, "127.0.0.5", MAX_CONNECTIONS_PER_CLIENT + 1)
+        try:
+            assert direct[-1].recv(4096).startswith(b"HTTP/1.1 503")
+        finally:
+            for s in direct:
+                s.close()
+    finally:
+        for s in held:
+            s.close()
+        stop_lab(proxy)

@@ -61,8 +61,8 @@ _json = st.recursive(
 _bodies = st.dictionaries(st.one_of(st.sampled_from(FIELDS), _text), _json, max_size=5)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(body=_bodies, path=st.sampled_from(POSTS))
 def test_every_error_answer_encodes(client, body, path):
     r = _post(client, path, body)

@@ -22,9 +22,9 @@ from typing import Any, Mapping
 
 from ..exceptions import DomainError
 
-__all__ = ["ENV_PREFIX", "H_RANGE", "Limits", "HEADER_TIMEOUT", "MAX_HEADER_BYTES", "MAX_CONNECTIONS",
-           "MAX_CONNECTIONS_PER_CLIENT", "KEEP_ALIVE", "GRACEFUL_SHUTDOWN", "BODY_TIMEOUT",
-           "SERVER_LIMITS"]
+__all__ = ["ENV_PREFIX", "H_RANGE", "Limits", "HEADER_TIMEOUT", "MAX_HEADER_BYTES",
+           "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_CLIENT", "KEEP_ALIVE", "GRACEFUL_SHUTDOWN",
+           "BODY_TIMEOUT", "SERVER_LIMITS"]
 
 ENV_PREFIX = "VIZGRAD_LAB_"
 #: the step sizes a gradcheck may use
@@ -88,14 +88,17 @@ class Limits:
                 try:
                     value = kind(raw)
                 except ValueError:
-                    raise DomainError(f"{where}: not a {'whole ' if kind is int else ''}number") from None
+                    raise DomainError(
+                        f"{where}: not a {'whole ' if kind is int else ''}number") from None
             if value is None:
                 value = f.default
             if isinstance(value, bool) or not isinstance(value, (int, float)) or (
                     kind is int and not float(value).is_integer()):
                 raise DomainError(f"{where}: must be a {'whole ' if kind is int else ''}number")
-            if not (value >= 0 if f.name == "cache_size" else value > 0) or not math.isfinite(value):
-                raise DomainError(f"{where}: must be {'>= 0 (0 disables it)' if f.name == 'cache_size' else '> 0'}")
+            zero_ok = f.name == "cache_size"
+            if not (value >= 0 if zero_ok else value > 0) or not math.isfinite(value):
+                raise DomainError(
+                    f"{where}: must be {'>= 0 (0 disables it)' if zero_ok else '> 0'}")
             values[f.name] = kind(value)
         return cls(**values)
 

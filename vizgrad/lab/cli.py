@@ -16,7 +16,7 @@ import click
 from ..exceptions import DomainError
 from . import _limits as lim
 from ._hosts import ENV_ALLOWED_HOSTS, check_host_name
-from ._limits import ENV_PREFIX, SERVER_LIMITS
+from ._limits import ENV_PREFIX, SERVER_LIMITS, Limits
 from ._workers import run_workers, tcp_listener
 
 __all__ = ["serve", "url_for", "tcp_listener", "APP", "SERVER_LIMITS", "PROTOCOL"]
@@ -26,6 +26,7 @@ APP = "vizgrad.lab.app:create_app"
 #: the lab's connection protocol (header deadline, bound per client), as uvicorn imports it
 PROTOCOL = "vizgrad.lab._protocol:LabProtocol"
 
+_DEFAULTS = Limits()
 _EPILOG = (
     f"Limits of the server (in vizgrad/lab/_limits.py): a connection must send its request "
     f"line and headers within {lim.HEADER_TIMEOUT:g} s, headers may have {lim.MAX_HEADER_BYTES} "
@@ -60,11 +61,12 @@ def url_for(host: str, port: int) -> str:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes; the app is stateless, so any worker answers any request.")
 @click.option("--max-nodes", type=click.IntRange(1, 100_000), default=None,
-              help="Largest graph a request may build (default 300).")
+              help=f"Largest graph a request may build (default {_DEFAULTS.max_nodes}).")
 @click.option("--layout-timeout", type=click.FloatRange(0, 600, min_open=True), default=None,
-              help="Seconds one Graphviz layout may run (default 10).")
+              help=f"Seconds one Graphviz layout may run (default {_DEFAULTS.layout_timeout:g}).")
 @click.option("--cache-size", type=click.IntRange(0, 1_000_000), default=None,
-              help="Renders kept per worker; 0 disables the cache (default 512).")
+              help="Renders kept per worker; 0 disables the cache "
+                   f"(default {_DEFAULTS.cache_size}).")
 @click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
               help="Also answer requests whose Host header is NAME (any port), e.g. behind a "
                    "proxy; repeatable. 127.0.0.1, localhost and [::1] are always answered.")
