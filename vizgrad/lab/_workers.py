@@ -29,9 +29,11 @@ ENV_SUPERVISOR = "VIZGRAD_LAB_SUPERVISOR"
 def follow_supervisor(environ: Mapping[str, str] | None = None) -> threading.Thread | None:
     """In a worker of ``vizgrad serve``: exit when the supervisor dies (else do nothing)."""
     environ = os.environ if environ is None else environ
-    if environ.get(ENV_SUPERVISOR) != str(os.getppid()):
+    supervisor = environ.get(ENV_SUPERVISOR, "")
+    if not supervisor.isdigit():
         return None
-    return exit_with_parent()
+    # the supervisor may have died before this worker got here: then it leaves at once
+    return exit_with_parent(parent=int(supervisor))
 
 
 def tcp_listener(sock: socket.socket) -> socket.socket:
