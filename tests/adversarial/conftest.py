@@ -126,3 +126,13 @@ def lab() -> Iterator[Lab]:
         yield server
     finally:
         stop_lab(server)
+
+
+@pytest.fixture(scope="module")
+def shared_lab() -> Iterator[Lab]:
+    """One ``vizgrad serve`` for the attacks of a module that leave it as it was."""
+    server = start_lab()
+    try:
+        yield server
+    finally:
+        stop_lab(server)

@@ -97,3 +97,9 @@ def test_a_json_suffix_type_is_not_json(client):
                         headers={"content-type": ctype})
         assert r.status_code == 415, (ctype, r.text)
         assert _is_error_json(r)["error"] == "unsupported_media_type"
+
+
+def test_a_scene_refuses_the_options_it_would_ignore(client):
+    for extra in ({"step": 10**30}, {"format": "dot"}):
+        r = client.post("/api/scene", json={"example": "fork", **extra})
+        assert r.status_code == 422 and r.json()["error"] == "unknown_field", r.text[:200]

@@ -51,7 +51,8 @@ SOURCE_FIELDS = ("expression", "example", "values", "lang")
 GRAPH_FIELDS = ("collapse", "focus", "radius", "group_steps", "expand")
 TRACE_FIELDS = (*SOURCE_FIELDS, *GRAPH_FIELDS)
 RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
-SCENE_FIELDS = RENDER_FIELDS
+#: a scene holds every step and is JSON: no "step", no "format"
+SCENE_FIELDS = (*TRACE_FIELDS, "theme", "rankdir", "caption")
 GRADCHECK_FIELDS = (*SOURCE_FIELDS, "h")
 COLLAPSE_LEVELS = ("auto", "layer", "neuron")
 GROUP_STEPS = OPTIONS["group_steps"].choices
