@@ -61,10 +61,10 @@ def _health_within(base: str, seconds: float) -> tuple[int, float]:
     return status, time.monotonic() - start
 
 
-def test_idle_sockets_from_another_address_lock_nobody_out(lab):
-    idle = _open_idle(lab.port, "127.0.0.2", IDLE)
+def test_idle_sockets_from_another_address_lock_nobody_out(shared_lab):
+    idle = _open_idle(shared_lab.port, "127.0.0.2", IDLE)
     try:
-        status, took = _health_within(lab.base, 10)
+        status, took = _health_within(shared_lab.base, 10)
         assert status == 200 and took < 10
         # all but the bound of one address were refused at once, the rest time out
         closed = [_closed_by_server(s, HEADER_TIMEOUT + 3) for s in idle]
@@ -75,10 +75,10 @@ def test_idle_sockets_from_another_address_lock_nobody_out(lab):
             s.close()
 
 
-def test_idle_sockets_from_the_same_address_are_closed_in_time(lab):
-    idle = _open_idle(lab.port, "127.0.0.1", IDLE)
+def test_idle_sockets_from_the_same_address_are_closed_in_time(shared_lab):
+    idle = _open_idle(shared_lab.port, "127.0.0.1", IDLE)
     try:
-        status, took = _health_within(lab.base, 10)
+        status, took = _health_within(shared_lab.base, 10)
         tally("health behind 300 idle sockets of its own address", 1, int(status == 200))
         assert status == 200 and took < 10, (status, took)
         assert took < HEADER_TIMEOUT + 4
@@ -87,9 +87,9 @@ def test_idle_sockets_from_the_same_address_are_closed_in_time(lab):
             s.close()
 
 
-def test_the_bound_per_address_refuses_in_json(lab):
-    held = _open_idle(lab.port, "127.0.0.3", MAX_CONNECTIONS_PER_CLIENT)
-    extra = _open_idle(lab.port, "127.0.0.3", 1)[0]
+def test_the_bound_per_address_refuses_in_json(shared_lab):
+    held = _open_idle(shared_lab.port, "127.0.0.3", MAX_CONNECTIONS_PER_CLIENT)
+    extra = _open_idle(shared_lab.port, "127.0.0.3", 1)[0]
     try:
         extra.settimeout(5)
         answer = extra.recv(4096)
@@ -101,8 +101,8 @@ def test_the_bound_per_address_refuses_in_json(lab):
             s.close()
 
 
-def test_a_head_sent_a_byte_at_a_time_is_cut_off(lab):
-    s = socket.create_connection(("127.0.0.1", lab.port), timeout=5)
+def test_a_head_sent_a_byte_at_a_time_is_cut_off(shared_lab):
+    s = socket.create_connection(("127.0.0.1", shared_lab.port), timeout=5)
     head = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
     start, sent = time.monotonic(), 0
     try:
@@ -124,10 +124,10 @@ def test_a_head_sent_a_byte_at_a_time_is_cut_off(lab):
 
 
 @pytest.mark.parametrize("size", [100_000, MAX_HEADER_BYTES + 100])
-def test_a_large_head_in_one_packet_is_refused(lab, size):
+def test_a_large_head_in_one_packet_is_refused(shared_lab, size):
     head = (b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * size
             + b"\r\n\r\n")
-    with socket.create_connection(("127.0.0.1", lab.port), timeout=10) as s:
+    with socket.create_connection(("127.0.0.1", shared_lab.port), timeout=10) as s:
         s.sendall(head)
         answer = b""
         while chunk := s.recv(65536):
