@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..i18n import languages
 from ..options import OPTIONS, options_for

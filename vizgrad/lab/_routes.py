@@ -27,7 +27,7 @@ from ..render.layout import cancel_layout
 from . import _limits
 from . import _service as service
 from ._admission import RETRY_AFTER, busy, watch
-from ._answers import dumps, error_for, error_response, json_response, shutting_down
+from ._answers import dumps, error_for, error_response, json_response
 from ._requests import (
     GRADCHECK_FIELDS,
     RENDER_FIELDS,
@@ -181,7 +181,8 @@ async def laid_out(request: Request, deadline: float, small: bool,
 
 def _gated(prepare: Callable[[Request, Query], Awaitable[Response]],
            fields: tuple[str, ...]) -> Callable[[Request], Awaitable[Response]]:
-    """An endpoint that lays out: errors as JSON, a shutdown's cancellation as 503."""
+    """An endpoint that lays out, answering errors as JSON (a request the server cancels
+    when it shuts down is answered 503 by :class:`~vizgrad.lab._middleware.Guard`)."""
 
     async def endpoint(request: Request) -> Response:
         limits: Limits = request.app.state.limits
@@ -192,9 +193,6 @@ def _gated(prepare: Callable[[Request, Query], Awaitable[Response]],
             return error_response(err)
         except ClientDisconnect:
             return _disconnected(request)
-        except asyncio.CancelledError:
-            # the server shuts down and cancels what still runs: 503, not uvicorn's 500
-            return error_response(shutting_down())
 
     return endpoint
 
