@@ -51,14 +51,22 @@ def test_surrogates_in_every_text_field_are_answered(client):
                 _is_error_json(r)
 
 
-_text = st.text(st.one_of(st.characters(), st.sampled_from(["\ud800", "\udfff", "\udc00"])),
-               max_size=12)
+#: text in which about one character in three is a lone surrogate
+_text = st.lists(st.one_of(st.characters(), st.characters(),
+                           st.sampled_from(["\ud800", "\udfff"])), max_size=8).map("".join)
 _json = st.recursive(
     st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=False)
     | _text,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4),
     max_leaves=10)
-_bodies = st.dictionaries(st.one_of(st.sampled_from(FIELDS), _text), _json, max_size=5)
+_extras = st.dictionaries(st.one_of(st.sampled_from(FIELDS), _text), _json, max_size=4)
+#: a source that parses, so that the checks of the other fields are reached
+_sources = st.sampled_from([{}, {"expression": "a*b"}, {"example": "fork"}, {"example": "mlp"}])
+_names = st.one_of(st.just({}), st.builds(lambda v: {"values": v},
+                                          st.dictionaries(_text, st.integers(-30, 30),
+                                                          max_size=3)))
+_bodies = st.builds(lambda extra, source, names: {**extra, **source, **names},
+                    _extras, _sources, _names)
 
 
 @settings(max_examples=60, deadline=None,
