@@ -23,7 +23,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import _limits
-from ._admission import busy
+from ._admission import RETRY_AFTER, busy
 from ._answers import dumps, encodable, shutting_down
 from ._requests import ApiError
 
@@ -75,7 +75,7 @@ async def _answer(send: Send, err: ApiError, close: bool = False) -> None:
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(body)).encode("ascii"))]
     if err.status == 503:
-        headers.append((b"retry-after", str(err.extra.get("retry_after", 2)).encode("ascii")))
+        headers.append((b"retry-after", str(RETRY_AFTER).encode("ascii")))
     if close:
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": err.status, "headers": headers})
