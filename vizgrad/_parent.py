@@ -29,9 +29,11 @@ def _leave() -> None:
 
 
 def exit_with_parent(on_orphan: Callable[[], None] = _leave,
-                     interval: float = 0.5) -> threading.Thread:
-    """Call ``on_orphan()`` (default: exit at once) when this process's parent dies."""
-    parent = os.getppid()
+                     interval: float = 0.5, parent: int | None = None) -> threading.Thread:
+    """Call ``on_orphan()`` (default: exit at once) when this process's parent dies;
+    ``parent``: the process id the parent had (if it may have died already), else the
+    current parent's."""
+    parent = os.getppid() if parent is None else parent
 
     def watch() -> None:
         while os.getppid() == parent:

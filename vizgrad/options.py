@@ -159,7 +159,8 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            _bool("legend")),
     Option("backend", None, "The Graphviz layout: embedded or system.", _maybe(_choice("backend", BACKENDS)),
            "|".join(BACKENDS), "--backend", "$VIZGRAD_LAYOUT, else embedded"),
-    Option("timeout", DEFAULT_TIMEOUT, "Seconds a Graphviz layout may run.", _seconds,
+    Option("timeout", DEFAULT_TIMEOUT, "Seconds the Graphviz layouts of one drawing may run "
+           "in all (one that tries several to fit keeps the best so far).", _seconds,
            "SECONDS", "--timeout"),
     Option("max_nodes", DEFAULT_MAX_NODES, "Draw a graph with more values than this collapsed "
            "(with collapse none: refuse it).", _whole("max_nodes", 1), "N", "--max-nodes"),

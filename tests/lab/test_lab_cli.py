@@ -49,7 +49,7 @@ def test_serve_passes_host_port_and_workers(monkeypatch, free_port):
     from vizgrad.lab import cli
 
     configs = []
-    monkeypatch.setattr(cli, "_run_workers", configs.append)
+    monkeypatch.setattr(cli, "run_workers", configs.append)
     result = CliRunner().invoke(serve, ["--host", "0.0.0.0", "--port", str(free_port),
                                         "--workers", "3"])
     assert result.exit_code == 0
@@ -172,3 +172,25 @@ def test_the_serve_command_loads_no_web_stack():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, timeout=60)
     assert json.loads(out.stdout) == []
+
+
+def test_a_worker_whose_supervisor_already_died_leaves():
+    """A worker that reaches its app after ``kill -9`` of the supervisor must not serve."""
+    from vizgrad.lab._workers import ENV_SUPERVISOR
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a process id that is nobody's parent now
+    probe = ("import time; from vizgrad.lab._workers import follow_supervisor; "
+             "follow_supervisor(); time.sleep(20); print('still here')")
+    start = time.monotonic()
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=60, env={**os.environ, ENV_SUPERVISOR: str(gone.pid)})
+    assert out.returncode == 1 and "still here" not in out.stdout
+    assert time.monotonic() - start < 15
+
+
+def test_a_process_outside_serve_does_not_follow_anyone():
+    from vizgrad.lab._workers import ENV_SUPERVISOR, follow_supervisor
+
+    assert follow_supervisor(environ={ENV_SUPERVISOR: "not a pid"}) is None
+    assert follow_supervisor(environ={}) is None

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-import vizgrad.lab.app as lab_app
+import vizgrad.lab._limits as lab_limits
+import vizgrad.lab._routes as lab_routes
 from vizgrad.lab import create_app
 from vizgrad.lab._admission import LayoutGate
 from vizgrad.lab._requests import ApiError
@@ -48,7 +49,7 @@ def test_disconnect_mid_body_logs_one_line(path, caplog):
 
 
 def test_slow_body_gets_408(monkeypatch):
-    monkeypatch.setattr(lab_app, "BODY_TIMEOUT", 0.2)
+    monkeypatch.setattr(lab_limits, "BODY_TIMEOUT", 0.2)
     first = True
 
     async def receive():
@@ -113,7 +114,7 @@ def test_a_render_whose_client_left_stops_its_layout(monkeypatch, caplog):
         calls.append(cancel_layout())
         return calls[-1]
 
-    monkeypatch.setattr(lab_app, "cancel_layout", spy)
+    monkeypatch.setattr(lab_routes, "cancel_layout", spy)
     import vizgrad.render.scene as scene_module
 
     started = []

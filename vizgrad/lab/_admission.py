@@ -43,21 +43,36 @@ def busy(detail: str) -> ApiError:
 
 
 class LayoutGate:
-    """At most ``active`` layouts run and ``waiting`` wait; the rest get 503 at once."""
+    """At most ``active`` layouts run and ``waiting`` wait; the rest get 503 at once.
+
+    It holds no lock: its counts change only between ``await`` points of one event
+    loop, so a request cancelled anywhere (a client gone, a server shutting down)
+    leaves them as they were, and nothing can be released that was not taken.
+    """
 
     def __init__(self, active: int = 1, waiting: int = 8) -> None:
         self.active = active
         self.waiting = waiting
         self._running = 0
         self._queued = {False: 0, True: 0}  # big, small
-        self._free: asyncio.Condition | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wakers: set[asyncio.Future[None]] = set()
 
-    def _condition(self) -> asyncio.Condition:
-        loop = asyncio.get_running_loop()
-        if self._free is None or self._loop is not loop:  # one per event loop
-            self._free, self._loop = asyncio.Condition(), loop
-        return self._free
+    def _wake_all(self) -> None:
+        for waker in self._wakers:
+            if not waker.done():
+                waker.set_result(None)
+
+    async def _changed(self, timeout: float) -> None:
+        """Return when a slot is freed, or after ``timeout`` seconds."""
+        waker = asyncio.get_running_loop().create_future()
+        self._wakers.add(waker)
+        try:
+            await asyncio.wait({waker}, timeout=timeout)  # never cancels the waker itself
+        finally:
+            self._wakers.discard(waker)
+
+    def _must_wait(self, small: bool) -> bool:
+        return self._running >= self.active or (not small and self._queued[True] > 0)
 
     @contextlib.asynccontextmanager
     async def slot(self, deadline: float, gone: Callable[[], Awaitable[bool]] | None = None,
@@ -69,25 +84,23 @@ class LayoutGate:
         have a queue of their own and go first, so slow ones cannot crowd them out.
         """
         loop = asyncio.get_running_loop()
-        free = self._condition()
-        async with free:
-            if self._running >= self.active and self._queued[small] >= self.waiting:
-                raise busy(f"the lab is busy: {self._running} drawings are being laid out and "
-                           f"{sum(self._queued.values())} wait; try again in {RETRY_AFTER} s")
-            self._queued[small] += 1
-            try:
-                while self._running >= self.active or (not small and self._queued[True]):
-                    left = deadline - loop.time()
-                    if left <= 0:
-                        raise busy("the lab is busy: this drawing waited its whole time limit "
-                                   f"for a free layout slot; try again in {RETRY_AFTER} s")
-                    with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(free.wait(), min(left, _POLL))
-                    if gone is not None and await gone():
-                        raise busy("the client disconnected while the drawing waited")
-            finally:
-                self._queued[small] -= 1
-            self._running += 1
+        if self._running >= self.active and self._queued[small] >= self.waiting:
+            raise busy(f"the lab is busy: {self._running} drawings are being laid out and "
+                       f"{sum(self._queued.values())} wait; try again in {RETRY_AFTER} s")
+        self._queued[small] += 1
+        try:
+            while self._must_wait(small):
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise busy("the lab is busy: this drawing waited its whole time limit "
+                               f"for a free layout slot; try again in {RETRY_AFTER} s")
+                await self._changed(min(left, _POLL))
+                if self._must_wait(small) and gone is not None and await gone():
+                    raise busy("the client disconnected while the drawing waited")
+        finally:
+            self._queued[small] -= 1
+            self._wake_all()  # a big drawing may wait for this small one to leave the queue
+        self._running += 1  # no await since the check above: the slot is this request's
         try:
             left = deadline - loop.time()
             if left <= 0:
@@ -95,9 +108,9 @@ class LayoutGate:
                            f"try again in {RETRY_AFTER} s")
             yield left
         finally:
-            async with free:
-                self._running -= 1
-                free.notify_all()
+            self._running -= 1
+            self._wake_all()
+
 
 async def watch(work: Awaitable[T], gone: Callable[[], Awaitable[bool]],
                 on_gone: Callable[[], Any]) -> T | None:

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from ..exceptions import DomainError
 from ..i18n import languages
 from ..options import OPTIONS, options_for
+from ._limits import ENV_PREFIX, H_RANGE, Limits
 
 __all__ = [
     "ApiError",
@@ -41,19 +40,19 @@ __all__ = [
     "ENV_PREFIX",
 ]
 
-ENV_PREFIX = "VIZGRAD_LAB_"
 #: the lab's drawing defaults and choices, from the one options model
 _DEFAULT = options_for("lab", None, {})
 THEMES = OPTIONS["theme"].choices
 FORMATS = ("svg", "dot")
 RANKDIRS = OPTIONS["rankdir"].choices
-H_RANGE = (1e-12, 1.0)
+
 SOURCE_FIELDS = ("expression", "example", "values", "lang")
 #: how a large graph is drawn (see vizgrad.collapse); the numeric check ignores them
 GRAPH_FIELDS = ("collapse", "focus", "radius", "group_steps", "expand")
 TRACE_FIELDS = (*SOURCE_FIELDS, *GRAPH_FIELDS)
 RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
-SCENE_FIELDS = RENDER_FIELDS
+#: a scene holds every step and is JSON: no "step", no "format"
+SCENE_FIELDS = (*TRACE_FIELDS, "theme", "rankdir", "caption")
 GRADCHECK_FIELDS = (*SOURCE_FIELDS, "h")
 COLLAPSE_LEVELS = ("auto", "layer", "neuron")
 GROUP_STEPS = OPTIONS["group_steps"].choices
@@ -76,62 +75,6 @@ class ApiError(Exception):
     def body(self) -> dict[str, Any]:
         """The JSON body: ``{"error", "detail", ...extras}``."""
         return {"error": self.error, "detail": self.detail, **self.extra}
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one request may ask for; see :func:`vizgrad.lab.create_app`."""
-
-    max_body_bytes: int = 16_384
-    max_expression_length: int = 500
-    max_nodes: int = 300
-    layout_timeout: float = 10.0
-    value_limit: float = 20.0
-    cache_size: int = 512
-
-    @classmethod
-    def build(cls, environ: Mapping[str, str] | None = None, **given: float | None) -> Limits:
-        """Limits from the arguments given, else ``VIZGRAD_LAB_<NAME>`` variables, else defaults.
-
-        Environment variables reach every uvicorn worker, which ``--factory`` cannot give
-        arguments to; a bad value or a limit that is not positive raises ``DomainError``.
-
-        >>> Limits.build({"VIZGRAD_LAB_MAX_NODES": "50"}, cache_size=None).max_nodes
-        50
-        """
-        environ = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            kind = int if f.type in ("int", int) else float
-            value = given.get(f.name)
-            where = f"create_app({f.name}={value!r})"
-            raw = environ.get(ENV_PREFIX + f.name.upper())
-            if value is None and raw is not None:
-                where = f"{ENV_PREFIX}{f.name.upper()}={raw!r}"
-                try:
-                    value = kind(raw)
-                except ValueError:
-                    raise DomainError(f"{where}: not a {'whole ' if kind is int else ''}number") from None
-            if value is None:
-                value = f.default
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                    kind is int and not float(value).is_integer()):
-                raise DomainError(f"{where}: must be a {'whole ' if kind is int else ''}number")
-            if not (value >= 0 if f.name == "cache_size" else value > 0) or not math.isfinite(value):
-                raise DomainError(f"{where}: must be {'>= 0 (0 disables it)' if f.name == 'cache_size' else '> 0'}")
-            values[f.name] = kind(value)
-        return cls(**values)
-
-    def public(self) -> dict[str, Any]:
-        """The limits as JSON for clients."""
-        return {
-            "max_body_bytes": self.max_body_bytes,
-            "max_expression_length": self.max_expression_length,
-            "max_nodes": self.max_nodes,
-            "layout_timeout": self.layout_timeout,
-            "value_range": [-self.value_limit, self.value_limit],
-            "h_range": list(H_RANGE),
-        }
 
 
 @dataclass(frozen=True)

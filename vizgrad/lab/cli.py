@@ -10,25 +10,32 @@ from __future__ import annotations
 
 import os
 import socket
-from typing import Any
 
 import click
 
 from ..exceptions import DomainError
+from . import _limits as lim
 from ._hosts import ENV_ALLOWED_HOSTS, check_host_name
-from ._requests import ENV_PREFIX
+from ._limits import ENV_PREFIX, SERVER_LIMITS, Limits
+from ._workers import run_workers, tcp_listener
 
-__all__ = ["serve", "url_for", "tcp_listener", "APP", "SERVER_LIMITS"]
+__all__ = ["serve", "url_for", "tcp_listener", "APP", "SERVER_LIMITS", "PROTOCOL"]
 
 #: the import string uvicorn loads in every worker
 APP = "vizgrad.lab.app:create_app"
+#: the lab's connection protocol (header deadline, bound per client), as uvicorn imports it
+PROTOCOL = "vizgrad.lab._protocol:LabProtocol"
 
-#: uvicorn options that keep slow or idle clients and shutdowns bounded: idle keep-alive
-#: connections close after 5 s, headers may have 16 KiB, past 256 open connections new
-#: requests get 503, and SIGTERM cancels what still runs after 2 s (the request body has
-#: its own time limit in the app)
-SERVER_LIMITS: dict[str, Any] = {"timeout_keep_alive": 5, "h11_max_incomplete_event_size": 16384,
-                                 "limit_concurrency": 256, "timeout_graceful_shutdown": 2}
+_DEFAULTS = Limits()
+_EPILOG = (
+    f"Limits of the server (in vizgrad/lab/_limits.py): a connection must send its request "
+    f"line and headers within {lim.HEADER_TIMEOUT:g} s, headers may have {lim.MAX_HEADER_BYTES} "
+    f"bytes (431 past that), a request body must arrive within {lim.BODY_TIMEOUT:g} s (408), "
+    f"idle keep-alive connections close after {lim.KEEP_ALIVE} s, one client address may "
+    f"hold {lim.MAX_CONNECTIONS_PER_CLIENT} connections and each worker "
+    f"{lim.MAX_CONNECTIONS} in all (503 with Retry-After past either), and SIGTERM stops "
+    f"requests still running after {lim.GRACEFUL_SHUTDOWN} s (503 shutting_down)."
+)
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -45,7 +52,7 @@ def url_for(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-@click.command("serve")
+@click.command("serve", epilog=_EPILOG)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind; the default accepts connections from this machine only. "
                    "With 0.0.0.0, name the host clients use with --allow-host.")
@@ -54,20 +61,25 @@ def url_for(host: str, port: int) -> str:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes; the app is stateless, so any worker answers any request.")
 @click.option("--max-nodes", type=click.IntRange(1, 100_000), default=None,
-              help="Largest graph a request may build (default 300).")
+              help=f"Largest graph a request may build (default {_DEFAULTS.max_nodes}).")
 @click.option("--layout-timeout", type=click.FloatRange(0, 600, min_open=True), default=None,
-              help="Seconds one Graphviz layout may run (default 10).")
+              help=f"Seconds one Graphviz layout may run (default {_DEFAULTS.layout_timeout:g}).")
 @click.option("--cache-size", type=click.IntRange(0, 1_000_000), default=None,
-              help="Renders kept per worker; 0 disables the cache (default 512).")
+              help="Renders kept per worker; 0 disables the cache "
+                   f"(default {_DEFAULTS.cache_size}).")
 @click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
               help="Also answer requests whose Host header is NAME (any port), e.g. behind a "
                    "proxy; repeatable. 127.0.0.1, localhost and [::1] are always answered.")
+@click.option("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+              help="Comma-separated addresses or networks of proxies whose X-Forwarded-For "
+                   "header names the client (for logs and the bound per client); without it "
+                   "the header is ignored.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="uvicorn's log level.")
 def serve(host: str, port: int, workers: int, max_nodes: int | None,
           layout_timeout: float | None, cache_size: int | None, allow_host: tuple[str, ...],
-          log_level: str) -> None:
+          forwarded_allow_ips: str | None, log_level: str) -> None:
     """Serve the interactive backprop lab and its JSON API (Ctrl+C stops it)."""
     import uvicorn
 
@@ -93,12 +105,14 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
                        "answered; add --allow-host NAME for the name other machines use",
                        err=True)
     options = dict(factory=True, host=host, port=port, workers=workers, log_level=log_level,
-                   lifespan="on", ws="none", server_header=False, **SERVER_LIMITS)
+                   lifespan="on", ws="none", server_header=False, http=PROTOCOL,
+                   proxy_headers=forwarded_allow_ips is not None,
+                   forwarded_allow_ips=forwarded_allow_ips or "", **SERVER_LIMITS)
     try:
         if workers == 1:
             uvicorn.run(APP, **options)
         else:
-            _run_workers(uvicorn.Config(APP, **options))
+            run_workers(uvicorn.Config(APP, **options))
     except OSError as err:  # pragma: no cover - depends on the machine
         raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
 
@@ -131,34 +145,3 @@ def _check_can_listen(host: str, port: int) -> None:
                 f"cannot listen on {host}:{port}: {err.strerror or err}; "
                 "choose another --port or stop the program that uses it"
             ) from None
-
-
-def tcp_listener(sock: socket.socket) -> socket.socket:
-    """The same listening socket, marked as TCP so accepted connections get TCP_NODELAY.
-
-    uvicorn's ``--workers`` path binds with ``proto=0``; asyncio then leaves Nagle's
-    algorithm on for every connection and each keep-alive request waits ~40 ms for a
-    delayed ACK (uvicorn issue #3149). The descriptor is kept; only the label changes.
-
-    >>> s = tcp_listener(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
-    >>> s.proto == socket.IPPROTO_TCP and s.get_inheritable()
-    True
-    >>> s.close()
-    """
-    if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.proto == 0:
-        sock = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
-    sock.set_inheritable(True)
-    return sock
-
-
-def _run_workers(config: Any) -> None:
-    """uvicorn.run's multi-worker path, with a listener that keeps TCP_NODELAY."""
-    from uvicorn.supervisors import Multiprocess
-
-    sock = tcp_listener(config.bind_socket())
-    try:
-        Multiprocess(config, sockets=[sock]).run()
-    except KeyboardInterrupt:  # pragma: no cover - interactive
-        pass
-    finally:
-        sock.close()

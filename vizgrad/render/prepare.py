@@ -17,13 +17,14 @@ of a 612-step MLP shows the collapsed step that holds step 597::
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from .._budget import too_many_values
 from ..collapse import AUTO_NODES, fold_outside, group_depth, transform_step
 from ..collapse import prepare as shrink_graph
-from ..exceptions import GraphTooLargeError
+from ..exceptions import GraphTooLargeError, LayoutTimeoutError
 from ..graph import as_graph
 from ..options import Options, StepArg, resolve_step
 
@@ -90,6 +91,11 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
     ``check_size=False`` leaves a graph past ``max_nodes`` to the caller (the command
     line's budget check refuses it with the command line's advice).
 
+    Every layout tried shares one budget, ``options.timeout`` seconds: each is given
+    what is left, and when it runs out the best picture so far is kept (a first layout
+    past it raises :class:`~vizgrad.exceptions.LayoutTimeoutError`, which says to pass
+    a larger ``timeout``).
+
     >>> from vizgrad import Value
     >>> s = sum((Value(i) * Value(-i) for i in range(60)), Value(0))
     >>> s.backward()
@@ -100,6 +106,7 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
     """
     from .scene import fits, make_scene
 
+    ends = time.monotonic() + options.timeout  # one budget for every layout tried
     p = prepare(x, options, check_size=check_size)
     scene = make_scene(p.graph, **options.scene())
     info = p.graph.graph.get("collapsed") or {}
@@ -107,21 +114,38 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
             or "collapsed" in p.source.graph or options.focus is not None:
         return p, scene
     if group_depth(p.source) == 0:
-        return _overview(p, scene, options) if p.source.number_of_nodes() > AUTO_NODES \
+        return _overview(p, scene, options, ends) if p.source.number_of_nodes() > AUTO_NODES \
             else (p, scene)
-    return _coarser(p, scene, options)
+    return _coarser(p, scene, options, ends)
 
 
-def _coarser(p: Prepared, scene: Any, options: Options) -> tuple[Prepared, Any]:
-    """Collapse one group level further until the picture fits (the coarsest stays)."""
-    from .scene import fits, make_scene
+def _within(G: Any, options: Options, ends: float) -> Any:
+    """Another scene of ``G`` in what is left of the drawing's layout time, else None."""
+    from .scene import make_scene
+
+    left = ends - time.monotonic()
+    if left <= 0:
+        return None
+    try:
+        return make_scene(G, **options.replace(timeout=left).scene())
+    except LayoutTimeoutError:
+        return None
+
+
+def _coarser(p: Prepared, scene: Any, options: Options, ends: float) -> tuple[Prepared, Any]:
+    """Collapse one group level further until the picture fits (the coarsest stays),
+    while the drawing's layout time lasts."""
+    from .scene import fits
 
     depth = group_depth(p.source)
     now = (p.graph.graph.get("collapsed") or {}).get("level", depth + 1)
     now = {"layer": 1, "neuron": 2}.get(now, now) if isinstance(now, str) else now
     for level in range(min(depth, int(now) - 1), 0, -1):
         q = prepare(fold_outside(p.source), options.replace(collapse=level, model=None))
-        p, scene = Prepared(p.source, q.graph, q.chain), make_scene(q.graph, **options.scene())
+        coarser = _within(q.graph, options, ends)
+        if coarser is None:
+            break
+        p, scene = Prepared(p.source, q.graph, q.chain), coarser
         if fits(scene):
             break
     return p, scene
@@ -131,9 +155,11 @@ def _coarser(p: Prepared, scene: Any, options: Options) -> tuple[Prepared, Any]:
 OVERVIEW_RADIUS = 12
 
 
-def _overview(whole: Prepared, scene: Any, options: Options) -> tuple[Prepared, Any]:
-    """The output's neighbourhood with the largest radius that fits (at least 1)."""
-    from .scene import fits, make_scene
+def _overview(whole: Prepared, scene: Any, options: Options,
+              ends: float) -> tuple[Prepared, Any]:
+    """The output's neighbourhood with the largest radius that fits (at least 1), as far
+    as the drawing's layout time lasts."""
+    from .scene import fits
 
     root, best = whole.source.graph["root"], None
     for radius in range(1, OVERVIEW_RADIUS + 1):
@@ -141,8 +167,8 @@ def _overview(whole: Prepared, scene: Any, options: Options) -> tuple[Prepared, 
         if not q.graph.graph["focus"]["hidden"]:
             break  # this far out is the whole graph, which did not fit
         q.graph.graph["focus"]["auto"] = True  # the caption says how to see more
-        shown = make_scene(q.graph, **options.scene())
-        if best is not None and not fits(shown):
+        shown = _within(q.graph, options, ends)
+        if shown is None or (best is not None and not fits(shown)):
             break
         best = q, shown
     return best or (whole, scene)
