@@ -27,7 +27,7 @@ LAYERS = {
     "trace": ["tracing", "_backward", "_nets"],
     # networkx graphs, their checks and transformations, the examples
     "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "collapse", "examples",
-              "_budget"],
+              "_budget", "_samples"],
     # the options model, the graph drawn (render.prepare), the laid-out picture: layout
     # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
     "scene": ["options", "render.prepare", "checks", "render", "render.text", "render.theme", "render.presets", "render.geometry",

@@ -172,8 +172,9 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
         add(Shape(f"n-{n}", "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
         params = scene.params.get(n, ())
         rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom
+        last = not params and not scene.inrows.get(n)
         add(Shape(f"c-{n}-grad", "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
-                                          _r(line + (0 if params else rest)), 0.0), "vg-grad-cell"))
+                                          _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
         add(Shape(f"s-{n}", "path", ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
                   "vg-rule-line"))
         add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f)), "vg-name", f,
@@ -189,7 +190,7 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
         for i in range(len(params)):  # a group box's parameter grads, in one or two columns
             row, col = divmod(i, cols)
             row_top = top + line * (3 + row)
-            h = line + (rest if row == rows - 1 else 0)
+            h = line + (rest if row == rows - 1 and not scene.inrows.get(n) else 0)
             x0 = x + 1.5 + col * cell_w
             add(Shape(f"c-{n}-p{i}", "rect", (_r(x0), _r(row_top), _r(cell_w), _r(h), 0.0),
                       "vg-grad-cell"))
@@ -197,6 +198,22 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             add(Shape(f"t-{n}-p{i}l", "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
                       f * ROW))
             add(Shape(f"t-{n}-p{i}", "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base), "vg-grad",
+                      f, False, "end"))
+        ins = scene.inrows.get(n, ())
+        icols = 2 if len(ins) >= 4 else 1
+        icell = (w - 3) / icols
+        irows = -(-len(ins) // icols)
+        for i in range(len(ins)):  # what each box feeding this one got back from it
+            row, col = divmod(i, icols)
+            row_top = top + line * (3 + rows + row)
+            h = line + (rest if row == irows - 1 else 0)
+            x0 = x + 1.5 + col * icell
+            add(Shape(f"c-{n}-i{i}", "rect", (_r(x0), _r(row_top), _r(icell), _r(h), 0.0),
+                      "vg-grad-cell"))
+            base = _baseline(row_top + line / 2, f)
+            add(Shape(f"t-{n}-i{i}l", "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
+                      f * ROW))
+            add(Shape(f"t-{n}-i{i}", "text", (_r(x0 + icell - 0.6 * f + 1.5), base), "vg-grad",
                       f, False, "end"))
         if n in scene.op_sizes:
             ox, oy, ow, oh = geo.nodes[gm.op_id(n)]

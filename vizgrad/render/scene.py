@@ -28,7 +28,8 @@ from ..i18n import resolve, t
 from ..tracing import State, replay, states
 from . import geometry as gm
 from . import text as tx
-from ._groups import box_name, note_lines, param_rows, params_line, params_step, summed
+from ._groups import (box_name, input_rows, note_lines, param_rows, params_line, params_step,
+                      row_labels)
 from ._looks import Looks, final_state
 from ._metrics import width
 from ._shapes import ROW as _ROW
@@ -144,31 +145,41 @@ class Scene:
     def _layout_dot(self) -> str:
         G, p = self.graph, self.preset
         f, line = p.font, 1.3 * p.font
-        plain = [self.word("box.data"), self.word("box.grad")]
         self.box_sizes: dict[str, tuple[float, float]] = {}
         self.params = {n: rows for n in self.order if (rows := param_rows(self, n))}
         self.params_done = params_step(G)
+        self.edge_texts = self.looks.edge_texts()
+        #: edges between two boxes: their contribution is a row of the head box, not a label
+        self.inrows = input_rows(self)
+        for rows in self.inrows.values():
+            for e, _ in rows:
+                self.edge_texts[e] = None
         for n in self.order:
             name, vals = self._box_texts(n)
             if self.kind(n) in ("const", "stub"):
                 self.box_sizes[n] = (width(name, f * 0.9) + f, line + f * 0.4)
                 continue
             rows = self.params.get(n, [])
-            labels = ["Σ " + w for w in plain] if summed(G, n) else plain  # a layer's sums
+            labels = row_labels(self, n)  # a layer's sums, a net's sample
             inner = max(width(v, f) for v in vals) + f * 0.8 + max(width(w, _ROW * f) for w in labels)
             cols = _param_cols(rows)
             if rows:  # parameter cells side by side: each as wide as the widest
                 cell = max(width(self.num(g), f) + width(r, _ROW * f) for r, g in rows) + f * 1.4
                 inner = max(inner, cols * cell - f * 0.6)
+            ins = self.inrows.get(n, [])
+            icols = _param_cols(ins)
+            if ins:  # a cell per box feeding this one, side by side as the parameters
+                cell = max(width(a, _ROW * f) + width(v, f) for _, (a, v) in ins) + f * 1.4
+                inner = max(inner, icols * cell - f * 0.6)
             self.box_sizes[n] = (max(width(name, f, True), inner) + f * 1.2,
-                                 (3 + -(-len(rows) // cols)) * line + f * 0.6)
+                                 (3 + -(-len(rows) // cols) + -(-len(ins) // icols)) * line
+                                 + f * 0.6)
         self.op_sizes: dict[str, tuple[float, float]] = {}
         for n in self.order:
             if G.in_degree(n) and self.kind(n) not in ("group", "stub"):
                 glyph = op_glyph(str(G.nodes[n].get("op", "")))
                 h = p.op * 1.45
                 self.op_sizes[n] = (max(h, width(glyph, p.op * 0.8) + p.op * 0.7), h)
-        self.edge_texts = self.looks.edge_texts()
         self._heights()  # the longest path to an output, per node: ``to_output``
         self.free = self._free_edges()
         edges = []
@@ -263,6 +274,8 @@ class Scene:
         if not self.legend:
             return []
         lines = [self.word("legend.edge_amount" if self.collapsed else "legend.edge"),
+                 *([self.word("legend.inputs")] if self.inrows else []),
+                 self.word("legend.arrows"),
                  self.word("legend.fill", scale=self.num(self.looks.scale)) + " · "
                  + self.word("legend.unreached")]
         if not all(on for _, on in self.graph.nodes(data="on_path", default=True)):
