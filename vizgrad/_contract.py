@@ -107,7 +107,14 @@ class _Boxes:
             return {}
         of, shown = self.pick[0], self.shown_outputs(b)
         seen = {of[o] for o in shown if o in of}
+        outs = self.outputs[b]
+        data = self.G.nodes
+        count = 1 + max(of.values(), default=0)
+        per = [[data[o]["data"] for o in outs if of.get(o) == k] for k in range(count)]
         out: dict[str, Any] = {"adds": len(shown)}
+        if all(per):  # what the box shows for each sample, and for all (a player's choice)
+            out["by_sample"] = [_sum(v) for v in per]
+            out["all"] = _sum([data[o]["data"] for o in outs])
         if len(seen) == 1 and self.pick[1] is not None:
             out["sample"] = seen.pop()
         elif len(seen) > 1:

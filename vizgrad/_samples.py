@@ -103,10 +103,11 @@ def check(v: Any) -> int | str:
 
     >>> check(2), check("all")
     (2, 'all')
-    >>> check(-1)
-    Traceback (most recent call last):
-    ...
-    vizgrad.exceptions.OptionError: sample must be a sample number ≥ 0 (0 is the first forward pass) or all, got -1
+    >>> try:
+    ...     check(-1)
+    ... except OptionError as err:
+    ...     print(err)
+    sample must be a sample number ≥ 0 (0 is the first forward pass) or all, got -1
     """
     if v == ALL or (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
         return v

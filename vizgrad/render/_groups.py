@@ -25,7 +25,8 @@ from . import text as tx
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["LARGE", "MAX_PARAMS", "box_name", "input_rows", "note_lines", "ordered_params", "param_rows",
+__all__ = ["LARGE", "MAX_PARAMS", "box_name", "input_rows", "note_lines",
+           "sample_choices", "ordered_params", "param_rows",
            "params_line", "params_step", "row_labels", "summed"]
 
 #: parameter rows a group box shows; more are summarised in one row
@@ -122,8 +123,9 @@ def row_labels(scene: Scene, n: str) -> tuple[str, str]:
     >>> import vizgrad
     >>> from vizgrad.collapse import collapse
     >>> from vizgrad.render.scene import Scene
-    >>> row_labels(Scene(collapse(vizgrad.examples.graph("mlp"), "layer")), "g0")
-    ('Σ data', 'Σ grad')
+    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "layer"))
+    >>> [row_labels(scene, b) for b in scene.order if scene.graph.nodes[b]["label"] == "L0"]
+    [('Σ data', 'Σ grad')]
     """
     G, w = scene.graph, scene.word
     a = G.nodes[n]
@@ -142,6 +144,30 @@ def row_labels(scene: Scene, n: str) -> tuple[str, str]:
     if many and (G.graph.get("collapsed") or {}).get("samples", 1) > 1:
         return data, w("box.grad_all", grad="Σ " + grad)
     return data, ("Σ " + grad if many else grad)
+
+
+def sample_choices(scene: Scene) -> dict[str, dict[str, str]] | None:
+    """For a net run on several samples: for each choice (``"0"``, ``"1"`` …, ``"all"``)
+    the data row label and value of every box that has them, by shape id (how the player
+    shows another sample without a new picture); ``None`` otherwise."""
+    G, w = scene.graph, scene.word
+    total = (G.graph.get("collapsed") or {}).get("samples", 1)
+    if total < 2:
+        return None
+    out: dict[str, dict[str, str]] = {str(k): {} for k in range(total)}
+    out["all"] = {}
+    for n in scene.order:
+        a = G.nodes[n]
+        if a.get("kind") != "group" or "by_sample" not in a:
+            continue
+        outs = len(a.get("outputs") or ())
+        sigma = "Σ " if outs > total else ""  # a layer: several outputs in one sample
+        for k, v in enumerate(a["by_sample"]):
+            out[str(k)][f"t-{n}-dl"] = w("box.data_sample", data=sigma + w("box.data"), s=k)
+            out[str(k)][f"t-{n}-data"] = scene.num(v)
+        out["all"][f"t-{n}-dl"] = w("box.data_all", data="Σ " + w("box.data"), n=total)
+        out["all"][f"t-{n}-data"] = scene.num(a["all"])
+    return out
 
 
 def params_line(scene: Scene, k: int) -> list[str]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import geometry as gm
 from . import text as tx
+from ._labels import Obstacles, curve, place_label
 from ._metrics import width
 
 if TYPE_CHECKING:
@@ -137,13 +138,27 @@ def _straight(scene: Scene, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
 
 def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
     size = scene.preset.label
+    routed = {}
+    for (u, v, slot) in scene.edge_texts:
+        eid = f"e-{u}-{v}-{slot}"
+        routed[eid] = geo.edges.get(eid) or _straight(
+            scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
+    moved = [(eid, [(x + dx, y + dy) for x, y in curve(e.points)]) for eid, e in routed.items()]
+    moved += [(f"e-{n}-op", [(x + dx, y + dy) for x, y in curve(geo.edges[f"e-{n}-op"].points)])
+              for n in scene.op_sizes]
+    boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
+             for x, y, w, h in geo.nodes.values()]
+    room = Obstacles(moved, boxes, (1.0, dy, scene.width - 1.0, dy + geo.height))
+    lines = dict(moved)
     for (u, v, slot), label in scene.edge_texts.items():
         eid = f"e-{u}-{v}-{slot}"
-        e = geo.edges.get(eid) or _straight(scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
+        e = routed[eid]
         _edge(scene, eid, e, dx, dy, backward=True)
         if label and e.label is not None:
-            lx, ly = e.label[0] + dx, e.label[1] + dy
             w = width(label, size) + size * 0.4
+            # on its own edge, clear of boxes, labels and the other edges (see _labels)
+            lx, ly = place_label(lines[eid], (w, size * 1.3), room, eid,
+                                 (e.label[0] + dx, e.label[1] + dy))
             scene.shapes.append(Shape("lb-" + eid[2:], "rect",
                                       (_r(lx - w / 2), _r(ly - size * 0.65), _r(w), _r(size * 1.3),
                                        _r(size * 0.3)), "vg-label-bg"))

@@ -41,7 +41,7 @@ from .theme import Theme
 from .theme import get as get_theme
 
 __all__ = ["RANKDIRS", "SLIDE_WIDTH", "TURN_NODES", "Scene", "Shape", "fits", "make_scene",
-           "readable", "smallest_text"]
+           "readable", "smallest_size", "smallest_text"]
 
 RANKDIRS = ("LR", "TB")
 #: the width of a slide, in points, that the ``slides`` preset fits
@@ -139,6 +139,9 @@ class Scene:
         vals = [self.word("pending"), tx.NOT_REACHED]
         if "data" in G.nodes[n]:
             vals.append(self.num(G.nodes[n]["data"]))
+        vals += [self.num(v) for v in G.nodes[n].get("by_sample", ())]  # a player's choice
+        if G.nodes[n].get("all") is not None:
+            vals.append(self.num(G.nodes[n]["all"]))
         vals += sorted(self.num(v) for v in self._shown.get(n, ()))
         return box_name(self, n), vals
 
@@ -295,6 +298,9 @@ class Scene:
         margin = p.font
         c = p.caption
         self._wrap_at = max(geo.width, 40 * c)
+        if p.fit is not None and p.fit[1] is not None:  # a slide: wrap to one page's width
+            self._wrap_at = min(self._wrap_at, p.fit[0] * smallest_size(p) / p.fit[2]
+                                - 2 * margin)
         self._wrapped: dict[int | None, list[str]] = {}
         # the picture's reading order: top to bottom (LR), left to right (TB)
         along = (lambda b: (b[1], b[0])) if self.rankdir == "LR" else (lambda b: (b[0], b[1]))
@@ -353,6 +359,12 @@ def _wrap(line: str, room: float, size: float, sep: str = " = ") -> list[str]:
         cur = lead + part
     out.append(cur)
     return out
+
+
+def smallest_size(p: Preset) -> float:
+    """The smallest text a preset draws, in points: row labels, constants, edge labels,
+    the phase badge, the legend, a long op glyph."""
+    return min(p.font * _ROW, p.font * 0.9, p.label, p.caption * _ROW, p.legend, p.op * 0.8)
 
 
 def smallest_text(scene: Scene, fit_width: float | None = None) -> float:
