@@ -151,3 +151,19 @@ def test_the_rows_from_the_boxes_feeding_a_layer_add_up_to_their_grads(course):
                             abs_tol=1e-12)
     # no label sits on an edge between two boxes: the rows carry them
     assert all(scene.edge_texts[e] is None for rows in scene.inrows.values() for e, _ in rows)
+
+
+def test_the_command_line_takes_sample_and_says_when_it_is_not_there(tmp_path):
+    from click.testing import CliRunner
+
+    from vizgrad.cli import main
+
+    out = tmp_path / "fork.svg"
+    bad = CliRunner().invoke(main, ["render", "fork", "-q", "-o", str(out), "--sample", "3"])
+    assert bad.exit_code != 0 and not out.exists()
+    assert "sample 3 is not in this graph" in bad.output and "Traceback" not in bad.output
+    wrong = CliRunner().invoke(main, ["render", "fork", "-q", "-o", str(out), "--sample", "x"])
+    assert wrong.exit_code == 2 and "sample" in wrong.output
+    ok = CliRunner().invoke(main, ["render", "fork", "-q", "-o", str(out), "--sample", "all"])
+    assert ok.exit_code == 0, ok.output
+    assert out.read_bytes() == vizgrad.draw(vizgrad.examples.graph("fork")).svg().encode()

@@ -320,6 +320,8 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
     G = as_graph(x)
     chain = []
     _check_steps(steps)
+    if sample != 0:  # a sample the net was not run on is said, even when nothing collapses
+        pick(G, sample)
     if constants not in (None, False):
         G = merge_constants(G, "layer" if constants is True else constants)
         chain.append(G)

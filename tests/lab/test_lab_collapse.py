@@ -65,6 +65,7 @@ def test_focus_and_inside_steps(client):
     ({"radius": "2"}, "invalid_type", "radius"),
     ({"group_steps": "all"}, "invalid_choice", "group_steps"),
     ({"collapse": "neuron", "sample": 1}, "out_of_range", "sample"),  # one forward pass
+    ({"sample": 2}, "out_of_range", "sample"),  # even when nothing is collapsed
     ({"collapse": "neuron", "sample": -1}, "out_of_range", "sample"),
     ({"collapse": "neuron", "sample": "first"}, "invalid_type", "sample"),
     ({"collapse": "neuron", "sample": True}, "invalid_type", "sample"),

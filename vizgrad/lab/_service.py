@@ -148,6 +148,11 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
     """
     from ..collapse import group_depth, prepare
 
+    if q.sample != 0:
+        try:
+            pick(G, q.sample)  # a sample the net was not run on: said about that field
+        except OptionError as err:
+            raise ApiError(422, "out_of_range", str(err), field="sample") from None
     if q.collapse in (False, None) and q.focus is None:
         return G
     if q.collapse not in (False, None, "auto") and not group_depth(G):
@@ -160,10 +165,6 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
                        f"focus {json.dumps(q.focus)[:40]} is not a node of this graph; its node ids "
                        f"are v0 to v{G.number_of_nodes() - 1} (see the trace's nodes)",
                        field="focus")
-    try:
-        pick(G, q.sample)  # a sample the net was not run on: said about that field
-    except OptionError as err:
-        raise ApiError(422, "out_of_range", str(err), field="sample") from None
     H, chain = prepare(G, collapse_at=q.collapse, focus_on=q.focus, radius=q.radius,
                        steps=q.group_steps, sample=q.sample)
     if q.expand:

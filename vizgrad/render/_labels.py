@@ -19,13 +19,16 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
-__all__ = ["Obstacles", "curve", "place_label"]
+__all__ = ["MANY_LABELS", "Obstacles", "curve", "nearest_on", "place_label"]
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 _CELL = 48.0  # grid cell of the segment index, points
-_STEPS = 12  # points per Bezier curve when it is flattened
+_STEPS = 8  # points per Bezier curve when it is flattened
 _SPOTS = 24  # candidate spots along an edge
+#: labels past which each goes on the point of its edge nearest Graphviz's place for it,
+#: without looking for room (a picture this busy is not read label by label)
+MANY_LABELS = 300
 _PAD = 3.0  # room kept between a label and a box or another label, points
 
 
@@ -41,6 +44,10 @@ def curve(points: tuple[Point, ...]) -> list[Point]:
             out.append((a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0],
                         a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1]))
     return out
+
+
+def _lerp(a: Point, b: Point, t: float) -> Point:
+    return a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])
 
 
 def _seg_dist(p: Point, a: Point, b: Point) -> float:
@@ -61,14 +68,20 @@ class Obstacles:
     labels placed so far."""
 
     def __init__(self, lines: list[tuple[str, list[Point]]], rects: list[Rect],
-                 bounds: Rect | None = None) -> None:
+                 bounds: Rect | None = None, labels: int = 0) -> None:
         self.bounds = bounds
+        #: spots tried along each edge: fewer when there are many labels to place
+        self.spots = _SPOTS if labels <= 150 else _SPOTS // 2 if labels <= 600 else _SPOTS // 4
         self.segs: dict[tuple[int, int], list[tuple[str, Point, Point]]] = {}
         for eid, pts in lines:
             for a, b in zip(pts, pts[1:]):
-                for c in _cells(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]),
-                                max(a[1], b[1])):
-                    self.segs.setdefault(c, []).append((eid, a, b))
+                pieces = max(1, math.ceil(math.dist(a, b) / _CELL))  # a long line: short pieces,
+                for k in range(pieces):  # each indexed in the few cells it crosses
+                    p = _lerp(a, b, k / pieces)
+                    q = _lerp(a, b, (k + 1) / pieces)
+                    for c in _cells(min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]),
+                                    max(p[1], q[1])):
+                        self.segs.setdefault(c, []).append((eid, p, q))
         self.rects: dict[tuple[int, int], list[Rect]] = {}
         self.add_rects(rects)
 
@@ -127,6 +140,24 @@ def _through(a: Point, b: Point, r: Rect) -> bool:
     return True
 
 
+def nearest_on(line: list[Point], p: Point) -> Point:
+    """The point of the polyline ``line`` nearest ``p``.
+
+    >>> nearest_on([(0.0, 0.0), (10.0, 0.0)], (4.0, 3.0))
+    (4.0, 0.0)
+    """
+    best, spot = math.inf, line[0]
+    for a, b in zip(line, line[1:]):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n = dx * dx + dy * dy
+        t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
+        q = (a[0] + t * dx, a[1] + t * dy)
+        d = math.dist(p, q)
+        if d < best:
+            best, spot = d, q
+    return spot
+
+
 def _along(line: list[Point], f: float) -> Point:
     """The point at fraction ``f`` of the polyline's length."""
     lengths = [math.dist(a, b) for a, b in zip(line, line[1:])]
@@ -146,11 +177,11 @@ def place_label(line: list[Point] | tuple[Point, ...], size: tuple[float, float]
     edge is clear of boxes and labels (a very short edge)."""
     line = list(line)
     w, h = size
-    reach = max(w, h) + 12.0
+    reach = h + 12.0  # room past this much is room enough
     best: tuple[float, Point] | None = None
     for pad in (_PAD, 0.0):  # some room around the label, else none
-        for k in range(1, _SPOTS):
-            f = k / _SPOTS
+        for k in range(1, obstacles.spots):
+            f = k / obstacles.spots
             p = _along(line, f)
             r = (p[0] - w / 2 - pad, p[1] - h / 2 - pad, p[0] + w / 2 + pad, p[1] + h / 2 + pad)
             if not obstacles.clear(r):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import geometry as gm
 from . import text as tx
-from ._labels import Obstacles, curve, place_label
+from ._labels import MANY_LABELS, Obstacles, curve, nearest_on, place_label
 from ._metrics import width
 
 if TYPE_CHECKING:
@@ -143,12 +143,15 @@ def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
         eid = f"e-{u}-{v}-{slot}"
         routed[eid] = geo.edges.get(eid) or _straight(
             scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
+    labels = sum(1 for t in scene.edge_texts.values() if t)
     moved = [(eid, [(x + dx, y + dy) for x, y in curve(e.points)]) for eid, e in routed.items()]
-    moved += [(f"e-{n}-op", [(x + dx, y + dy) for x, y in curve(geo.edges[f"e-{n}-op"].points)])
-              for n in scene.op_sizes]
-    boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
-             for x, y, w, h in geo.nodes.values()]
-    room = Obstacles(moved, boxes, (1.0, dy, scene.width - 1.0, dy + geo.height))
+    room = None
+    if labels <= MANY_LABELS:
+        moved += [(f"e-{n}-op", [(x + dx, y + dy) for x, y in
+                                 curve(geo.edges[f"e-{n}-op"].points)]) for n in scene.op_sizes]
+        boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
+                 for x, y, w, h in geo.nodes.values()]
+        room = Obstacles(moved, boxes, (1.0, dy, scene.width - 1.0, dy + geo.height), labels)
     lines = dict(moved)
     for (u, v, slot), label in scene.edge_texts.items():
         eid = f"e-{u}-{v}-{slot}"
@@ -156,9 +159,11 @@ def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
         _edge(scene, eid, e, dx, dy, backward=True)
         if label and e.label is not None:
             w = width(label, size) + size * 0.4
-            # on its own edge, clear of boxes, labels and the other edges (see _labels)
-            lx, ly = place_label(lines[eid], (w, size * 1.3), room, eid,
-                                 (e.label[0] + dx, e.label[1] + dy))
+            # on its own edge, clear of boxes, labels and the other edges (see _labels);
+            # past MANY_LABELS, on its own edge where Graphviz put it beside it
+            spot = (e.label[0] + dx, e.label[1] + dy)
+            lx, ly = (place_label(lines[eid], (w, size * 1.3), room, eid, spot)
+                      if room is not None else nearest_on(lines[eid], spot))
             scene.shapes.append(Shape("lb-" + eid[2:], "rect",
                                       (_r(lx - w / 2), _r(ly - size * 0.65), _r(w), _r(size * 1.3),
                                        _r(size * 0.3)), "vg-label-bg"))
