@@ -71,6 +71,7 @@ def test_forks_a_to_plus_label_sits_on_the_a_to_plus_edge():
     times = next(s for s in scene.shapes if s.id == f"e-{a}-v2-0")  # a → ×
     centre = (x + w / 2, y + h / 2)
     assert _distance(centre, _flatten(own.geom)) < _distance(centre, _flatten(times.geom))
+    assert _distance(centre, _flatten(own.geom)) < h / 2  # on its edge, not beside it
 
 
 @pytest.mark.parametrize("collapse", ["neuron", "layer"])
