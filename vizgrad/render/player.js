@@ -256,6 +256,7 @@
   // the totals whatever is chosen); the steps write sample 0's, so it is written again
   var sampleBox = document.getElementById("sample");
   function showSample() {
+    if (sampleBox) { sampleBox.disabled = view !== views[0]; }  // an opened group: its values
     if (!sampleBox || !data.samples || view !== views[0]) { return; }
     var texts = data.samples[sampleBox.value] || {};
     Object.keys(texts).forEach(function (id) {
