@@ -358,10 +358,10 @@ def test_frames_step_through_the_collapsed_graph(tmp_path):
     assert gif.stat().st_size > 0
 
 
-def test_course_mlp_collapsed_fits_a_full_hd_screen_with_every_parameter_grad(mg):
-    """micrograd's MLP(3, [4, 4, 1]): at most 20 boxes, the whole picture on a
-    1920×1080 px screen (1440×810 pt) with no text under 12 pt, and every weight's
-    and bias's grad written in its neuron's box."""
+def test_course_mlp_collapsed_fits_a_docs_column_with_every_parameter_grad(mg):
+    """micrograd's MLP(3, [4, 4, 1]): at most 20 boxes, no text under 12 px in a 1,400 px
+    docs column (issue 23's one rule: 1,050 pt at 9 pt) nor under 12 px on a 1920×1080 px
+    screen, and every weight's and bias's grad written in its neuron's box."""
     from vizgrad.render.scene import smallest_text
 
     _, _, G = mg
@@ -369,8 +369,9 @@ def test_course_mlp_collapsed_fits_a_full_hd_screen_with_every_parameter_grad(mg
     H, scene = d.graph, d.scene
     assert H.number_of_nodes() <= 20
     width, height = scene.size
-    scale = min(1440 / width, 810 / height)
-    assert smallest_text(scene) * scale >= 12, (scene.size, smallest_text(scene))
+    assert smallest_text(scene) * min(1.0, 1050 / width) >= 9, (scene.size, smallest_text(scene))
+    px = smallest_text(scene) * 4 / 3 * min(1.0, 1920 / (width * 4 / 3), 1080 / (height * 4 / 3))
+    assert px >= 12, (scene.size, smallest_text(scene))
     final = scene.look(None)
     shown = 0
     for b in boxes(H):

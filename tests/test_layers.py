@@ -27,15 +27,17 @@ LAYERS = {
     "trace": ["tracing", "_backward", "_nets"],
     # networkx graphs, their checks and transformations, the examples
     "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "_fold", "collapse",
-              "examples", "_budget"],
+              "examples", "_budget", "_samples"],
     # the options model, the graph drawn (render.prepare), the laid-out picture: layout
     # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
     "scene": ["options", "render.prepare", "checks", "render", "render.text", "render.theme", "render.presets", "render.geometry",
               "render._metrics", "render.layout", "render._wasm_worker", "render.scene",
-              "render._looks", "render._groups", "render._shapes", "render._fonts"],
+              "render._looks", "render._groups", "render._shapes", "render._labels",
+              "render._fonts"],
     # SVG, animated SVG, pictures and frames, the HTML player
     "writers": ["render._svgout", "render.playback", "render._views", "render.svg",
-                "render.animated", "render.frames", "render._picture", "render._glyphs",
+                "render.animated", "render.slides", "render.frames", "render._picture",
+                "render._glyphs",
                 "render._redraw", "render._encode", "render.html"],
     # embeds (notebook, Markdown, Sphinx), the command line, the gallery export, the lab
     "apps": ["_embed", "notebook", "markdown", "sphinx", "cli", "__main__", "_targets", "_load",

@@ -53,8 +53,10 @@ def _sum(xs: list[float]) -> float:
 class _Boxes:
     """The mapping node → box and what each box's grad and value are made of."""
 
-    def __init__(self, G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]],
+                 pick: tuple[dict[str, int], int | None] | None = None) -> None:
         self.G, self.box_of, self.attrs = G, box_of, boxes
+        self.pick = pick
         self.rank = rank = {n: o for n, o in G.nodes(data="order")}
         self.members: dict[str, list[str]] = {b: [] for b in boxes}
         for n in sorted(box_of, key=rank.__getitem__):
@@ -83,11 +85,41 @@ class _Boxes:
     def outs(self, c: str) -> list[str]:
         return self.outputs.get(c, [c])
 
+    def shown_outputs(self, b: str) -> list[str]:
+        """The outputs a box's value adds up: with a sample picked, that sample's (when the
+        box has any), else all of them."""
+        outs = self.outputs[b]
+        if self.pick is not None and self.pick[1] is not None:
+            of, s = self.pick
+            return [o for o in outs if of.get(o) == s] or outs
+        return outs
+
     def value(self, b: str) -> float:
-        """The box's value: its ``data`` if given, else its outputs' sum."""
+        """The box's value: its ``data`` if given, else its shown outputs' sum."""
         given = self.attrs[b].get("data")
         return given if given is not None else _sum([self.G.nodes[o]["data"]
-                                                     for o in self.outputs[b]])
+                                                     for o in self.shown_outputs(b)])
+
+    def sample_attrs(self, b: str) -> dict[str, Any]:
+        """``sample``: the one sample the box's value is of; ``samples``: how many samples
+        its value adds up (only when more than one); ``adds``: how many outputs."""
+        if self.pick is None or self.attrs[b].get("data") is not None:
+            return {}
+        of, shown = self.pick[0], self.shown_outputs(b)
+        seen = {of[o] for o in shown if o in of}
+        outs = self.outputs[b]
+        data = self.G.nodes
+        count = 1 + max(of.values(), default=0)
+        per = [[data[o]["data"] for o in outs if of.get(o) == k] for k in range(count)]
+        out: dict[str, Any] = {"adds": len(shown)}
+        if all(per):  # what the box shows for each sample, and for all (a player's choice)
+            out["by_sample"] = [_sum(v) for v in per]
+            out["all"] = _sum([data[o]["data"] for o in outs])
+        if len(seen) == 1 and self.pick[1] is not None:
+            out["sample"] = seen.pop()
+        elif len(seen) > 1:
+            out["samples"] = len(seen)
+        return out
 
     def grad(self, c: str, vis: dict[str, float]) -> float | None:
         """The grad shown for ``c``: a box's is the sum of what reached it from outside."""
@@ -268,16 +300,19 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
 
 
 def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *,
-             steps: str = "merge", info: dict[str, Any] | None = None) -> nx.MultiDiGraph:
+             steps: str = "merge", info: dict[str, Any] | None = None,
+             pick: tuple[dict[str, int], int | None] | None = None) -> nx.MultiDiGraph:
     """A new vizgrad graph with each box's members (``box_of``: node → box id) as one node.
 
     ``boxes`` gives each box's own attributes (``label``, ``kind``, ``op``,
     ``group`` ...); ``members``, ``size``, ``data``, ``grad``, ``on_path``,
-    ``order``, ``outputs``, ``inputs`` and ``params`` are added here.
+    ``order``, ``outputs``, ``inputs`` and ``params`` are added here. ``pick``: each
+    node's sample (:func:`vizgrad._samples.samples`) and the sample whose values a box
+    shows (``None``: the sum over all); a box then says which (``sample``, ``samples``).
     """
     import networkx as nx
 
-    bx = _Boxes(G, box_of, boxes)
+    bx = _Boxes(G, box_of, boxes, pick)
     emap, count = _edges(G, bx)
     new_steps = _steps(G, bx, emap, steps == "inside")
     final: dict[str, float] = {}
@@ -324,7 +359,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
             "data": None if bx.attrs[c].get("kind") == "stub" else bx.value(c),
             "grad": final.get(c),
             "on_path": any(nd[m].get("on_path", True) for m in ms), "order": k,
-            "members": ms, "size": len(ms),
+            "members": ms, "size": len(ms), **bx.sample_attrs(c),
             "outputs": [[display_name(G, o), nd[o]["data"], nd[o]["grad"]] for o in outs],
             "inputs": [[bx.attrs[bx.of(p)]["label"] if p in bx.box_of else display_name(G, p),
                         nd[p]["grad"]] for p in ins]

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ._contract import contract
 from ._fold import FOLD_MIN, OUTSIDE, fold_outside
 from ._graph_meta import LEVELS
+from ._samples import pick
 from .exceptions import OptionError
 from .graph import as_graph
 
@@ -112,7 +113,7 @@ def _check_steps(steps: Any) -> str:
 
 
 def collapse(x: Any, level: str | int, *, steps: str = "merge",
-             expand: Any = ()) -> nx.MultiDiGraph:
+             expand: Any = (), sample: int | str = 0) -> nx.MultiDiGraph:
     """Draw each group at ``level`` as one box (``kind="group"``).
 
     Args:
@@ -121,6 +122,8 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
         steps: ``"merge"`` shows a box's backward pass as one step,
             ``"inside"`` keeps one step per member (each names its ``member``).
         expand: group paths at ``level`` to leave open (their values drawn one by one).
+        sample: of a net run on several samples (:mod:`vizgrad._samples`), the one
+            whose values the boxes show (``"all"``: their sum); grads are always totals.
 
     >>> import vizgrad
     >>> G = vizgrad.examples.graph("mlp")
@@ -137,8 +140,13 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
     if isinstance(expand, str) or not all(isinstance(g, str) for g in expand):
         raise OptionError(f"expand must be a list of group paths, got {expand!r}")
     box_of, boxes = _boxes(G, depth, expand=frozenset(expand))
-    return _finish(G, contract(G, box_of, boxes, steps=mode), "collapsed",
-                   {"level": level, "steps": mode})
+    chosen = pick(G, sample)
+    return _finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
+                   {"level": level, "steps": mode, **_sample_info(chosen, sample)})
+
+
+def _sample_info(chosen: Any, sample: Any) -> dict[str, Any]:
+    return {"sample": sample, "samples": len(set(chosen[0].values()))} if chosen else {}
 
 
 def _finish(G: Any, H: Any, what: str, info: dict[str, Any]) -> Any:
@@ -146,13 +154,16 @@ def _finish(G: Any, H: Any, what: str, info: dict[str, Any]) -> Any:
     return H
 
 
-def _runs(G: Any, depth: int, runs: int, mode: str, root_apart: bool) -> Any:
+def _runs(G: Any, depth: int, runs: int, mode: str, root_apart: bool, sample: Any) -> Any:
     box_of, boxes = _boxes(G, depth, runs, root_apart)
-    return _finish(G, contract(G, box_of, boxes, steps=mode), "collapsed",
-                   {"level": depth or "order", "runs": runs, "steps": mode})
+    chosen = pick(G, sample)
+    return _finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
+                   {"level": depth or "order", "runs": runs, "steps": mode,
+                    **_sample_info(chosen, sample)})
 
 
-def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge") -> Any:
+def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge",
+                  sample: int | str = 0) -> Any:
     """The deepest group level with at most ``max_boxes`` boxes.
 
     When no level fits, the deepest level whose groups fit keeps them, and the
@@ -181,11 +192,11 @@ def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge") 
     counts = {d: len({"/".join(p[:d]) for p in parts.values()}) for d in range(1, deepest + 1)}
     fits = [d for d in counts if counts[d] + ungrouped <= max_boxes]
     if fits:
-        H = collapse(G, max(fits), steps=mode)
+        H = collapse(G, max(fits), steps=mode, sample=sample)
     else:  # the groups fit, the rest (a loss over many samples) goes into runs, the root apart
         some = [d for d in counts if counts[d] + 2 <= max_boxes]
         d = max(some) if some else 0
-        H = _runs(G, d, max(1, max_boxes - counts.get(d, 0) - 1), mode, max_boxes > 1)
+        H = _runs(G, d, max(1, max_boxes - counts.get(d, 0) - 1), mode, max_boxes > 1, sample)
     H.graph["collapsed"]["auto"] = True
     return H
 
@@ -294,7 +305,7 @@ def map_step(H: Any, k: int) -> int:
 
 def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, radius: int = 2,
             constants: Any = None, max_nodes: int | None = None,
-            steps: str = "merge") -> tuple[Any, list[Any]]:
+            steps: str = "merge", sample: int | str = 0) -> tuple[Any, list[Any]]:
     """Apply the drawing options in order (constants, focus, collapse); return the graph and
     the transformed graphs in order (for :func:`map_step`).
 
@@ -311,6 +322,8 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
     G = as_graph(x)
     chain = []
     _check_steps(steps)
+    if sample != 0:  # a sample the net was not run on is said, even when nothing collapses
+        pick(G, sample)
     if constants not in (None, False):
         G = merge_constants(G, "layer" if constants is True else constants)
         chain.append(G)
@@ -321,10 +334,11 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
         n = G.number_of_nodes()
         grouped = "collapsed" not in G.graph and group_depth(G) > 0  # not collapsed yet
         if (max_nodes is not None and n > max_nodes) or (n > AUTO_NODES and grouped):
-            G = auto_collapse(fold_outside(G) if grouped else G, AUTO_BOXES, steps=steps)
+            G = auto_collapse(fold_outside(G) if grouped else G, AUTO_BOXES, steps=steps,
+                              sample=sample)
             chain.append(G)
     elif collapse_at not in (None, False):
-        G = collapse(G, collapse_at, steps=steps)
+        G = collapse(G, collapse_at, steps=steps, sample=sample)
         chain.append(G)
     return G, chain
 

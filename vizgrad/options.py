@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from ._samples import check as _sample
 from .collapse import AUTO_NODES, LEVELS
 from .exceptions import OptionError
 from .i18n import languages
@@ -181,6 +182,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "a net in MODEL.py.", lambda v: v, "NAME", "--model",
            "the net FUNC returns beside the loss (return loss, model), else the one net of "
            "the module whose parameters are in the graph; draw() does not guess"),
+    Option("sample", 0, "Of a net run on a batch, the sample (forward pass) whose values the "
+           "collapsed boxes show, or all for their sum; grads are always the totals.",
+           _sample, "N|all", "--sample", "0: the first sample"),
 )}
 
 #: the defaults an entry point changes, on purpose (everything else is the same everywhere)
@@ -214,6 +218,7 @@ class Options:
     group_steps: str = "merge"
     merge_constants: Any = None
     model: Any = None
+    sample: int | str = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -271,8 +276,8 @@ def _read(name: str, raw: str) -> Any:
         if low in _TRUE | _FALSE:
             return low in _TRUE
         raise OptionError(f"{name}: expected true or false, got {raw!r}")
-    if name in ("decimals", "radius", "max_nodes") or (name in ("collapse", "merge_constants")
-                                                       and low.isdigit()):
+    if name in ("decimals", "radius", "max_nodes") or (name in ("collapse", "merge_constants",
+                                                                "sample") and low.isdigit()):
         if not low.isdigit():
             raise OptionError(f"{name}: expected a whole number, got {raw!r}")
         return int(low)
@@ -282,7 +287,7 @@ def _read(name: str, raw: str) -> Any:
         except ValueError:
             raise OptionError(f"timeout: expected a number of seconds, got {raw!r}") from None
     if name in ("collapse", "merge_constants", "preset", "theme", "group_steps", "lang",
-                "backend"):
+                "backend", "sample"):
         return low
     if name == "rankdir":
         return text.upper()

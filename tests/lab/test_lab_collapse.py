@@ -64,6 +64,11 @@ def test_focus_and_inside_steps(client):
     ({"radius": 21}, "out_of_range", "radius"),
     ({"radius": "2"}, "invalid_type", "radius"),
     ({"group_steps": "all"}, "invalid_choice", "group_steps"),
+    ({"collapse": "neuron", "sample": 1}, "out_of_range", "sample"),  # one forward pass
+    ({"sample": 2}, "out_of_range", "sample"),  # even when nothing is collapsed
+    ({"collapse": "neuron", "sample": -1}, "out_of_range", "sample"),
+    ({"collapse": "neuron", "sample": "first"}, "invalid_type", "sample"),
+    ({"collapse": "neuron", "sample": True}, "invalid_type", "sample"),
 ], ids=lambda x: x if isinstance(x, str) else None)
 @pytest.mark.parametrize("path", ["/api/trace", "/api/scene", "/api/render"])
 def test_bad_graph_options_are_422_with_the_field(client, path, extra, code, field):
@@ -71,6 +76,13 @@ def test_bad_graph_options_are_422_with_the_field(client, path, extra, code, fie
     assert body["field"] == field
     if code == "invalid_choice" and field == "collapse":
         assert "layer, neuron" in body["detail"]
+
+
+def test_sample_is_a_field_of_the_graph_options(client):
+    """The mlp example is one forward pass: sample 0 and "all" draw the same boxes."""
+    one = client.post("/api/trace", json={**MLP, "collapse": "neuron", "sample": 0}).json()
+    every = client.post("/api/trace", json={**MLP, "collapse": "neuron", "sample": "all"}).json()
+    assert one["nodes"] == every["nodes"] and one["collapsed"]["level"] == "neuron"
 
 
 def test_collapse_asks_for_groups_and_the_check_keeps_every_value(client):

@@ -48,7 +48,7 @@ RANKDIRS = OPTIONS["rankdir"].choices
 
 SOURCE_FIELDS = ("expression", "example", "values", "lang")
 #: how a large graph is drawn (see vizgrad.collapse); the numeric check ignores them
-GRAPH_FIELDS = ("collapse", "focus", "radius", "group_steps", "expand")
+GRAPH_FIELDS = ("collapse", "focus", "radius", "group_steps", "expand", "sample")
 TRACE_FIELDS = (*SOURCE_FIELDS, *GRAPH_FIELDS)
 RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
 #: a scene holds every step and is JSON: no "step", no "format"
@@ -96,6 +96,8 @@ class Query:
     radius: int = _DEFAULT.radius
     group_steps: str = _DEFAULT.group_steps
     expand: tuple[str, ...] = ()
+    #: of a net run on a batch, the sample whose values collapsed boxes show, or "all"
+    sample: int | str = _DEFAULT.sample
 
 
 def _reject_constant(name: str) -> float:
@@ -255,10 +257,11 @@ def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
 
 
 def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
-    """``collapse``, ``focus``, ``radius`` and ``group_steps``, checked (422 with the field).
+    """``collapse``, ``focus``, ``radius``, ``group_steps``, ``expand`` and ``sample``,
+    checked (422 with the field).
 
-    >>> _graph_options({"collapse": "neuron", "radius": 1})
-    {'collapse': 'neuron', 'radius': 1}
+    >>> _graph_options({"collapse": "neuron", "radius": 1, "sample": "all"})
+    {'collapse': 'neuron', 'radius': 1, 'sample': 'all'}
     """
     opts: dict[str, Any] = {}
     level = data.get("collapse")
@@ -289,6 +292,14 @@ def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
         opts["radius"] = radius
     if data.get("group_steps") is not None:
         opts["group_steps"] = _choice("group_steps", data["group_steps"], GROUP_STEPS)
+    if data.get("sample") is not None:
+        sample = data["sample"]
+        if sample != "all" and (isinstance(sample, bool) or not isinstance(sample, int)):
+            raise _bad_type("sample", 'a sample number (0 is the first) or "all"', sample)
+        if sample != "all" and sample < 0:
+            raise ApiError(422, "out_of_range", f"sample {sample} is negative; samples start "
+                           'at 0 (or give "all")', field="sample")
+        opts["sample"] = sample
     if data.get("expand") is not None:
         paths = data["expand"]
         if (not isinstance(paths, list) or len(paths) > MAX_EXPAND

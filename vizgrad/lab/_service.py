@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .. import examples
 from ..checks import gradcheck
-from ..exceptions import GraphTooLargeError, UnknownExampleError
+from .._samples import pick
+from ..exceptions import GraphTooLargeError, OptionError, UnknownExampleError
 from ..expr import FUNCTIONS, name_output, parse, syntax_tree
 from ..graph import to_json, to_networkx
 from ..render import text
@@ -149,6 +150,11 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
     """
     from ..collapse import group_depth, prepare
 
+    if q.sample != 0:
+        try:
+            pick(G, q.sample)  # a sample the net was not run on: said about that field
+        except OptionError as err:
+            raise ApiError(422, "out_of_range", str(err), field="sample") from None
     if q.collapse in (False, None) and q.focus is None:
         return G
     if q.collapse not in (False, None, "auto") and not group_depth(G):
@@ -162,7 +168,7 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
                        f"are v0 to v{G.number_of_nodes() - 1} (see the trace's nodes)",
                        field="focus")
     H, chain = prepare(G, collapse_at=q.collapse, focus_on=q.focus, radius=q.radius,
-                       steps=q.group_steps)
+                       steps=q.group_steps, sample=q.sample)
     if q.expand:
         return _expanded(G, H, chain, q)
     return H
@@ -185,7 +191,8 @@ def _expanded(G: nx.MultiDiGraph, H: nx.MultiDiGraph, chain: list[Any],
                        f"groups are: {', '.join(sorted(paths)[:12])}", field="expand",
                        groups=sorted(paths))
     base = chain[-2] if len(chain) > 1 else G
-    return collapse(base, info["level"], steps=q.group_steps, expand=list(q.expand))
+    return collapse(base, info["level"], steps=q.group_steps, expand=list(q.expand),
+                    sample=q.sample)
 
 
 def build_graph(q: Query, limits: Limits) -> nx.MultiDiGraph:

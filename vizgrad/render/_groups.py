@@ -25,8 +25,9 @@ from . import text as tx
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["LARGE", "MAX_PARAMS", "box_name", "note_lines", "ordered_params", "param_rows",
-           "params_line", "params_step", "summed"]
+__all__ = ["LARGE", "MAX_PARAMS", "box_name", "input_rows", "note_lines",
+           "sample_choices", "ordered_params", "param_rows",
+           "params_line", "params_step", "row_labels", "summed"]
 
 #: parameter rows a group box shows; more are summarised in one row
 MAX_PARAMS = 6
@@ -90,6 +91,85 @@ def summed(G: Any, n: str) -> bool:
     return len(G.nodes[n].get("outputs") or ()) > 1
 
 
+def input_rows(scene: Scene) -> dict[str, list[Any]]:
+    """For each group box fed by other group boxes, one row per such edge, in edge order:
+    ``((tail, head, slot), (row label, contribution text))``. The contribution the box sent
+    back along the edge is written in the box (``from L0/N1  −0.37``), where it cannot be
+    mistaken for another edge's, instead of on a crowded edge between layers.
+
+    >>> import vizgrad
+    >>> from vizgrad.collapse import collapse
+    >>> from vizgrad.render.scene import Scene
+    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
+    >>> [label for _, (label, _) in scene.inrows["g0"]]
+    ['from L0/N0', 'from L0/N1', 'from L0/N2']
+    """
+    G = scene.graph
+    out: dict[str, list[Any]] = {}
+    for (u, v, slot) in scene.edge_texts:
+        if G.nodes[u].get("kind") == "group" and G.nodes[v].get("kind") == "group":
+            c = scene.looks.contrib.get((v, u, slot))
+            amount = tx.NOT_REACHED if c is None else scene.num(c["amount"])
+            out.setdefault(v, []).append(
+                ((u, v, slot), (scene.word("box.from", name=tx.name(G, u)), amount)))
+    return out
+
+
+def row_labels(scene: Scene, n: str) -> tuple[str, str]:
+    """A box's data and grad row labels: ``Σ`` where the row adds several outputs, and,
+    for a net run on several samples, which sample the data row shows (grads are totals
+    over every sample).
+
+    >>> import vizgrad
+    >>> from vizgrad.collapse import collapse
+    >>> from vizgrad.render.scene import Scene
+    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "layer"))
+    >>> [row_labels(scene, b) for b in scene.order if scene.graph.nodes[b]["label"] == "L0"]
+    [('Σ data', 'Σ grad')]
+    """
+    G, w = scene.graph, scene.word
+    a = G.nodes[n]
+    data, grad = w("box.data"), w("box.grad")
+    if a.get("kind") != "group":
+        return data, grad
+    many = summed(G, n)
+    adds = a.get("adds", len(a.get("outputs") or ()))
+    sigma = "Σ " if adds > 1 else ""
+    if "sample" in a:
+        data = w("box.data_sample", data=sigma + data, s=a["sample"])
+    elif "samples" in a:
+        data = w("box.data_all", data=sigma + data, n=a["samples"])
+    else:
+        data = sigma + data
+    if many and (G.graph.get("collapsed") or {}).get("samples", 1) > 1:
+        return data, w("box.grad_all", grad="Σ " + grad)
+    return data, ("Σ " + grad if many else grad)
+
+
+def sample_choices(scene: Scene) -> dict[str, dict[str, str]] | None:
+    """For a net run on several samples: for each choice (``"0"``, ``"1"`` …, ``"all"``)
+    the data row label and value of every box that has them, by shape id (how the player
+    shows another sample without a new picture); ``None`` otherwise."""
+    G, w = scene.graph, scene.word
+    total = (G.graph.get("collapsed") or {}).get("samples", 1)
+    if total < 2:
+        return None
+    out: dict[str, dict[str, str]] = {str(k): {} for k in range(total)}
+    out["all"] = {}
+    for n in scene.order:
+        a = G.nodes[n]
+        if a.get("kind") != "group" or "by_sample" not in a:
+            continue
+        outs = len(a.get("outputs") or ())
+        sigma = "Σ " if outs > total else ""  # a layer: several outputs in one sample
+        for k, v in enumerate(a["by_sample"]):
+            out[str(k)][f"t-{n}-dl"] = w("box.data_sample", data=sigma + w("box.data"), s=k)
+            out[str(k)][f"t-{n}-data"] = scene.num(v)
+        out["all"][f"t-{n}-dl"] = w("box.data_all", data="Σ " + w("box.data"), n=total)
+        out["all"][f"t-{n}-data"] = scene.num(a["all"])
+    return out
+
+
 def params_line(scene: Scene, k: int) -> list[str]:
     """The caption line of a box's last backward step: its parameters' grads, now final."""
     G = scene.graph
@@ -150,6 +230,9 @@ def note_lines(scene: Scene) -> list[str]:
             by = w("level.runs", level=by)
         out.append(w("note.collapsed", level=by, values=f"{info['nodes']:,}",
                      boxes=f"{info['boxes']:,}"))
+        if info.get("samples", 1) > 1:
+            key = "note.sample_all" if info.get("sample") == "all" else "note.sample"
+            out.append(w(key, s=info.get("sample"), n=info["samples"]))
         if info.get("auto"):
             out.append(w("note.auto"))
     return out

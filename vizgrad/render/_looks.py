@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..tracing import State, replay
 from . import text as tx
-from ._groups import box_name, summed
+from ._groups import box_name, row_labels
 from ._shapes import op_glyph
 from .theme import edge_color, grad_color, robust_scale
 
@@ -45,12 +45,15 @@ class Looks:
         self.scene = scene
         G = scene.graph
         self.contrib: dict[tuple[str, str, int], dict[str, Any]] = {}
+        #: the step that made each contribution
+        self.made: dict[tuple[str, str, int], int] = {}
         shown: list[float] = []
         for s in G.graph["steps"]:
             if s["kind"] == "seed":
                 shown.append(s["grad"])
             for c in s.get("contributions", ()):
                 self.contrib[(c["source"], c["target"], c["slot"])] = c
+                self.made[(c["source"], c["target"], c["slot"])] = s["index"]
                 shown.append(c["after"])
         self.scale = robust_scale([v for v in shown if isinstance(v, (int, float))])
 
@@ -154,9 +157,9 @@ class Looks:
         text_fill = th.muted if dim else th.text
         out[f"t-{n}-name"] = {"text": name, "fill": text_fill, "bold": _ON}
         out[f"s-{n}"] = {"stroke": border if not active else th.border, "sw": "0.8", "dash": ""}
-        sigma = "Σ " if kind == "group" and summed(G, n) else ""
-        out[f"t-{n}-dl"] = {"text": sigma + s.word("box.data"), "fill": th.muted}
-        out[f"t-{n}-gl"] = {"text": sigma + s.word("box.grad"), "fill": th.text}
+        data_label, grad_label = row_labels(s, n)
+        out[f"t-{n}-dl"] = {"text": data_label, "fill": th.muted}
+        out[f"t-{n}-gl"] = {"text": grad_label, "fill": th.text}
         out[f"t-{n}-data"] = {"text": s.word("pending") if pending else s.num(st.data.get(n)),
                               "fill": th.muted if pending else th.text}
         fill = grad_color(grad if on_path else None, self.scale, th)
@@ -175,6 +178,18 @@ class Looks:
             arrived = done and not ctx["final"] and st.step == s.params_done.get(n)
             out[f"t-{n}-p{i}"] = {"text": "" if g is None else s.num(shown), "fill": th.text,
                                   "bold": _ON if arrived else _OFF}
+        for i, ((u, v, slot), (label, amount)) in enumerate(s.inrows.get(n, ())):
+            k = self.made.get((v, u, slot))
+            sent = k is not None and (ctx["final"] or st.step >= k)
+            c = self.contrib.get((v, u, slot))
+            value = c["amount"] if sent and c is not None else None
+            out[f"c-{n}-i{i}"] = {"fill": grad_color(value if on_path else None, self.scale, th),
+                                  "hatch": _OFF if sent or not on_path else _ON,
+                                  "stroke": "none", "sw": "0", "dash": ""}
+            out[f"t-{n}-i{i}l"] = {"text": label, "fill": th.text}
+            out[f"t-{n}-i{i}"] = {"text": amount if sent else tx.NOT_REACHED, "fill": th.text,
+                                  "bold": _ON if sent and not ctx["final"] and st.step == k
+                                  else _OFF}
         if n in s.op_sizes:
             out[f"o-{n}"] = {"fill": th.op_fill, "stroke": border, "sw": "3" if active else "1.2",
                              "dash": "5 3" if dim else ""}

@@ -15,7 +15,7 @@ only the regions that changed (:mod:`vizgrad.render._redraw`)::
     >>> with rc():
     ...     pic.show(scene.look(7))
     ...     pic.image().size
-    (717, 309)
+    (717, 343)
     >>> pic.texts["t-v0-grad"].get_text(), pic.texts["t-v0-grad"].get_fontweight()
     ('−3', 'bold')
 """

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import geometry as gm
 from . import text as tx
+from ._labels import MANY_LABELS, Obstacles, curve, nearest_on, place_label
 from ._metrics import width
 
 if TYPE_CHECKING:
@@ -137,13 +138,32 @@ def _straight(scene: Scene, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
 
 def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
     size = scene.preset.label
+    routed = {}
+    for (u, v, slot) in scene.edge_texts:
+        eid = f"e-{u}-{v}-{slot}"
+        routed[eid] = geo.edges.get(eid) or _straight(
+            scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
+    labels = sum(1 for t in scene.edge_texts.values() if t)
+    moved = [(eid, [(x + dx, y + dy) for x, y in curve(e.points)]) for eid, e in routed.items()]
+    room = None
+    if labels <= MANY_LABELS:
+        moved += [(f"e-{n}-op", [(x + dx, y + dy) for x, y in
+                                 curve(geo.edges[f"e-{n}-op"].points)]) for n in scene.op_sizes]
+        boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
+                 for x, y, w, h in geo.nodes.values()]
+        room = Obstacles(moved, boxes, (1.0, dy, scene.width - 1.0, dy + geo.height), labels)
+    lines = dict(moved)
     for (u, v, slot), label in scene.edge_texts.items():
         eid = f"e-{u}-{v}-{slot}"
-        e = geo.edges.get(eid) or _straight(scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
+        e = routed[eid]
         _edge(scene, eid, e, dx, dy, backward=True)
         if label and e.label is not None:
-            lx, ly = e.label[0] + dx, e.label[1] + dy
             w = width(label, size) + size * 0.4
+            # on its own edge, clear of boxes, labels and the other edges (see _labels);
+            # past MANY_LABELS, on its own edge where Graphviz put it beside it
+            spot = (e.label[0] + dx, e.label[1] + dy)
+            lx, ly = (place_label(lines[eid], (w, size * 1.3), room, eid, spot)
+                      if room is not None else nearest_on(lines[eid], spot))
             scene.shapes.append(Shape("lb-" + eid[2:], "rect",
                                       (_r(lx - w / 2), _r(ly - size * 0.65), _r(w), _r(size * 1.3),
                                        _r(size * 0.3)), "vg-label-bg"))
@@ -172,8 +192,9 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
         add(Shape(f"n-{n}", "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
         params = scene.params.get(n, ())
         rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom
+        last = not params and not scene.inrows.get(n)
         add(Shape(f"c-{n}-grad", "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
-                                          _r(line + (0 if params else rest)), 0.0), "vg-grad-cell"))
+                                          _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
         add(Shape(f"s-{n}", "path", ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
                   "vg-rule-line"))
         add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f)), "vg-name", f,
@@ -189,7 +210,7 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
         for i in range(len(params)):  # a group box's parameter grads, in one or two columns
             row, col = divmod(i, cols)
             row_top = top + line * (3 + row)
-            h = line + (rest if row == rows - 1 else 0)
+            h = line + (rest if row == rows - 1 and not scene.inrows.get(n) else 0)
             x0 = x + 1.5 + col * cell_w
             add(Shape(f"c-{n}-p{i}", "rect", (_r(x0), _r(row_top), _r(cell_w), _r(h), 0.0),
                       "vg-grad-cell"))
@@ -197,6 +218,22 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             add(Shape(f"t-{n}-p{i}l", "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
                       f * ROW))
             add(Shape(f"t-{n}-p{i}", "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base), "vg-grad",
+                      f, False, "end"))
+        ins = scene.inrows.get(n, ())
+        icols = 2 if len(ins) >= 4 else 1
+        icell = (w - 3) / icols
+        irows = -(-len(ins) // icols)
+        for i in range(len(ins)):  # what each box feeding this one got back from it
+            row, col = divmod(i, icols)
+            row_top = top + line * (3 + rows + row)
+            h = line + (rest if row == irows - 1 else 0)
+            x0 = x + 1.5 + col * icell
+            add(Shape(f"c-{n}-i{i}", "rect", (_r(x0), _r(row_top), _r(icell), _r(h), 0.0),
+                      "vg-grad-cell"))
+            base = _baseline(row_top + line / 2, f)
+            add(Shape(f"t-{n}-i{i}l", "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
+                      f * ROW))
+            add(Shape(f"t-{n}-i{i}", "text", (_r(x0 + icell - 0.6 * f + 1.5), base), "vg-grad",
                       f, False, "end"))
         if n in scene.op_sizes:
             ox, oy, ow, oh = geo.nodes[gm.op_id(n)]

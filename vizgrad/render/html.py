@@ -30,6 +30,7 @@ from typing import Any
 from ..exceptions import OptionError
 from ..options import Options, StepArg, options_for
 from . import text as tx
+from ._groups import sample_choices
 from ._views import index, positions, table_rows, views
 from .playback import pack, playback, scene_svg
 from .prepare import Prepared, prepare
@@ -46,7 +47,7 @@ def estimate(n: int, steps: int) -> tuple[int, float]:
     >>> estimate(5, 8)[0] < 100_000
     True
     """
-    return 40_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
+    return 42_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
 
 
 _PREFIX = "vg-"
@@ -146,8 +147,22 @@ def _steps_list(scene: Scene, captions: list[list[str]]) -> str:
             f'{e(scene.word("player.steps"))}</h2><ol start="0">{"".join(items)}</ol></section>')
 
 
-def _tools(scene: Scene, openable: bool) -> str:
-    """The picture's tools: zoom, find, and (with views) the way back to all collapsed."""
+def _sample_select(scene: Scene, choices: dict[str, Any] | None, chosen: str) -> str:
+    """The sample selector of a net run on several samples: which forward pass the boxes'
+    data rows show (grads are the totals whatever is chosen)."""
+    if not choices:
+        return ""
+    e, w = html.escape, scene.word
+    opts = "".join(
+        f'<option value="{e(k)}"{" selected" if k == chosen else ""}>'
+        f'{e(w("player.sample.all") if k == "all" else k)}</option>' for k in choices)
+    return (f'<span class="sample"><label for="sample">{e(w("player.sample"))}</label>'
+            f'<select id="sample" title="{e(w("player.sample.title"))}">{opts}</select></span>')
+
+
+def _tools(scene: Scene, openable: bool, samples: str = "") -> str:
+    """The picture's tools: zoom, find, the sample selector, and (with views) the way back
+    to all collapsed."""
     e, w = html.escape, scene.word
     close = (f'<button type="button" data-do="collapse-all" title="{e(w("player.collapse_all.title"))}" '
              f'disabled>{e(w("player.collapse_all"))}</button>' if openable else "")
@@ -161,7 +176,7 @@ def _tools(scene: Scene, openable: bool) -> str:
             f'<span class="find"><label for="find">{e(w("player.find"))}</label>'
             f'<input type="search" id="find" autocomplete="off" spellcheck="false" '
             f'placeholder="{e(w("player.find.placeholder"))}" aria-describedby="found">'
-            f'<output id="found" aria-live="polite"></output></span>{close}</div>')
+            f'<output id="found" aria-live="polite"></output></span>{samples}{close}</div>')
 
 
 def _groups_hint(scene: Scene, data: dict[str, Any]) -> str:
@@ -210,7 +225,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
                                   or max_views < 0):
         raise OptionError(f"max_views must be a whole number ≥ 0 (0: no group opens), "
                           f"got {max_views!r}")
-    source, opened = None, None
+    source, opened, chosen = None, None, "0"
     if isinstance(x, Scene):
         if options is not None or overrides:
             raise OptionError("a Scene keeps the options it was made with: give player_html() "
@@ -220,6 +235,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
         prepared = Prepared(scene.graph, scene.graph)
     else:
         o = options_for("player", options, overrides)
+        chosen = str(o.sample)
         prepared = prepare(x, o)
         G = prepared.graph
         scene = make_scene(G, **o.scene())
@@ -245,7 +261,8 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
                else parts["words"]["step"].format(k=first, n=last))
     data = {"playback": parts["playback"], "rows": [r["id"] for r in parts["rows"]],
             "words": parts["words"], "prefix": _PREFIX, "from": parts["from"],
-            "boxes": parts["boxes"], "views": [], "index": [], "left_out": []}
+            "boxes": parts["boxes"], "views": [], "index": [], "left_out": [],
+            "samples": sample_choices(scene)}
     if opened is not None:
         data.update(views=opened["views"], left_out=opened["left_out"],
                     index=index(source, G))
@@ -287,7 +304,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 <label for="slider">{e(w("player.slider"))}</label>
 <input type="range" id="slider" min="0" max="{last + 1}" step="1" value="{first}">
 </nav>
-{_tools(scene, bool(data["views"]))}
+{_tools(scene, bool(data["views"]), _sample_select(scene, data["samples"], chosen))}
 </div>
 <p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
 {_groups_hint(scene, data)}

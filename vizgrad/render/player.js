@@ -247,9 +247,30 @@
     activeRow = active ? rows[active] : null;
     if (activeRow) { activeRow.classList.add("active"); activeRow.setAttribute("aria-current", "step"); }
     P.reveal(stage, view.svgEl, active ? "n-" + active : null, prefix, !instant);
+    showSample();
     caption();
     if (!fromHash) { saveHash(); }
   }
+
+  // a net run on several samples: the boxes' data rows show the sample chosen (grads are
+  // the totals whatever is chosen); the steps write sample 0's, so it is written again
+  var sampleBox = document.getElementById("sample");
+  function showSample() {
+    if (sampleBox) { sampleBox.disabled = view !== views[0]; }  // an opened group: its values
+    if (!sampleBox || !data.samples || view !== views[0]) { return; }
+    var texts = data.samples[sampleBox.value] || {};
+    Object.keys(texts).forEach(function (id) {
+      var el = view.svgEl.getElementById ? view.svgEl.getElementById(prefix + id)
+        : document.getElementById(prefix + id);
+      if (!el) { return; }
+      var isData = /-data$/.test(id);
+      if (isData && el.textContent === words.pending) { return; }
+      el.textContent = texts[id];
+      var n = id.slice(2, isData ? -5 : -3);
+      if (isData && rows[n]) { rows[n].querySelector("td.data").textContent = texts[id]; }
+    });
+  }
+  if (sampleBox) { sampleBox.addEventListener("change", showSample); }
 
   function caption() { P.caption(stage, view.svgEl, prefix, now); }
   stage.addEventListener("scroll", caption);

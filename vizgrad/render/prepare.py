@@ -72,7 +72,8 @@ def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
     G = as_graph(x, options.model)
     H, chain = shrink_graph(G, collapse_at=options.collapse, focus_on=options.focus,
                             radius=options.radius, constants=options.merge_constants,
-                            steps=options.group_steps, max_nodes=options.max_nodes)
+                            steps=options.group_steps, max_nodes=options.max_nodes,
+                            sample=options.sample)
     if check_size:
         refuse_large(H, options.max_nodes)
     return Prepared(G, H, tuple(chain))

@@ -2,10 +2,11 @@
 
 A preset sets the font sizes (in points at the picture's natural size), the
 spacing, and how numbers are written. ``slides`` keeps text at 14 pt or more
-when a small graph is scaled to a 960 pt wide slide::
+on a 960×540 pt slide (a larger picture is split over several,
+:mod:`vizgrad.render.slides`)::
 
     >>> get("slides").font, get("docs").decimals
-    (20.0, 4)
+    (16.5, 4)
     >>> get("poster")
     Traceback (most recent call last):
     ...
@@ -43,7 +44,8 @@ class Preset:
 PRESETS = {
     "docs": Preset("docs", font=14.0, label=13.0, op=20.0, caption=14.0, legend=12.0,
                    nodesep=0.25, ranksep=0.3, decimals=4, fit=(1050.0, None, 9.0)),
-    "slides": Preset("slides", font=20.0, label=18.0, op=28.0, caption=20.0, legend=16.0,
+    # every text at 14 pt or a little more: as much of the graph as a slide can hold
+    "slides": Preset("slides", font=16.5, label=14.2, op=22.0, caption=16.5, legend=14.2,
                      nodesep=0.2, ranksep=0.25, decimals=2, fit=(960.0, 540.0, 14.0)),
     "compact": Preset("compact", font=11.0, label=10.0, op=14.0, caption=11.0, legend=10.0,
                       nodesep=0.15, ranksep=0.2, decimals=4),

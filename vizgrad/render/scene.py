@@ -28,7 +28,8 @@ from ..i18n import resolve, t
 from ..tracing import State, replay, states
 from . import geometry as gm
 from . import text as tx
-from ._groups import box_name, note_lines, param_rows, params_line, params_step, summed
+from ._groups import (box_name, input_rows, note_lines, param_rows, params_line, params_step,
+                      row_labels)
 from ._looks import Looks, final_state
 from ._metrics import width
 from ._shapes import ROW as _ROW
@@ -40,7 +41,7 @@ from .theme import Theme
 from .theme import get as get_theme
 
 __all__ = ["RANKDIRS", "SLIDE_WIDTH", "TURN_NODES", "Scene", "Shape", "fits", "make_scene",
-           "readable", "smallest_text"]
+           "readable", "smallest_size", "smallest_text"]
 
 RANKDIRS = ("LR", "TB")
 #: the width of a slide, in points, that the ``slides`` preset fits
@@ -138,37 +139,50 @@ class Scene:
         vals = [self.word("pending"), tx.NOT_REACHED]
         if "data" in G.nodes[n]:
             vals.append(self.num(G.nodes[n]["data"]))
+        vals += [self.num(v) for v in G.nodes[n].get("by_sample", ())]  # a player's choice
+        if G.nodes[n].get("all") is not None:
+            vals.append(self.num(G.nodes[n]["all"]))
         vals += sorted(self.num(v) for v in self._shown.get(n, ()))
         return box_name(self, n), vals
 
     def _layout_dot(self) -> str:
         G, p = self.graph, self.preset
         f, line = p.font, 1.3 * p.font
-        plain = [self.word("box.data"), self.word("box.grad")]
         self.box_sizes: dict[str, tuple[float, float]] = {}
         self.params = {n: rows for n in self.order if (rows := param_rows(self, n))}
         self.params_done = params_step(G)
+        self.edge_texts = self.looks.edge_texts()
+        #: edges between two boxes: their contribution is a row of the head box, not a label
+        self.inrows = input_rows(self)
+        for rows in self.inrows.values():
+            for e, _ in rows:
+                self.edge_texts[e] = None
         for n in self.order:
             name, vals = self._box_texts(n)
             if self.kind(n) in ("const", "stub"):
                 self.box_sizes[n] = (width(name, f * 0.9) + f, line + f * 0.4)
                 continue
             rows = self.params.get(n, [])
-            labels = ["Σ " + w for w in plain] if summed(G, n) else plain  # a layer's sums
+            labels = row_labels(self, n)  # a layer's sums, a net's sample
             inner = max(width(v, f) for v in vals) + f * 0.8 + max(width(w, _ROW * f) for w in labels)
             cols = _param_cols(rows)
             if rows:  # parameter cells side by side: each as wide as the widest
                 cell = max(width(self.num(g), f) + width(r, _ROW * f) for r, g in rows) + f * 1.4
                 inner = max(inner, cols * cell - f * 0.6)
+            ins = self.inrows.get(n, [])
+            icols = _param_cols(ins)
+            if ins:  # a cell per box feeding this one, side by side as the parameters
+                cell = max(width(a, _ROW * f) + width(v, f) for _, (a, v) in ins) + f * 1.4
+                inner = max(inner, icols * cell - f * 0.6)
             self.box_sizes[n] = (max(width(name, f, True), inner) + f * 1.2,
-                                 (3 + -(-len(rows) // cols)) * line + f * 0.6)
+                                 (3 + -(-len(rows) // cols) + -(-len(ins) // icols)) * line
+                                 + f * 0.6)
         self.op_sizes: dict[str, tuple[float, float]] = {}
         for n in self.order:
             if G.in_degree(n) and self.kind(n) not in ("group", "stub"):
                 glyph = op_glyph(str(G.nodes[n].get("op", "")))
                 h = p.op * 1.45
                 self.op_sizes[n] = (max(h, width(glyph, p.op * 0.8) + p.op * 0.7), h)
-        self.edge_texts = self.looks.edge_texts()
         self._heights()  # the longest path to an output, per node: ``to_output``
         self.free = self._free_edges()
         edges = []
@@ -263,6 +277,8 @@ class Scene:
         if not self.legend:
             return []
         lines = [self.word("legend.edge_amount" if self.collapsed else "legend.edge"),
+                 *([self.word("legend.inputs")] if self.inrows else []),
+                 self.word("legend.arrows"),
                  self.word("legend.fill", scale=self.num(self.looks.scale)) + " · "
                  + self.word("legend.unreached")]
         if not all(on for _, on in self.graph.nodes(data="on_path", default=True)):
@@ -282,6 +298,9 @@ class Scene:
         margin = p.font
         c = p.caption
         self._wrap_at = max(geo.width, 40 * c)
+        if p.fit is not None and p.fit[1] is not None:  # a slide: wrap to one page's width
+            self._wrap_at = min(self._wrap_at, p.fit[0] * smallest_size(p) / p.fit[2]
+                                - 2 * margin)
         self._wrapped: dict[int | None, list[str]] = {}
         # the picture's reading order: top to bottom (LR), left to right (TB)
         along = (lambda b: (b[1], b[0])) if self.rankdir == "LR" else (lambda b: (b[0], b[1]))
@@ -340,6 +359,12 @@ def _wrap(line: str, room: float, size: float, sep: str = " = ") -> list[str]:
         cur = lead + part
     out.append(cur)
     return out
+
+
+def smallest_size(p: Preset) -> float:
+    """The smallest text a preset draws, in points: row labels, constants, edge labels,
+    the phase badge, the legend, a long op glyph."""
+    return min(p.font * _ROW, p.font * 0.9, p.label, p.caption * _ROW, p.legend, p.op * 0.8)
 
 
 def smallest_text(scene: Scene, fit_width: float | None = None) -> float:

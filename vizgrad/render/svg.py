@@ -84,6 +84,31 @@ class Drawing:
             self._svg = svg_document(s, s.look(self.step), title=self.title(), desc=desc)
         return self._svg
 
+    def slides(self) -> list[str]:
+        """The picture as slides, each readable at 14 pt on a 960×540 slide: one SVG when
+        it fits, else one per window of the graph, with the caption and the legend on each
+        (:mod:`vizgrad.render.slides`). Meant for ``preset="slides"``."""
+        from .slides import slides
+
+        return slides(self)
+
+    def save_slides(self, path: str | os.PathLike[str]) -> list[Path]:
+        """Write :meth:`slides` as ``NAME.svg`` (one slide) or ``NAME-1.svg``, ``NAME-2.svg``
+        … next to ``path`` (which must end in .svg); return the paths written."""
+        out = Path(path)
+        if out.suffix.lower() != ".svg":
+            raise RenderError(f"cannot save slides as {str(out)!r}: slides are SVG files; "
+                              "give a path ending in .svg")
+        if not out.parent.is_dir():
+            raise RenderError(f"cannot save {str(out)!r}: the folder {str(out.parent)!r} "
+                              "does not exist")
+        pages = self.slides()
+        paths = [out] if len(pages) == 1 else [
+            out.with_name(f"{out.stem}-{i}{out.suffix}") for i in range(1, len(pages) + 1)]
+        for p, page in zip(paths, pages):
+            write_atomic(p, page.encode("utf-8"))
+        return paths
+
     def animated_svg(self, *, hold: float = DEFAULT_HOLD, final_hold: float = DEFAULT_FINAL_HOLD,
                      loop: bool = True) -> str:
         """One standalone SVG that plays every step, ``hold`` seconds each, then shows the

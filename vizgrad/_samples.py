@@ -1,0 +1,130 @@
+"""Which forward pass (sample) made each value of a net's graph, read from its structure.
+
+A batch of ``S`` samples runs the net ``S`` times: the net's output neurons (the
+groups ``Lk/Nj`` of its last layer, see :mod:`vizgrad._nets`) are called once per
+sample, in order, so the s-th output of each output neuron is sample s. A value
+that leads to the outputs of one sample only (an input copy, a hidden neuron's
+sum) or comes from one sample only (its error, its square) belongs to that
+sample; a value of every sample (a parameter, the total loss) belongs to none::
+
+    >>> import random
+    >>> from vizgrad.nn import MLP
+    >>> from vizgrad.graph import as_graph
+    >>> net = MLP(2, [2, 1], seed=1)
+    >>> loss = sum((net([x, 1.0]) - 1.0) ** 2 for x in (0.5, -0.5, 2.0))
+    >>> loss.backward()
+    >>> G = as_graph(loss, net)
+    >>> count(G), sorted(set(samples(G).values()))
+    (3, [0, 1, 2])
+    >>> G.graph["root"] in samples(G)
+    False
+
+A graph without a net's groups is one forward pass (:func:`count` gives 1).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .exceptions import OptionError
+
+__all__ = ["ALL", "check", "count", "net_outputs", "pick", "samples"]
+
+#: the sample choice that adds up every sample's values
+ALL = "all"
+
+_NEURON = re.compile(r"L(\d+)/N(\d+)")
+
+
+def net_outputs(G: Any) -> list[list[str]]:
+    """For each neuron of the net's last layer, its outputs in order (one per sample):
+    the members used outside the neuron, or the graph's output."""
+    layers: dict[int, set[str]] = {}
+    for _, g in G.nodes(data="group"):
+        m = _NEURON.fullmatch(str(g)) if g else None
+        if m:
+            layers.setdefault(int(m.group(1)), set()).add(str(g))
+    if not layers:
+        return []
+    last = layers[max(layers)]
+    ends = {G.graph.get("root"), *G.graph.get("also", ())}
+    found: dict[str, list[str]] = {g: [] for g in sorted(last)}
+    for n in sorted(G, key=lambda n: G.nodes[n]["order"]):
+        g = G.nodes[n].get("group")
+        if g in found and (n in ends or not G.out_degree(n)
+                           or any(G.nodes[m].get("group") != g for m in G.successors(n))):
+            found[g].append(n)
+    return [outs for outs in found.values() if outs]
+
+
+def count(G: Any) -> int:
+    """How many samples the graph's net was run on (1 without a net)."""
+    outs = net_outputs(G)
+    return max(1, min((len(o) for o in outs), default=1))
+
+
+def samples(G: Any) -> dict[str, int]:
+    """Node → the sample whose forward pass made it, for every node of one sample only.
+
+    With one sample (or no net) every node is left out: nothing needs telling apart.
+    """
+    outs = net_outputs(G)
+    total = count(G)
+    if total < 2:
+        return {}
+    seed: dict[str, int] = {}
+    for neuron in outs:
+        for s, n in enumerate(neuron[:total]):
+            seed[n] = seed.get(n, 0) | 1 << s
+    order = sorted(G, key=lambda n: G.nodes[n]["order"])
+    up: dict[str, int] = {}  # the samples whose outputs a node leads to
+    for n in reversed(order):
+        mask = seed.get(n, 0)
+        for m in G.successors(n):
+            mask |= up.get(m, 0)
+        up[n] = mask
+    down: dict[str, int] = {}  # the samples whose outputs a node comes from
+    for n in order:
+        mask = seed.get(n, 0)
+        for m in G.predecessors(n):
+            mask |= down.get(m, 0)
+        down[n] = mask
+    mask_of = {n: up[n] or down[n] for n in order}
+    for n in reversed(order):  # a number the loss wraps (a target y[s]): its users' sample
+        if not mask_of[n]:
+            users = [mask_of[m] for m in G.successors(n)]
+            mask_of[n] = users[0] if users and all(u == users[0] for u in users) else 0
+    return {n: m.bit_length() - 1 for n, m in mask_of.items() if m and not m & (m - 1)}
+
+
+def check(v: Any) -> int | str:
+    """A sample choice: a sample number ≥ 0, or ``"all"``.
+
+    >>> check(2), check("all")
+    (2, 'all')
+    >>> try:
+    ...     check(-1)
+    ... except OptionError as err:
+    ...     print(err)
+    sample must be a sample number ≥ 0 (0 is the first forward pass) or all, got -1
+    """
+    if v == ALL or (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
+        return v
+    raise OptionError(f"sample must be a sample number ≥ 0 (0 is the first forward pass) or "
+                      f"all, got {v!r}")
+
+
+def pick(G: Any, sample: Any) -> tuple[dict[str, int], int | None] | None:
+    """What :func:`vizgrad._contract.contract` needs to show ``sample``'s values (``None``
+    for a graph of one sample); a sample the net was not run on is an
+    :class:`~vizgrad.exceptions.OptionError`."""
+    s = check(sample)
+    total = count(G)
+    if s != ALL and s >= total:
+        runs = f"{total} samples (0 to {total - 1})" if total > 1 else "one sample (0)"
+        raise OptionError(f"sample {s} is not in this graph: its net was run on {runs}; "
+                          f"pick one of those, or sample=all")
+    if total < 2:
+        return None
+    return samples(G), (None if s == ALL else int(s))
