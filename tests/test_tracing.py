@@ -478,10 +478,11 @@ def test_to_dict_and_json_agree_and_document_the_format(fork):
     t = trace(fork[0])
     d = t.to_dict()
     assert strict_json(t.to_json()) == json.loads(json.dumps(d))
-    assert d["format"] == "vizgrad.trace/2"
+    assert d["format"] == "vizgrad.trace/3"
     assert set(d) >= {"root", "also", "derivatives", "backward_ran", "default_step", "nodes", "steps"}
     for n in d["nodes"]:
-        assert {"id", "label", "op", "kind", "data", "grad", "group"} <= set(n)
+        assert {"id", "label", "name", "op", "kind", "data", "grad", "group", "sample"} <= set(n)
+    assert [n["name"] for n in d["nodes"]] == ["a", "b", "u", "v", "q"]
     again = Trace.from_dict(json.loads(t.to_json()))
     assert again.to_json() == t.to_json()
 
@@ -494,7 +495,8 @@ def test_format_1_without_groups_still_reads(fork):
     old = Trace.from_dict(d)
     G = vizgrad.to_networkx(old)
     assert G.nodes["v0"]["group"] is None and G.nodes["v0"]["grad"] == -3.0
-    assert old.to_dict()["format"] == "vizgrad.trace/2"
+    assert old.to_dict()["format"] == "vizgrad.trace/3"
+    assert [n["name"] for n in old.nodes] == ["a", "b", "u", "v", "q"]
 
 
 def test_from_dict_names_an_unknown_format():
