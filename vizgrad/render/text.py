@@ -100,6 +100,7 @@ def _derived(G: Any, node: str, room: int) -> str | None:
 
 
 _tight = tight
+_INDEX = re.compile(r"(\[\d+(?:\.\.\d+)?\])+$")  # a sample's index: x[0][1], Σ[0..2]
 
 
 def typeset(text: str) -> str:
@@ -155,13 +156,14 @@ def local_rule(G: Any, node: str, slot: int) -> str | None:
         return "1"
     if op == "*" and len(args) == 2:
         return args[1 - slot]
+    x, out = _tight(x), _tight(out)  # ŷ[0] − y[0] in a product or a power: bracketed
     if op == "tanh":
         return f"1 {MINUS} {out}²"
     if op == "exp":
         return out
     if op == "log":
         return f"1/{x}"
-    if op == "relu":
+    if op in ("relu", "ReLU"):
         return f"[{x} > 0]"
     if op.startswith("**"):
         try:
@@ -265,8 +267,11 @@ def _bracketed(rule: str) -> str:
 
     >>> _bracketed("b"), _bracketed("1"), _bracketed("1 − o²"), _bracketed("2·x")
     ('b', '1', '(1 − o²)', '(2·x)')
+    >>> _bracketed("x[0][1]"), _bracketed("L0.N2.out[3]"), _bracketed("ŷ[0] − y[0]")
+    ('x[0][1]', 'L0.N2.out[3]', '(ŷ[0] − y[0])')
     """
-    plain = rule.replace(".", "").replace("_", "").replace(MINUS, "", rule.startswith(MINUS))
+    plain = _INDEX.sub("", rule).replace(".", "").replace("_", "").replace(
+        MINUS, "", rule.startswith(MINUS))
     if plain.isalnum() or rule.startswith("[") and rule.endswith("]"):
         return rule
     return f"({rule})"
@@ -276,11 +281,11 @@ def _grad(label: str) -> str:
     """``a.grad``, ``x[0][1].grad``; any other name in brackets: ``(a·b).grad``,
     ``(L0/N2).grad``.
 
-    >>> _grad("ŷ[0]"), _grad("L0.N1.Σ2[3]"), _grad("ŷ[0] − y[0]"), _grad("tanh(n)")
-    ('ŷ[0].grad', 'L0.N1.Σ2[3].grad', '(ŷ[0] − y[0]).grad', 'tanh(n).grad')
+    >>> _grad("ŷ[0]"), _grad("L0.N1.Σ2[3]"), _grad("ŷ[0] − y[0]"), _grad("Σ[0..2]")
+    ('ŷ[0].grad', 'L0.N1.Σ2[3].grad', '(ŷ[0] − y[0]).grad', 'Σ[0..2].grad')
     """
     call = label.endswith(")") and label.split("(", 1)[0].isalpha() and " " not in label
-    plain = re.sub(r"(\[\d+\])+$", "", label).replace("_", "").replace(".", "").isalnum()
+    plain = _INDEX.sub("", label).replace("_", "").replace(".", "").isalnum()
     return f"{label}.grad" if plain or call else f"({label}).grad"
 
 
