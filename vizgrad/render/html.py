@@ -32,6 +32,7 @@ from ..options import Options, StepArg, options_for
 from . import text as tx
 from ._views import index, positions, table_rows, views
 from .playback import pack, playback, scene_svg
+from .pacing import pace
 from .prepare import Prepared, prepare
 from .scene import Scene, make_scene
 
@@ -175,7 +176,7 @@ def _groups_hint(scene: Scene, data: dict[str, Any]) -> str:
 
 
 def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
-                title: str | None = None, interval_ms: int = 1200, fit: bool = False,
+                title: str | None = None, interval_ms: int | None = None, fit: bool = False,
                 max_views: int | None = None, **overrides: Any) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
@@ -194,7 +195,9 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
             the same step (each group's view is laid out here, within
             :data:`vizgrad.render._views.VIEW_BUDGET` bytes).
         title: the page heading (default: the root's formula).
-        interval_ms: the delay between steps of the Play button.
+        interval_ms: the delay between steps of the Play button (default: each step's
+            caption's reading time, the pace of the GIF and the animated SVG; see
+            :mod:`vizgrad.render.pacing`).
         fit: start with the picture scaled to the page width, small pictures
             enlarged (a button toggles it); otherwise it keeps its size and scrolls.
         max_views: the most groups laid out to be opened (default
@@ -231,9 +234,11 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
     G = scene.graph
     first = prepared.step(step, default=0)
     first = scene.last + 1 if first is None else first
-    if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 50:
+    if interval_ms is not None and (isinstance(interval_ms, bool) or not isinstance(
+            interval_ms, int) or interval_ms < 50):
         raise OptionError(f"interval_ms must be a whole number of milliseconds ≥ 50, "
                           f"got {interval_ms!r}")
+    paced = [round(s * 1000) for s in pace(scene)] if interval_ms is None else [interval_ms]
     parts = player_parts(scene, source)
     final = scene.look(None)
     e, w = html.escape, scene.word
@@ -271,7 +276,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 </style>
 </head>
 <body>
-<main id="player"{' class="fit"' if fit else ''} data-start="{first}" data-interval="{interval_ms}">
+<main id="player"{' class="fit"' if fit else ''} data-start="{first}" data-interval="{' '.join(map(str, paced))}">
 <h1>{e(heading)}</h1>
 <div class="bar">
 <nav class="controls" aria-label="{e(w("player.controls"))}">
