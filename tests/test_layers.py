@@ -32,7 +32,8 @@ LAYERS = {
     # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
     "scene": ["options", "render.prepare", "checks", "render", "render.text", "render.theme", "render.presets", "render.geometry",
               "render._metrics", "render.layout", "render._wasm_worker", "render.scene",
-              "render._looks", "render._groups", "render._shapes", "render._fonts"],
+              "render._looks", "render._groups", "render._shapes", "render._fonts",
+              "render.pacing"],
     # SVG, animated SVG, pictures and frames, the HTML player
     "writers": ["render._svgout", "render.playback", "render._views", "render.svg",
                 "render.animated", "render.frames", "render._picture", "render._glyphs",

@@ -19,7 +19,8 @@ from ._metrics import width
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["RAW", "ROW", "Shape", "op_glyph", "place_caption", "place_edges", "place_legend", "place_nodes"]
+__all__ = ["RAW", "ROW", "Shape", "op_glyph", "place_caption", "place_edges", "place_legend",
+           "place_nodes"]
 
 Point = tuple[float, float]
 _ARROW = 9.0  # arrowhead length, points

@@ -239,6 +239,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
         raise OptionError(f"interval_ms must be a whole number of milliseconds ≥ 50, "
                           f"got {interval_ms!r}")
     paced = [round(s * 1000) for s in pace(scene)] if interval_ms is None else [interval_ms]
+    holds = " ".join(map(str, paced))  # ms each position is held while playing
     parts = player_parts(scene, source)
     final = scene.look(None)
     e, w = html.escape, scene.word
@@ -276,7 +277,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 </style>
 </head>
 <body>
-<main id="player"{' class="fit"' if fit else ''} data-start="{first}" data-interval="{' '.join(map(str, paced))}">
+<main id="player"{' class="fit"' if fit else ''} data-start="{first}" data-interval="{holds}">
 <h1>{e(heading)}</h1>
 <div class="bar">
 <nav class="controls" aria-label="{e(w("player.controls"))}">
