@@ -145,3 +145,30 @@ def test_a_long_unlabelled_value_keeps_its_id():
     G = to_networkx(y)
     assert name(G, G.graph["root"]) == G.graph["root"]  # too long to spell out
     assert all(len(name(G, n)) <= 12 for n in G)
+
+
+@pytest.mark.parametrize("ex, decimals", [("fork", 4), ("mlp", 2), ("softmax-nll", 4)])
+def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals):
+    from vizgrad.render.html import player_html
+
+    G = examples.graph(ex)
+    scene = Scene(G, decimals=decimals)
+    for s in G.graph["steps"]:
+        if s["kind"] != "backward":
+            continue
+        k = s["index"]
+        look = scene.look(k)
+        lines = chain_rule(G, k, decimals, scene.trim)  # one line per contribution, in order
+        targets = [c["target"] for c in s["contributions"]
+                   if G.nodes[c["target"]]["kind"] != "const"]
+        for line, target in zip(lines, targets):
+            after = re.search(r"→ (\S+)\)$", line).group(1)
+            assert look[f"t-{target}-grad"]["text"] == after, (k, line)
+        assert len(lines) == len(targets)
+    page = player_html(G, decimals=decimals)
+    final = scene.look(None)
+    for n in G:
+        row = re.search(rf'<tr data-node="{n}" class="[^"]*">.*?<td class="num grad">([^<]*)</td>',
+                        page)
+        if G.nodes[n]["kind"] != "const":
+            assert row.group(1) == final[f"t-{n}-grad"]["text"], n
