@@ -159,7 +159,7 @@ def test_a_users_label_wins_over_a_role():
 def test_a_name_from_op_and_operands_stays_within_twelve_characters():
     a, b = Value(2.0, label="a"), Value(-3.0, label="b")
     t = trace((a * b + a).tanh() - 1.0)
-    assert [r["name"] for r in t.nodes] == ["a", "b", "a·b", "a·b + a", "v4", "−1", "v6"]
+    assert [r["name"] for r in t.nodes] == ["a", "b", "a·b", "a·b + a", "v4", "−1", "f"]
     assert [r["sample"] for r in t.nodes] == [None] * 7
 
 
@@ -177,7 +177,7 @@ def test_the_trace_json_has_name_beside_label():
 def test_a_trace_2_file_still_loads_and_gets_names():
     d = json.loads((DATA / "trace-v2.json").read_text(encoding="utf-8"))
     t = Trace.from_dict(d)
-    assert [r["name"] for r in t.nodes] == ["a", "b", "a·b", "a·b + a", "v4"]
+    assert [r["name"] for r in t.nodes] == ["a", "b", "a·b", "a·b + a", "f"]
     assert t.node("v0")["grad"] == -0.002681901366051731
     assert t.to_dict()["format"] == "vizgrad.trace/3"
 
@@ -188,13 +188,13 @@ def test_a_trace_1_file_still_loads_and_gets_names():
     for n in d["nodes"]:
         del n["group"]
     t = Trace.from_dict(d)
-    assert [r["name"] for r in t.nodes] == ["a", "b", "a·b", "a·b + a", "v4"]
+    assert [r["name"] for r in t.nodes] == ["a", "b", "a·b", "a·b + a", "f"]
     assert all(r["group"] is None for r in t.nodes)
 
 
 def test_a_graph_2_file_still_loads_and_draws_with_names():
     G = from_json((DATA / "graph-v2.json").read_bytes())
-    assert [G.nodes[n]["name"] for n in sorted(G)] == ["a", "b", "a·b", "a·b + a", "v4"]
+    assert [G.nodes[n]["name"] for n in sorted(G)] == ["a", "b", "a·b", "a·b + a", "f"]
     texts = svg_texts(vizgrad.draw(G).svg())
     assert "a·b + a" in texts
     graph_1 = json.loads((DATA / "graph-v2.json").read_text(encoding="utf-8"))
@@ -202,17 +202,23 @@ def test_a_graph_2_file_still_loads_and_draws_with_names():
     for n in graph_1["nodes"]:
         del n["group"]
     H = from_json(json.dumps(graph_1))
-    assert [H.nodes[n]["name"] for n in sorted(H)] == ["a", "b", "a·b", "a·b + a", "v4"]
+    assert [H.nodes[n]["name"] for n in sorted(H)] == ["a", "b", "a·b", "a·b + a", "f"]
 
 
 def test_a_name_that_is_only_an_id_is_written_small():
     from vizgrad.render.scene import Scene
 
-    G = from_json((DATA / "graph-v2.json").read_bytes())
-    scene = Scene(G)
-    sizes = {s.id: s.size for s in scene.shapes if s.id.startswith("t-") and s.id.endswith(
-        "-name")}
-    assert sizes["t-v4-name"] == pytest.approx(0.75 * sizes["t-v3-name"])
+    G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)  # log(exp(alpha)): 15 letters
+    assert [G.nodes[n]["name"] for n in sorted(G)] == ["alpha", "exp(alpha)", "v2", "2", "f"]
+    sizes = {s.id: s.size for s in Scene(G).shapes if s.id.endswith("-name")}
+    assert sizes["t-v2-name"] == pytest.approx(0.75 * sizes["t-v1-name"])
+    assert sizes["t-v4-name"] == sizes["t-v1-name"]
+
+
+def test_an_unnamed_output_is_f_unless_a_value_is_called_f():
+    f = Value(2.0, label="f")
+    t = trace(((f * f).exp() + f).tanh())
+    assert [r["name"] for r in t.nodes] == ["f", "f·f", "e^(f·f)", "e^(f·f) + f", "out"]
 
 
 def test_the_players_table_and_the_lab_use_the_names():

@@ -16,7 +16,9 @@
    values outside its neurons (the loss) may take up to :data:`ROLE_LENGTH`
    (``(ŷ[0] − y[0])²``);
 4. a constant's number (``2``, ``−1``);
-5. else its id ``vN``, which pictures write small (a last resort).
+5. the output (the root) is ``f``, as the command line and the lab call an expression's
+   (``out``, ``result`` or ``f_`` when a value already has that name);
+6. else its id ``vN``, which pictures write small (a last resort).
 
 The sample ``s`` of a forward pass is found from the net's output neurons: the k-th
 value an output neuron gives, in the trace's (topological, operand-first) order, is
@@ -29,7 +31,7 @@ sample k; a value made from one sample's values belongs to it too. ``sample`` is
     >>> a, b = Value(2.0, label="a"), Value(3.0, label="b")
     >>> t = trace(-((a * b + a) ** 2).log())
     >>> [r["name"] for r in t.nodes]
-    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'v7']
+    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'f']
 
 In a net, the numbers micrograd wraps (targets, ``sum()``'s 0) become constants
 (``kind="const"``): nothing learns from their gradient.
@@ -41,8 +43,9 @@ import re
 from typing import Any
 
 from ._numbers import MINUS, fmt
+from .expr import OUTPUT_NAMES
 
-__all__ = ["NAME_LENGTH", "ROLE_LENGTH", "compose", "name_nodes", "tight"]
+__all__ = ["NAME_LENGTH", "ROLE_LENGTH", "base", "compose", "name_nodes", "tight"]
 
 #: the longest name made from a value's op and operands (``a·b``, ``tanh(n)``); past it, a role
 NAME_LENGTH = 12
@@ -52,6 +55,7 @@ _SUPERSCRIPTS = {2.0: "²", 3.0: "³", 4.0: "⁴"}
 _PARAM = re.compile(r"L(\d+)\.N(\d+)\.(?:w(\d+)|b|p\d+)")
 _NEURON = re.compile(r"L(\d+)/N(\d+)")
 _ACTIVATIONS = ("tanh", "relu", "ReLU", "sigmoid")
+_ATOM = re.compile(r"[^\W\d][\w.]*(\[\d+\])*|\d+(\.\d+)?")  # a, L0.N2.out, x[0][1], 2
 
 
 def tight(part: str) -> str:
@@ -63,11 +67,22 @@ def tight(part: str) -> str:
     return f"({part})" if " " in part else part
 
 
+def base(part: str) -> str:
+    """An operand of a power, ``1/``, ``√`` or ``e^``: bracketed unless it is one name.
+
+    >>> base("z0"), base("x[0][1]"), base("a·b"), base("−1")
+    ('z0', 'x[0][1]', '(a·b)', '(−1)')
+    """
+    return part if _ATOM.fullmatch(part) else f"({part})"
+
+
 def compose(op: str, args: list[str]) -> str | None:
     """The name of ``op`` applied to operands named ``args``; None if it has no such name.
 
     >>> compose("+", ["ŷ[0]", "−y[0]"]), compose("*", ["u + v", "−1"]), compose("**2", ["d"])
     ('ŷ[0] − y[0]', '−(u + v)', 'd²')
+    >>> compose("**2", ["a·b"]), compose("exp", ["f·f"]), compose("**-1", ["x[0]"])
+    ('(a·b)²', 'e^(f·f)', '1/x[0]')
     """
     if op == "+" and len(args) == 2:
         a, b = args
@@ -86,19 +101,19 @@ def compose(op: str, args: list[str]) -> str | None:
     if op in ("tanh", "log", "relu", "ReLU", "sigmoid"):
         return f"{op.lower()}({a})"
     if op == "exp":
-        return f"e^{tight(a)}" if len(a) <= 3 else f"exp({a})"
+        return f"e^{base(a)}" if len(a) <= 3 else f"exp({a})"
     if op.startswith("**"):
         try:
             k = float(op[2:])
         except ValueError:
             return None
         if k in _SUPERSCRIPTS:
-            return f"{tight(a)}{_SUPERSCRIPTS[k]}"
+            return f"{base(a)}{_SUPERSCRIPTS[k]}"
         if k == -1:
-            return f"1/{tight(a)}"
+            return f"1/{base(a)}"
         if k == 0.5:
-            return f"√{tight(a)}"
-        return f"{tight(a)}^{fmt(k, 12, trim=True)}"
+            return f"√{base(a)}"
+        return f"{base(a)}^{fmt(k, 12, trim=True)}"
     return None
 
 
@@ -286,3 +301,7 @@ def name_nodes(nodes: list[dict[str, Any]], root: str) -> None:
             fallback.add(n)
         names[n] = r["name"] = name
         r["sample"] = net.sample.get(n)
+    top = next((r for r in nodes if r["id"] == root), None)
+    if top is not None and top["id"] in fallback:  # the output: f, as the CLI and the lab
+        taken = set(names.values())
+        top["name"] = next((o for o in OUTPUT_NAMES if o not in taken), top["name"])

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._names import NAME_LENGTH, compose, tight
+from .._names import NAME_LENGTH, base, compose, tight
 from .._numbers import MINUS, NOT_REACHED, SCIENTIFIC, fmt
 from ..i18n import t
 
@@ -59,7 +59,7 @@ def name(G: Any, node: str) -> str:
     >>> a, b = Value(2.0, label="a"), Value(3.0, label="b")
     >>> G = to_networkx(-((a * b + a) ** 2).log())
     >>> [name(G, n) for n in G]
-    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'v7']
+    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'f']
     """
     attrs = G.nodes[node]
     if attrs.get("label"):
@@ -75,9 +75,9 @@ def raw_name(G: Any, node: str) -> bool:
     """True when a value has no name but its id (``v5``): pictures write it small.
 
     >>> from vizgrad import Value, to_networkx
-    >>> G = to_networkx(Value(2.0, label="alpha").exp().log())
-    >>> [raw_name(G, n) for n in G]
-    [False, False, True]
+    >>> G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)
+    >>> [(name(G, n), raw_name(G, n)) for n in G]
+    [('alpha', False), ('exp(alpha)', False), ('v2', True), ('2', False), ('f', False)]
     """
     return name(G, node) == str(node) and not G.nodes[node].get("label")
 
@@ -146,6 +146,9 @@ def local_rule(G: Any, node: str, slot: int) -> str | None:
     >>> x = Value(0.5, label="x"); o = x.tanh(); o.label = "o"
     >>> local_rule(to_networkx(o), "v1", 0), local_rule(to_networkx(x ** 3), "v1", 0)
     ('1 − o²', '3·x²')
+    >>> G = to_networkx((x * x) ** 3)  # a compound operand is bracketed: 3·(x·x)²
+    >>> local_rule(G, "v2", 0)
+    '3·(x·x)²'
     """
     op = str(G.nodes[node].get("op", ""))
     args = _operands(G, node)
@@ -156,13 +159,13 @@ def local_rule(G: Any, node: str, slot: int) -> str | None:
         return "1"
     if op == "*" and len(args) == 2:
         return args[1 - slot]
-    x, out = _tight(x), _tight(out)  # ŷ[0] − y[0] in a product or a power: bracketed
+    bx, bout = base(x), base(out)  # a·b in a power or after 1/: bracketed
     if op == "tanh":
-        return f"1 {MINUS} {out}²"
+        return f"1 {MINUS} {bout}²"
     if op == "exp":
         return out
     if op == "log":
-        return f"1/{x}"
+        return f"1/{bx}"
     if op in ("relu", "ReLU"):
         return f"[{x} > 0]"
     if op.startswith("**"):
@@ -176,11 +179,11 @@ def local_rule(G: Any, node: str, slot: int) -> str | None:
         if k == 1:
             return "1"
         if k == 2:
-            return f"2·{x}"
+            return f"2·{_tight(x)}"
         if k == -1:
-            return f"{MINUS}1/{x}²"
+            return f"{MINUS}1/{bx}²"
         power = {3.0: "²", 4.0: "³"}.get(k, f"^({fmt(k - 1, 12, trim=True)})")
-        return f"{kk}·{x}{power}"
+        return f"{kk}·{bx}{power}"
     return None
 
 
