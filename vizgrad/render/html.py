@@ -47,7 +47,7 @@ def estimate(n: int, steps: int) -> tuple[int, float]:
     >>> estimate(5, 8)[0] < 100_000
     True
     """
-    return 40_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
+    return 41_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
 
 
 _PREFIX = "vg-"
