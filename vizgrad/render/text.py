@@ -120,20 +120,30 @@ def _operands(G: Any, node: str) -> list[str]:
 
 
 def formula(G: Any, node: str) -> str:
-    """How a node was computed: ``u = a × b``, ``o = tanh(n)``, ``p = x ** 2``."""
+    """How a node was computed: ``u = a × b``, ``o = tanh(n)``, ``p = x ** 2``; a value
+    whose name says how it was made is just its name (``a·b``).
+
+    >>> from vizgrad import Value, to_networkx
+    >>> a, b = Value(-2.0, label="a"), Value(3.0, label="b")
+    >>> q = (a * b) * (a + b); q.label = "q"
+    >>> G = to_networkx(q)
+    >>> formula(G, "v2"), formula(G, "v4")
+    ('a·b', 'q = a·b × (a + b)')
+    """
     op = str(G.nodes[node].get("op", ""))
     args = _operands(G, node)
     lhs = name(G, node)
     if not args:
         return lhs
-    if not G.nodes[node].get("label") and lhs != str(node):  # its name says how it was made
+    if not G.nodes[node].get("label") and lhs == compose(op, args):  # its name says how
         return lhs
     if op == "*" and f"{MINUS}1" in args and len(args) == 2:  # the chapter's negation
         return f"{lhs} = {MINUS}{_tight(args[1] if args[0] == f'{MINUS}1' else args[0])}"
     if op in _SYMBOLS and len(args) == 2:
-        return f"{lhs} = {args[0]} {_SYMBOLS[op]} {args[1]}"
+        a, b = (args if op == "+" else [_tight(x) for x in args])
+        return f"{lhs} = {a} {_SYMBOLS[op]} {b}"
     if op.startswith("**") and len(args) == 1:
-        return f"{lhs} = {args[0]} ** {op[2:].replace('-', MINUS)}"
+        return f"{lhs} = {base(args[0])} ** {op[2:].replace('-', MINUS)}"
     if G.nodes[node].get("kind") in ("group", "stub"):  # a collapsed box: its inputs
         return f"{lhs}({', '.join(args)})"
     return f"{lhs} = {op}({', '.join(args)})"
