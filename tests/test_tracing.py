@@ -567,7 +567,7 @@ def test_grads_are_restored_even_when_a_backward_closure_fails():
 def test_repr_names_the_root_and_counts_values_and_steps(fork):
     q, _, _ = fork
     assert repr(trace(q)) == "<Trace of q: 5 values, 8 steps>"
-    assert repr(trace(Value(2.0) * 3)) == "<Trace of v2: 3 values, 4 steps>"  # no label: its id
+    assert repr(trace(Value(2.0) * 3)) == "<Trace of f: 3 values, 4 steps>"  # no label: its name
 
 
 def test_repr_of_the_course_mlp_is_one_short_line():
@@ -579,5 +579,5 @@ def test_repr_of_the_course_mlp_is_one_short_line():
     values = chapter_order(loss, parents=lambda v: v._prev)
     operations = sum(1 for v in values if v._prev)
     assert len(values) == 132 + 3 * 88  # the model file's own count, not vizgrad's
-    assert repr(trace(loss)) == (f"<Trace of v{len(values) - 1}: {len(values)} values, "
+    assert repr(trace(loss)) == (f"<Trace of f: {len(values)} values, "
                                  f"{2 + 2 * operations} steps>")  # inputs, forward, seed, backward

@@ -152,7 +152,8 @@ class Trace:
 
     def __repr__(self) -> str:
         """One line, however large the graph: ``<Trace of q: 5 values, 8 steps>``."""
-        root = " ".join(str(self.node(self.root).get("label") or self.root).splitlines())
+        top = self.node(self.root)
+        root = " ".join(str(top.get("label") or top.get("name") or self.root).splitlines())
         return f"<Trace of {root}: {len(self.nodes)} values, {len(self.steps)} steps>"
 
     @property
