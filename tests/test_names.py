@@ -235,3 +235,32 @@ def test_the_embeds_call_an_expressions_output_f():
 
     G = graph(parse_options({"values": "a=-2, b=3"}, "(a*b)*(a+b)"))
     assert G.nodes[G.graph["root"]]["name"] == "f" and G.nodes[G.graph["root"]]["data"] == -6.0
+
+
+def test_a_penalty_on_the_weights_is_no_forward_pass():
+    from vizgrad.nn import MLP
+
+    net = MLP(2, [2, 1], seed=1)
+    xs, ys = [[1.0, -2.0], [0.5, 3.0]], [1.0, -1.0]
+    fit = sum(((net(x) - y) ** 2 for x, y in zip(xs, ys)), Value(0.0, label="zero"))
+    loss = fit + sum(p * p for p in net.parameters()) * 0.01
+    G = to_networkx(trace(loss))
+    by = names_of(G)
+    assert sorted(n for n in by if re.fullmatch(r"ŷ\[\d+\]", n)) == ["ŷ[0]", "ŷ[1]"]  # not w·w
+    assert {"Σ[0]", "Σ[0..1]", "loss"} <= set(by)
+    for s in range(2):
+        for i in range(2):  # floats that vizgrad wrapped: inputs, with a grad cell
+            copies = [n for n in G if G.nodes[n]["name"] == f"x[{s}][{i}]"]
+            assert len(copies) == 2 and all(G.nodes[n]["kind"] == "input" for n in copies)
+            assert all(G.nodes[n]["data"] == xs[s][i] for n in copies)
+
+
+def test_a_penalty_inside_micrograds_neurons_is_no_forward_pass():
+    random.seed(1337)
+    net = mg_nn.MLP(3, [4, 1])
+    fit = sum((yout - ygt) ** 2 for ygt, yout in zip(YS[:2], [net(x) for x in XS[:2]]))
+    loss = fit + sum(p * p for p in net.parameters()) * 0.01  # model= groups p·p with p
+    G = to_networkx(trace(loss, model=net))
+    by = names_of(G)
+    assert sorted(n for n in by if re.fullmatch(r"ŷ\[\d+\]", n)) == ["ŷ[0]", "ŷ[1]"]
+    assert G.nodes[by["ŷ[1]"]]["data"] == net(XS[1]).data

@@ -126,20 +126,21 @@ class _Net:
     """The roles of a net's values: found from its parameters' labels and groups."""
 
     def __init__(self, nodes: list[dict[str, Any]], root: str) -> None:
+        self.params: dict[str, tuple[int, int, int | None]] = {}
+        for r in nodes:
+            m = _PARAM.fullmatch(str(r["label"])) if r.get("label") else None
+            if m and not r["parents"] and _neuron(r.get("group")) == (int(m[1]), int(m[2])):
+                self.params[r["id"]] = (int(m[1]), int(m[2]), int(m[3]) if m[3] else None)
+        self.roles: dict[str, str] = {}
+        self.sample: dict[str, int | None] = {}
+        if not self.params:  # not a net: nothing more to find
+            return
         self.rec = {r["id"]: r for r in nodes}
         self.users: dict[str, list[str]] = {}
         for r in nodes:
             for p in r["parents"]:
                 self.users.setdefault(p, []).append(r["id"])
-        self.params: dict[str, tuple[int, int, int | None]] = {}
-        for r in nodes:
-            m = _PARAM.fullmatch(str(r.get("label") or ""))
-            if m and not r["parents"] and _neuron(r.get("group")) == (int(m[1]), int(m[2])):
-                self.params[r["id"]] = (int(m[1]), int(m[2]), int(m[3]) if m[3] else None)
-        self.roles: dict[str, str] = {}
-        self.sample: dict[str, int | None] = {}
-        if self.params:
-            self._outputs(nodes, root)
+        self._outputs(nodes, root)
 
     def leaf(self, n: str) -> bool:
         """An unlabelled leaf that is not a parameter: a number the net's code wrapped."""
@@ -151,8 +152,8 @@ class _Net:
         outs: dict[int, list[str]] = {}
         for r in nodes:
             where = _neuron(r.get("group"))
-            if not r["parents"] or where is None or where[0] != last:
-                continue
+            if where is None or where[0] != last or r["op"] not in ("+", *_ACTIVATIONS):
+                continue  # a neuron gives its sum or its activation (not w², a penalty)
             users = self.users.get(r["id"], [])
             if r["id"] == root or not users or any(
                     self.rec[u].get("group") != r.get("group") for u in users):
@@ -219,7 +220,9 @@ class _Net:
             roles[root] = "loss"
 
     def _zero(self, n: str) -> bool:
-        return self.leaf(n) and self.rec[n]["data"] == 0.0
+        """A sum's start: a leaf holding 0 (``sum()``'s, or a labelled ``Value(0.0)``)."""
+        r = self.rec[n]
+        return not r["parents"] and n not in self.params and r["data"] == 0.0
 
     def _suffix(self, n: str) -> str:
         s = self.sample.get(n)
@@ -286,9 +289,9 @@ def name_nodes(nodes: list[dict[str, Any]], root: str) -> None:
     for r in nodes:
         n = r["id"]
         name = str(r["label"]) if r.get("label") else net.roles.get(n)
-        if net.params and n not in net.params and net.leaf(n) and not (
-                name or "").startswith("x["):
-            r["kind"] = "const"  # a number the net's code wrapped: a target, sum()'s 0
+        if net.params and n not in net.params and net.leaf(n):
+            # a number the net's code wrapped: an input x[s][i], else a target or sum()'s 0
+            r["kind"] = "input" if (name or "").startswith("x[") else "const"
         if name is None and r["parents"] and not any(p in fallback for p in r["parents"]):
             made = compose(str(r["op"]), [names[p] for p in r["parents"]])
             room = ROLE_LENGTH if net.params and _neuron(r.get("group")) is None else NAME_LENGTH
