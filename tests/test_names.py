@@ -264,3 +264,13 @@ def test_a_penalty_inside_micrograds_neurons_is_no_forward_pass():
     by = names_of(G)
     assert sorted(n for n in by if re.fullmatch(r"ŷ\[\d+\]", n)) == ["ŷ[0]", "ŷ[1]"]
     assert G.nodes[by["ŷ[1]"]]["data"] == net(XS[1]).data
+
+
+def test_a_net_with_two_outputs_names_each_output_and_target():
+    random.seed(3)
+    net = mg_nn.MLP(2, [3, 2])
+    out = net([1.0, 2.0])
+    loss = (out[0] - 1.0) ** 2 + (0.5 - out[1]) ** 2  # ŷ − y, and y − ŷ
+    by = names_of(to_networkx(trace(loss, model=net)))
+    assert {"ŷ[0][0]", "−y[0][0]", "ŷ[0][0] − y[0][0]", "(ŷ[0][0] − y[0][0])²", "ŷ[0][1]",
+            "y[0][1]", "y[0][1] − ŷ[0][1]", "(y[0][1] − ŷ[0][1])²", "loss"} <= set(by)

@@ -81,6 +81,8 @@ def compose(op: str, args: list[str]) -> str | None:
 
     >>> compose("+", ["ŷ[0]", "−y[0]"]), compose("*", ["u + v", "−1"]), compose("**2", ["d"])
     ('ŷ[0] − y[0]', '−(u + v)', 'd²')
+    >>> compose("+", ["−ŷ[1]", "y[1]"]), compose("+", ["−1", "x"])
+    ('y[1] − ŷ[1]', 'x − 1')
     >>> compose("**2", ["a·b"]), compose("exp", ["f·f"]), compose("**-1", ["x[0]"])
     ('(a·b)²', 'e^(f·f)', '1/x[0]')
     """
@@ -88,6 +90,8 @@ def compose(op: str, args: list[str]) -> str | None:
         a, b = args
         if b.startswith(MINUS) and len(b) > 1:  # a + (−b) is a − b
             return f"{a} {MINUS} {b[1:]}"
+        if a.startswith(MINUS) and len(a) > 1 and " " not in a:  # −a + b is b − a
+            return f"{b} {MINUS} {a[1:]}"
         return f"{a} + {b}"
     if op == "*" and len(args) == 2:
         a, b = args
@@ -256,21 +260,22 @@ class _Net:
         """``ŷ[s] + c`` (micrograd's ``ŷ − y`` with y a number): c is −y[s]; with ``−ŷ[s]``
         (``y − ŷ``), c is y[s]; a Value target negated (``y·−1``) is y[s]."""
         for a, c in ((ps[0], ps[1]), (ps[1], ps[0])):
-            s = self.yhat.get(a)
+            out = a if a in self.yhat else None
             sign = MINUS
-            if s is None and self.rec[a]["op"] == "*":  # −ŷ[s]: ŷ[s]·−1
+            if out is None and self.rec[a]["op"] == "*":  # −ŷ[s]: ŷ[s]·−1
                 neg = [p for p in self.rec[a]["parents"] if p in self.yhat]
                 if neg and any(self.leaf(p) and self.rec[p]["data"] == -1.0
                                for p in self.rec[a]["parents"]):
-                    s, sign = self.yhat[neg[0]], ""
-            if s is None:
+                    out, sign = neg[0], ""
+            if out is None:
                 continue
+            index = self.roles[out][1:]  # ŷ[s], or ŷ[s][j] for the j-th output
             if self.leaf(c) and c not in self.roles:
-                self.roles[c] = f"{sign}y[{s}]"
+                self.roles[c] = f"{sign}y{index}"
             elif self.rec[c]["op"] == "*" and sign:  # ŷ + y·−1: the Value y
                 for p in self.rec[c]["parents"]:
                     if self.leaf(p) and self.rec[p]["data"] != -1.0 and p not in self.roles:
-                        self.roles[p] = f"y[{s}]"
+                        self.roles[p] = f"y{index}"
             return
 
 
