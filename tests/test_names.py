@@ -274,3 +274,17 @@ def test_a_net_with_two_outputs_names_each_output_and_target():
     by = names_of(to_networkx(trace(loss, model=net)))
     assert {"ŷ[0][0]", "−y[0][0]", "ŷ[0][0] − y[0][0]", "(ŷ[0][0] − y[0][0])²", "ŷ[0][1]",
             "y[0][1]", "y[0][1] − ŷ[0][1]", "(y[0][1] − ŷ[0][1])²", "loss"} <= set(by)
+
+
+def test_an_opened_neuron_names_its_values_inside_its_box():
+    from vizgrad.collapse import collapse
+    from vizgrad.render._views import unpack_view, views
+    from vizgrad.render.scene import Scene
+
+    G = examples.graph("mlp")
+    opened = views(Scene(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]
+    view = unpack_view(next(v for v in opened if v["open"] == "L0/N1"))
+    texts = svg_texts(view["svg"])
+    assert {"w0·x0", "w1·x1", "Σ1", "Σ", "out", "L0.N1.w0", "L0/N0 · 8 values"} <= set(texts)
+    assert "L0.N1.out" not in texts and "out" not in svg_texts(
+        unpack_view(next(v for v in opened if v["open"] == "L1/N0"))["svg"])
