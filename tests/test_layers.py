@@ -22,9 +22,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "vizgrad"
 LAYERS = {
     # the Value engine, and helpers that need nothing of vizgrad above its exceptions
     "engine": ["_version", "exceptions", "_display", "_floats", "engine", "expr", "nn", "i18n",
-               "_files", "_parent"],
+               "_files", "_parent", "_numbers"],
     # the step-by-step record of a graph's forward and backward pass
-    "trace": ["tracing", "_backward", "_nets"],
+    "trace": ["tracing", "_backward", "_nets", "_names"],
     # networkx graphs, their checks and transformations, the examples
     "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "_fold", "collapse",
               "examples", "_budget", "_samples"],
@@ -33,7 +33,7 @@ LAYERS = {
     "scene": ["options", "render.prepare", "checks", "render", "render.text", "render.theme", "render.presets", "render.geometry",
               "render._metrics", "render.layout", "render._wasm_worker", "render.scene",
               "render._looks", "render._groups", "render._shapes", "render._labels",
-              "render._fonts"],
+              "render._fonts", "render.pacing"],
     # SVG, animated SVG, pictures and frames, the HTML player
     "writers": ["render._svgout", "render.playback", "render._views", "render.svg",
                 "render.animated", "render.slides", "render.frames", "render._picture",

@@ -478,10 +478,11 @@ def test_to_dict_and_json_agree_and_document_the_format(fork):
     t = trace(fork[0])
     d = t.to_dict()
     assert strict_json(t.to_json()) == json.loads(json.dumps(d))
-    assert d["format"] == "vizgrad.trace/2"
+    assert d["format"] == "vizgrad.trace/3"
     assert set(d) >= {"root", "also", "derivatives", "backward_ran", "default_step", "nodes", "steps"}
     for n in d["nodes"]:
-        assert {"id", "label", "op", "kind", "data", "grad", "group"} <= set(n)
+        assert {"id", "label", "name", "op", "kind", "data", "grad", "group", "sample"} <= set(n)
+    assert [n["name"] for n in d["nodes"]] == ["a", "b", "u", "v", "q"]
     again = Trace.from_dict(json.loads(t.to_json()))
     assert again.to_json() == t.to_json()
 
@@ -494,7 +495,8 @@ def test_format_1_without_groups_still_reads(fork):
     old = Trace.from_dict(d)
     G = vizgrad.to_networkx(old)
     assert G.nodes["v0"]["group"] is None and G.nodes["v0"]["grad"] == -3.0
-    assert old.to_dict()["format"] == "vizgrad.trace/2"
+    assert old.to_dict()["format"] == "vizgrad.trace/3"
+    assert [n["name"] for n in old.nodes] == ["a", "b", "u", "v", "q"]
 
 
 def test_from_dict_names_an_unknown_format():
@@ -565,7 +567,7 @@ def test_grads_are_restored_even_when_a_backward_closure_fails():
 def test_repr_names_the_root_and_counts_values_and_steps(fork):
     q, _, _ = fork
     assert repr(trace(q)) == "<Trace of q: 5 values, 8 steps>"
-    assert repr(trace(Value(2.0) * 3)) == "<Trace of v2: 3 values, 4 steps>"  # no label: its id
+    assert repr(trace(Value(2.0) * 3)) == "<Trace of f: 3 values, 4 steps>"  # no label: its name
 
 
 def test_repr_of_the_course_mlp_is_one_short_line():
@@ -577,5 +579,5 @@ def test_repr_of_the_course_mlp_is_one_short_line():
     values = chapter_order(loss, parents=lambda v: v._prev)
     operations = sum(1 for v in values if v._prev)
     assert len(values) == 132 + 3 * 88  # the model file's own count, not vizgrad's
-    assert repr(trace(loss)) == (f"<Trace of v{len(values) - 1}: {len(values)} values, "
+    assert repr(trace(loss)) == (f"<Trace of f: {len(values)} values, "
                                  f"{2 + 2 * operations} steps>")  # inputs, forward, seed, backward

@@ -35,12 +35,13 @@ def english_words(texts: list[str], labels: set[str]) -> list[str]:
     """Words of two or more Latin letters that are neither node labels, ``x.grad`` or
     ``dy/dx`` formulae, numbers nor an allowed name."""
     found = []
+    named = set(re.findall(r"[A-Za-z]{2,}", " ".join(labels)))  # L0.N2.out: out is a name
     for text in texts:
         text = re.sub(r"(\b\w+|\))\.grad\b", " ", text)  # a formula: u.grad, (a·b).grad
         text = re.sub(r"\d+(\.\d+)?e[−-]?\d+", " ", text)  # 1e-6
         text = re.sub(r"\bd\w+/d\w+\b", " ", text)  # a derivative: dy/dx
         for word in re.findall(r"[A-Za-z]{2,}", text):
-            if word not in ALLOWED and word not in labels:
+            if word not in ALLOWED and word not in labels and word not in named:
                 found.append(word)
     return found
 

@@ -34,10 +34,13 @@ _KEEP = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
 
 
 def display_name(G: Any, n: str) -> str:
-    """A node's label, a constant's value, else its id (as the renderers name it)."""
+    """A node's label, its name (see :mod:`vizgrad._names`), a constant's value, else its id
+    (as the renderers name it)."""
     attrs = G.nodes[n]
     if attrs.get("label"):
         return str(attrs["label"])
+    if attrs.get("name"):
+        return str(attrs["name"])
     if not G.in_degree(n) and attrs.get("kind") in ("const", "input"):
         return f"{attrs['data']:g}"
     return str(n)

@@ -213,9 +213,9 @@ def graph(spec: Spec) -> Any:
     values = dict(spec.values)
     if spec.example is not None:
         return examples.graph(spec.example, **values)
-    from .expr import parse
+    from .expr import name_output, parse
 
-    root = parse(spec.expression or "", **values)
+    root = name_output(parse(spec.expression or "", **values), values)  # f, as the CLI and lab
     root.backward()
     return to_networkx(trace(root))
 

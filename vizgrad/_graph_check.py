@@ -54,6 +54,8 @@ def _check_nodes(nodes: list[Any], transformed: bool) -> tuple[dict[str, int], d
         if node_id in orders:
             raise fail(f.where, "this id is used by an earlier node too")
         f.get("label", "str", required=False)
+        f.get("name", "str|null", required=False)  # vizgrad.trace/3
+        f.get("sample", "int|null", required=False)
         f.get("op", "str")
         kind = f.get("kind", "str")
         if kind not in KINDS:

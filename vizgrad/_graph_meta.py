@@ -74,6 +74,7 @@ _KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "number|null": (lambda v: v is None or _number(v), "a number or null"),
     "id|null": (lambda v: v is None or type(v) is str, "a node id or null"),
     "str|null": (lambda v: v is None or type(v) is str, "a string or null"),
+    "int|null": (lambda v: v is None or (_int(v) and v >= 0), "a whole number ≥ 0 or null"),
     "list": (lambda v: type(v) is list, "a list"),
     "object": (lambda v: type(v) is dict, "an object"),
 }

@@ -265,10 +265,19 @@ def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
     """Draw once per group the wrapped numbers that repeat across its subgroups.
 
     micrograd wraps each float input in every neuron, so ``MLP(3, [4, 1])``
-    holds four copies of each ``x_i``. Within each group at ``level``, the
-    k-th unlabelled leaf of value v of every subgroup becomes one node, whose
-    grad is the sum of the copies' grads (the grad of that input). It joins
+    holds four copies of each ``x_i``. The copies of a net's input ``x[s][i]`` (named
+    by :mod:`vizgrad._names`: the copy multiplied by ``w[i]`` in the s-th forward pass)
+    become one node ``x[s][i]``; other unlabelled leaves merge within each group at
+    ``level``: the k-th leaf of value v of every subgroup becomes one node. A merged
+    node's grad is the sum of the copies' grads (the grad of that input). It joins
     no group, so collapsed neurons show it as a shared input.
+
+    >>> import vizgrad
+    >>> from micrograd.nn import MLP
+    >>> import random; random.seed(0); net = MLP(2, [2, 1])
+    >>> G = merge_constants(vizgrad.to_networkx(vizgrad.trace(net([1.0, -2.0]), model=net)))
+    >>> sorted(G.nodes[n]["name"] for n in G if G.nodes[n].get("members"))
+    ['x[0][0]', 'x[0][1]']
     """
     G = as_graph(x)
     depth = _depth(level)
@@ -279,6 +288,9 @@ def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
         if G.in_degree(n) or a.get("label") or a.get("kind") not in ("input", "const"):
             continue
         g = a.get("group")
+        if str(a.get("name", "")).startswith("x["):  # a net's input: one node per name
+            key[n] = (a["name"], a["kind"], a["data"], 0)
+            continue
         k = (g, a["kind"], a["data"])
         seen[k] = seen.get(k, 0) + 1
         key[n] = (_key(g, depth), a["kind"], a["data"], seen[k])
@@ -291,8 +303,11 @@ def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
         if len(ns) > 1:
             b = f"c{len(boxes)}"
             own = {G.nodes[n].get("group") for n in ns}  # one group, or none when they differ
+            first = G.nodes[ns[0]]
             boxes[b] = {"label": "", "kind": k[1], "op": "", "data": k[2],
-                        "group": own.pop() if len(own) == 1 else None}
+                        "group": own.pop() if len(own) == 1 else None,
+                        "name": first.get("name") if isinstance(k[0], str) and k[0].startswith(
+                            "x[") else None, "sample": first.get("sample")}
             box_of.update((n, b) for n in ns)
     return _finish(G, contract(G, box_of, boxes), "merged", {"level": level})
 

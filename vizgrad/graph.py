@@ -24,6 +24,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ._graph_check import check_document
+from ._names import name_nodes
 from .exceptions import GraphFormatError, OperandTypeError
 from .tracing import FORMAT, State, Trace, replay, strict_json, trace
 
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ["to_networkx", "to_json", "from_json", "as_graph", "graph_state", "graph_to_trace"]
 
-_NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
+_NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order", "group", "name",
+              "sample")
 _GRAPH_KEYS = ("format", "root", "also", "derivatives", "backward_ran", "default_step", "steps")
 _HUGE = re.compile(r"\d{4301,}")
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -44,7 +46,7 @@ def to_networkx(x: Any, also: Any = ()) -> nx.MultiDiGraph:
     """A ``MultiDiGraph`` of a Value (traced with ``also``) or of a :class:`Trace`.
 
     Edges run parent → child keyed by operand slot; node attributes are
-    ``label, data, grad, op, kind, on_path, order, group``; ``G.graph`` holds
+    ``label, name, data, grad, op, kind, on_path, order, group, sample``; ``G.graph`` holds
     ``root``, ``also``, ``steps`` and ``default_step``.
     """
     import networkx as nx
@@ -55,8 +57,9 @@ def to_networkx(x: Any, also: Any = ()) -> nx.MultiDiGraph:
         format=FORMAT, root=t.root, also=list(t.also), derivatives=t.derivatives,
         backward_ran=t.backward_ran, default_step=t.default_step, steps=t.steps,
     )
-    attrs = operator.itemgetter(*_NODE_KEYS)
-    G.add_nodes_from((n["id"], dict(zip(_NODE_KEYS, attrs(n)))) for n in t.nodes)
+    attrs = operator.itemgetter(*_NODE_KEYS[:8])
+    G.add_nodes_from((n["id"], dict(zip(_NODE_KEYS, attrs(n)), name=n.get("name"),
+                                    sample=n.get("sample"))) for n in t.nodes)
     add_edge = G.add_edge  # one call per edge skips add_edges_from's per-edge view lookups
     for n in t.nodes:
         child = n["id"]
@@ -103,7 +106,8 @@ def graph_to_trace(G: nx.MultiDiGraph) -> Trace:
         parents = sorted(G.in_edges(n, keys=True), key=lambda e: e[2])
         nodes.append({"id": n, **{k: attrs.get(k) for k in _NODE_KEYS[:6]},
                       "parents": [e[0] for e in parents], "order": attrs.get("order"),
-                      "group": attrs.get("group")})
+                      "group": attrs.get("group"), "name": attrs.get("name"),
+                      "sample": attrs.get("sample")})
     nodes.sort(key=lambda r: r["order"])
     return Trace(nodes, list(G.graph["steps"]), G.graph["root"], list(G.graph.get("also", [])),
                  G.graph.get("derivatives", "exact"), bool(G.graph.get("backward_ran", True)))
@@ -206,6 +210,19 @@ def _parse(raw: str | bytes) -> Any:
     return data
 
 
+def _name_old(G: nx.MultiDiGraph) -> None:
+    """Give the values of a ``vizgrad.trace/1`` or ``/2`` graph their names (``/3`` has them);
+    a collapsed or focused graph keeps its boxes' labels."""
+    if all("name" in a for _, a in G.nodes(data=True)) or any(
+            a.get("kind") in ("group", "stub") for _, a in G.nodes(data=True)):
+        return
+    records = graph_to_trace(G).nodes
+    name_nodes(records, G.graph["root"])
+    for r in records:
+        G.nodes[r["id"]].update(name=r["name"], sample=r["sample"], kind=r["kind"])
+    G.graph["format"] = FORMAT
+
+
 def from_json(text: str | bytes) -> nx.MultiDiGraph:
     """Load a graph written by :func:`to_json`; it renders without any Value.
 
@@ -240,6 +257,7 @@ def from_json(text: str | bytes) -> nx.MultiDiGraph:
         G = nx.node_link_graph(_restore(data), directed=True, multigraph=True, edges="edges")
         for _, attrs in G.nodes(data=True):
             attrs.setdefault("group", None)  # vizgrad.trace/1 has no groups
+        _name_old(G)
     except (KeyError, TypeError, ValueError, RecursionError, nx.NetworkXError) as err:
         raise GraphFormatError(f"not a vizgrad graph: {err}") from None
     return G

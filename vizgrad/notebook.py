@@ -84,7 +84,7 @@ class Stepper:
 
 
 def show(x: Any, step: StepArg = None, *, options: Options | None = None,
-         title: str | None = None, interval_ms: int = 1200, fit: bool = False,
+         title: str | None = None, interval_ms: int | None = None, fit: bool = False,
          **overrides: Any) -> Stepper:
     """A :class:`Stepper` of ``x``: a Value, a Trace, a graph or an example name.
 

@@ -27,13 +27,15 @@ from typing import Any
 
 from . import _display
 from ._backward import backward_steps
+from ._names import name_nodes
 from .exceptions import GraphFormatError, OperandTypeError
 
 __all__ = ["FORMAT", "READ_FORMATS", "State", "Trace", "replay", "states", "strict_json", "trace"]
 
-FORMAT = "vizgrad.trace/2"
-#: formats :meth:`Trace.from_dict` reads (/1 has no node ``group``)
-READ_FORMATS = ("vizgrad.trace/1", FORMAT)
+FORMAT = "vizgrad.trace/3"
+#: formats :meth:`Trace.from_dict` reads (/1 has no node ``group``; /1 and /2 have no
+#: ``name`` and ``sample``, which are worked out when they are read)
+READ_FORMATS = ("vizgrad.trace/1", "vizgrad.trace/2", FORMAT)
 
 
 def _is_value(v: object) -> bool:
@@ -150,7 +152,8 @@ class Trace:
 
     def __repr__(self) -> str:
         """One line, however large the graph: ``<Trace of q: 5 values, 8 steps>``."""
-        root = " ".join(str(self.node(self.root).get("label") or self.root).splitlines())
+        top = self.node(self.root)
+        root = " ".join(str(top.get("label") or top.get("name") or self.root).splitlines())
         return f"<Trace of {root}: {len(self.nodes)} values, {len(self.steps)} steps>"
 
     @property
@@ -188,15 +191,18 @@ class Trace:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Trace:
-        """Rebuild a Trace from :meth:`to_dict` output (``vizgrad.trace/1`` or ``/2``)."""
+        """Rebuild a Trace from :meth:`to_dict` output (``vizgrad.trace/1``, ``/2`` or ``/3``)."""
         fmt = d.get("format", FORMAT) if isinstance(d, dict) else None
         if fmt not in READ_FORMATS:
             raise GraphFormatError(f"unknown trace format {fmt!r}; this vizgrad reads "
                                    f"{', '.join(READ_FORMATS)}")
         try:
             nodes = list(d["nodes"])
-            if fmt != FORMAT:  # /1: no groups
+            if fmt == READ_FORMATS[0]:  # /1: no groups
                 nodes = [{**n, "group": None} for n in nodes]
+            if fmt != FORMAT:  # /1, /2: no names
+                nodes = [dict(n) for n in nodes]
+                name_nodes(nodes, d["root"])
             return cls(nodes, list(d["steps"]), d["root"], list(d.get("also", [])),
                        d.get("derivatives", "exact"), bool(d.get("backward_ran", True)))
         except (KeyError, TypeError) as err:
@@ -343,5 +349,6 @@ def trace(root: Any, also: Iterable[Any] = (), *, model: Any = None) -> Trace:
         from ._nets import name_model
 
         name_model(model, nodes, ids)
+    name_nodes(nodes, names[n_root - 1])  # every value's name (and sample): vizgrad._names
     return Trace(nodes, steps, names[n_root - 1], [ids[id(v)] for v in also],
                  "observed" if observed else "exact", backward_ran)

@@ -14,6 +14,7 @@ import pytest
 from vizgrad import examples, parse, player_html
 from vizgrad._embed import COLUMN, column_preset
 from vizgrad.exceptions import OptionError
+from vizgrad.expr import name_output
 from vizgrad.render.svg import draw
 
 from .conftest import current_step, grad, player_frames
@@ -100,7 +101,7 @@ def test_an_animated_block_is_the_animated_svg():
     decoded = base64.b64decode(example.find("img")["src"].split(",", 1)[1]).decode()
     assert decoded == draw(examples.graph("fork"), preset=column_preset(COLUMN)).animated_svg()
     assert example.find("img")["alt"] == "example fork, animated: steps 0 to 7, then the final view"
-    q = parse("(a*b)*(a+b)", a=-2, b=3)
+    q = name_output(parse("(a*b)*(a+b)", a=-2, b=3))  # f, as the CLI and the lab
     q.backward()
     decoded = base64.b64decode(expression.find("img")["src"].split(",", 1)[1]).decode()
     assert decoded == draw(q, theme="dark", preset=column_preset(COLUMN)).animated_svg()
@@ -115,7 +116,7 @@ def test_superfences_renders_the_block_inside_a_list():
     out = markdown.markdown(NESTED, extensions=["pymdownx.superfences"],
                             extension_configs={"pymdownx.superfences": {"custom_fences": fences}})
     (fig,) = bs4.BeautifulSoup(out, "html.parser").select("li figure.vizgrad")
-    q = parse("a*a", a=3)
+    q = name_output(parse("a*a", a=3))
     q.backward()
     assert base64.b64decode(fig.find("img")["src"].split(",", 1)[1]).decode() == draw(q).svg()
 

@@ -290,7 +290,7 @@ def test_the_chapter_lab_in_chinese(zh_page):
     expect(pg.locator("#metric-grad-b")).to_have_text("−8")
     expect(h).to_have_value("1e-6")
     G = examples.graph("fork")
-    labels = {str(G.nodes[n].get("label") or n) for n in G.nodes}
+    labels = {str(G.nodes[n].get(k) or n) for n in G.nodes for k in ("label", "name")}
     assert english_words(pg.evaluate(TEXT_NODES), labels) == []
     # the switch changes every word, the picture too
     pg.locator("#lang").select_option("en")

@@ -154,13 +154,13 @@ def test_as_an_img_it_follows_the_readers_reduced_motion_setting(browser, tmp_pa
 
 def test_two_inlined_svgs_play_on_their_own(page, tmp_path):
     fork, shared = draw(examples.graph("fork")), draw(examples.graph("shared-node"))
-    body = "".join(d.animated_svg().split("\n", 1)[1] for d in (fork, shared))
+    body = "".join(d.animated_svg(hold=2).split("\n", 1)[1] for d in (fork, shared))
     (tmp_path / "two.html").write_text(f"<!DOCTYPE html><body>{body}</body>", encoding="utf-8")
     pg = page()
     pg.goto((tmp_path / "two.html").as_uri())
     ids = pg.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
     assert len(ids) == len(set(ids)) > 100
-    pg.evaluate(SEEK, 2 * 2000 + 1000)  # the middle of step 2 with the default hold
+    pg.evaluate(SEEK, 2 * 2000 + 1000)  # the middle of step 2, 2 s each
     for d in (fork, shared):
-        cap = prefix_of(d.animated_svg()) + "cap-0"
+        cap = prefix_of(d.animated_svg(hold=2)) + "cap-0"
         assert pg.evaluate(VISIBLE, cap) == [d.scene.caption_lines(2)[0]]

@@ -244,7 +244,10 @@ def test_gif_frames_durations_and_the_final_view(tmp_path):
     G = examples.graph("fork")  # backward() ran: the final view has every contribution
     frames_, loop = gif_frames(fr.animate(G, tmp_path / "fork.gif"))
     assert loop == 0
-    assert [d for _, d in frames_] == [1500, 1000, 1000, 1000, 2000, 2500, 2500, 2500, 4000]
+    # each frame is held its phase's least time (inputs 1.5 s, forward 1, seed 2, backward 2,
+    # final 4), or 0.5 s plus its chain-rule lines at 20 characters a second if longer:
+    # "u = a × b = −6" is 14 characters (1.2 s); step 5's two lines are 41 + 45 (4.8 s)
+    assert [d for _, d in frames_] == [1500, 1200, 1100, 1200, 2000, 4800, 5200, 5000, 4000]
     # the last frame is the final view, the one before it step 7
     final = np.asarray(Image.open(draw(G).save(tmp_path / "final.png", dpi=97.5)).convert("RGB"),
                        dtype=int)

@@ -149,18 +149,18 @@ def test_find_highlights_opens_cycles_and_says_when_nothing_matches(open_page, s
     G, page = small
     pg = open_page(page, "#step=final")
     find = pg.get_by_label("Find")
-    find.fill("L1.N0.w2")
+    find.fill("L1.N0.b")  # one match: the products are named L1.N0.w2·x2
     find.press("Enter")
-    expect(pg.locator("#found")).to_have_text("1 of 1: L1.N0.w2")
-    w2 = _id(G, "L1.N0.w2")
+    expect(pg.locator("#found")).to_have_text("1 of 1: L1.N0.b")
+    b = _id(G, "L1.N0.b")
     assert pg.locator("#vg-frame-label").text_content().startswith("L1/N0")  # its group opened
-    assert pg.locator("#found").inner_text() == "1 of 1: L1.N0.w2"
-    assert pg.locator("tr.found").get_attribute("data-node") == w2
+    assert pg.locator("#found").inner_text() == "1 of 1: L1.N0.b"
+    assert pg.locator("tr.found").get_attribute("data-node") == b
     assert pg.evaluate("""id => {
       const m = document.querySelector("rect.vg-found").getBoundingClientRect();
       const n = document.getElementById("vg-n-" + id).getBoundingClientRect();
       return m.left < n.left && n.right < m.right && m.top < n.top && n.bottom < m.bottom;
-    }""", w2)
+    }""", b)
     find.fill("zzz")
     find.press("Enter")
     assert pg.locator("#found").inner_text() == "no match for “zzz”"
@@ -240,7 +240,7 @@ def test_an_opened_chinese_page_has_no_english_words(open_page, small):
     expect(pg.get_by_role("button", name="收起分组 L0/N1")).to_be_focused()
     pg.get_by_label("查找").fill("zzz")
     pg.get_by_label("查找").press("Enter")
-    labels = {str(G.nodes[n].get("label") or n) for n in G.nodes}
+    labels = {str(G.nodes[n].get(k) or n) for n in G.nodes for k in ("label", "name")}
     labels |= {"L0", "L1", "N0", "N1", "N2", "L0/N1"}
     texts = pg.evaluate(TEXT_NODES)
     assert "没有找到“zzz”" in texts

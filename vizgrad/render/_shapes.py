@@ -20,12 +20,15 @@ from ._metrics import width
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["ROW", "Shape", "op_glyph", "place_caption", "place_edges", "place_legend", "place_nodes"]
+__all__ = ["RAW", "ROW", "Shape", "op_glyph", "place_caption", "place_edges", "place_legend",
+           "place_nodes"]
 
 Point = tuple[float, float]
 _ARROW = 9.0  # arrowhead length, points
 #: row labels and the phase badge, relative to their text (12 pt in the docs preset)
 ROW = 0.86
+#: the size of a name that is only an id (``v5``), relative to the font: footnote-sized
+RAW = 0.75
 _OPS = {"+": "+", "*": "×", "relu": "ReLU", "ReLU": "ReLU"}
 _SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
@@ -197,8 +200,12 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
                                           _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
         add(Shape(f"s-{n}", "path", ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
                   "vg-rule-line"))
-        add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f)), "vg-name", f,
-                  True, "middle"))
+        if tx.raw_name(scene.graph, n):  # only an id (v5), a last resort: footnote-sized
+            add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f * RAW)),
+                      "vg-name vg-raw", f * RAW, False, "middle"))
+        else:
+            add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f)), "vg-name",
+                      f, True, "middle"))
         for row, key in ((1, "data"), (2, "grad")):
             base = _baseline(top + line * (row + 0.5), f)
             add(Shape(f"t-{n}-{key[0]}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * ROW))

@@ -249,6 +249,26 @@ def unpack_view(packed: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
+def _inside(E: Any, path: str, members: Any) -> None:
+    """Inside an opened box, its values go by their names in the box: ``L0.N1.w0·x0`` is
+    ``w0·x0`` in the frame of ``L0/N1`` (labels, like the parameters', stay whole).
+
+    >>> import vizgrad
+    >>> from vizgrad.collapse import collapse
+    >>> G = vizgrad.examples.graph("mlp")
+    >>> E = collapse(G, "neuron", expand=["L0/N1"])
+    >>> _inside(E, "L0/N1", [n for n in G if G.nodes[n]["group"] == "L0/N1"])
+    >>> sorted(E.nodes[n]["name"] for n in E if E.nodes[n].get("group") == "L0/N1")[:5]
+    ['L0.N1.b', 'L0.N1.w0', 'L0.N1.w1', 'out', 'w0·x0']
+    """
+    head = path.replace("/", ".") + "."
+    for m in members:
+        attrs = E.nodes[m] if m in E else {}
+        name = attrs.get("name")
+        if name and not attrs.get("label") and str(name).startswith(head):
+            attrs["name"] = str(name)[len(head):]
+
+
 def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, Any],
           prefix: str = "vg-", budget: int | None = None,
           limit: int | None = None) -> dict[str, Any]:
@@ -273,6 +293,7 @@ def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, An
             left.append(path)
             continue
         E = collapse(base, level, steps=steps, expand=[path])
+        _inside(E, path, a.get("members") or ())
         view = pack_view(view_data(Scene(E, **options), prefix, base, open_=path,
                                    members=list(a.get("members") or ())))
         if spent + len(view["z"]) > budget:

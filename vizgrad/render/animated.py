@@ -35,16 +35,18 @@ from typing import TYPE_CHECKING, Any
 from ..exceptions import OptionError
 from ._shapes import Shape
 from ._svgout import layered, shape_element, svg_document
+from .pacing import pace
 
 if TYPE_CHECKING:
     from .scene import Scene
 
 __all__ = ["DEFAULT_FINAL_HOLD", "DEFAULT_HOLD", "animated_svg", "check_timing", "frame_times"]
 
-#: Seconds each step is shown.
-DEFAULT_HOLD = 2.0
-#: Seconds the final view is shown before the animation starts again.
-DEFAULT_FINAL_HOLD = 4.0
+#: Seconds each step is shown: None, its caption's reading time (:mod:`vizgrad.render.pacing`,
+#: the pace of the GIF and the player's Play too)
+DEFAULT_HOLD = None
+#: Seconds the final view is shown before the animation starts again: None, its reading time
+DEFAULT_FINAL_HOLD = None
 _LIMITS = (0.1, 600.0)  # seconds a step or the final view may be shown
 # stands for the prefix until the content is hashed: XML cannot carry it, so no text has it
 _TOKEN = "\x01"
@@ -58,6 +60,8 @@ def check_timing(hold: Any, final_hold: Any, loop: Any) -> None:
     not True or False."""
     lo, hi = _LIMITS
     for name, value in (("hold", hold), ("final_hold", final_hold)):
+        if value is None:  # the reading pace
+            continue
         if (isinstance(value, bool) or not isinstance(value, (int, float))
                 or not lo <= value <= hi):
             raise OptionError(f"{name} must be a number of seconds from {lo:g} to {hi:g}, "
@@ -67,9 +71,10 @@ def check_timing(hold: Any, final_hold: Any, loop: Any) -> None:
                           f"rest on the final view), got {loop!r}")
 
 
-def frame_times(scene: Scene, hold: float = DEFAULT_HOLD,
-                final_hold: float = DEFAULT_FINAL_HOLD) -> list[tuple[float, float]]:
-    """Start and end, in seconds, of each frame: steps 0 … last, then the final view.
+def frame_times(scene: Scene, hold: float | None = DEFAULT_HOLD,
+                final_hold: float | None = DEFAULT_FINAL_HOLD) -> list[tuple[float, float]]:
+    """Start and end, in seconds, of each frame: steps 0 … last, then the final view; a
+    ``None`` hold is each frame's reading time (:func:`vizgrad.render.pacing.pace`).
 
     >>> from vizgrad import examples
     >>> from vizgrad.render.scene import Scene
@@ -77,8 +82,10 @@ def frame_times(scene: Scene, hold: float = DEFAULT_HOLD,
     [(0.0, 2.0), (2.0, 4.0), (4.0, 6.0), (6.0, 8.0), (8.0, 12.0)]
     """
     out, t = [], 0.0
+    paced = pace(scene) if hold is None or final_hold is None else []
     for f in range(scene.last + 2):
-        d = float(final_hold if f == scene.last + 1 else hold)
+        given = final_hold if f == scene.last + 1 else hold
+        d = float(paced[f] if given is None else given)
         out.append((t, t + d))
         t += d
     return out
@@ -203,12 +210,13 @@ def _document(scene: Scene, looks: dict[str, list[Look]], times: list[tuple[floa
                         extra_class="vg-animated", shapes=body, style=sheet.css())
 
 
-def animated_svg(scene: Scene, *, hold: float = DEFAULT_HOLD,
-                 final_hold: float = DEFAULT_FINAL_HOLD, loop: bool = True,
+def animated_svg(scene: Scene, *, hold: float | None = DEFAULT_HOLD,
+                 final_hold: float | None = DEFAULT_FINAL_HOLD, loop: bool = True,
                  title: str = "", desc: str = "") -> str:
     """The animated SVG text of ``scene``: each step for ``hold`` seconds, then the final
-    view for ``final_hold`` seconds; again and again with ``loop``, else once, resting on
-    the final view. Same scene and options, same bytes."""
+    view for ``final_hold`` seconds (by default, each for its caption's reading time, as
+    the GIF and the player); again and again with ``loop``, else once, resting on the
+    final view. Same scene and options, same bytes."""
     check_timing(hold, final_hold, loop)
     frames: list[int | None] = [*range(scene.last + 1), None]
     per_frame = [scene.look(k, st) for k, st in zip(frames[:-1], scene.states())]

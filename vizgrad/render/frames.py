@@ -34,6 +34,7 @@ from ..exceptions import OptionError, RenderError
 from ..options import Options, options_for
 from ._encode import FrameStore, find_ffmpeg, gif, mp4, no_ffmpeg, webp
 from ._picture import Picture, picture_bytes, rc
+from .pacing import LEAST, reading_seconds
 from .prepare import Prepared, fitted
 from .scene import Scene
 from .svg import Drawing
@@ -43,10 +44,11 @@ __all__ = ["ANIMATION_FORMATS", "DURATIONS", "FINAL_HOLD", "FRAME_FORMATS", "ani
 
 FRAME_FORMATS = ("png", "svg")
 ANIMATION_FORMATS = (".gif", ".mp4", ".webp")
-#: Seconds each step's frame is shown, by the step's phase.
-DURATIONS = {"inputs": 1.5, "forward": 1.0, "seed": 2.0, "backward": 2.5}
-#: Seconds the final view is shown.
-FINAL_HOLD = 4.0
+#: The least seconds each step's frame is shown, by the step's phase; a longer caption is
+#: held longer (:mod:`vizgrad.render.pacing`, the pace of the animated SVG and the player too).
+DURATIONS = {k: v for k, v in LEAST.items() if k != "final"}
+#: The least seconds the final view is shown.
+FINAL_HOLD = LEAST["final"]
 _FRAME_NAME = re.compile(r"frame-(\d{3,})\.(png|svg)")
 
 
@@ -164,28 +166,31 @@ def _seconds(what: str, v: Any) -> float:
 
 
 def durations(scene: Scene, ks: list[int | None], duration: Any = None,
-              hold: Any = FINAL_HOLD) -> list[int]:
+              hold: Any = None) -> list[int]:
     """Milliseconds per frame (GIF's 10 ms steps).
 
     ``duration`` is seconds per step frame: a number, or a mapping from phase
-    (``inputs``, ``forward``, ``seed``, ``backward``) to seconds, over
-    :data:`DURATIONS`. ``hold`` is seconds on the final view, or a
-    ``(first, last)`` pair: the first frame is shown at least ``first``.
+    (``inputs``, ``forward``, ``seed``, ``backward``) to seconds; a phase not given is
+    held for its caption's reading time (:func:`vizgrad.render.pacing.reading_seconds`).
+    ``hold`` is seconds on the final view (default: its reading time, at least
+    :data:`FINAL_HOLD`), or a ``(first, last)`` pair: the first frame is shown at least
+    ``first``.
     """
-    per = dict(DURATIONS)
+    per: dict[str, float] = {}
     if isinstance(duration, Mapping):
-        bad = sorted(set(duration) - set(per))
+        bad = sorted(set(duration) - set(DURATIONS), key=str)
         if bad:
-            raise OptionError(f"duration keys must be phases {sorted(per)}, got {bad[0]!r}")
+            raise OptionError(f"duration keys must be phases {sorted(DURATIONS)}, got {bad[0]!r}")
         per.update({k: _seconds(f"duration[{k!r}]", v) for k, v in duration.items()})
     elif duration is not None:
-        per = dict.fromkeys(per, _seconds("duration", duration))
+        per = dict.fromkeys(DURATIONS, _seconds("duration", duration))
     first = None
     if isinstance(hold, (list, tuple)) and len(hold) == 2:
         first, hold = _seconds("hold", hold[0]), hold[1]
-    last = _seconds("hold", hold)
+    last = reading_seconds(scene, None) if hold is None else _seconds("hold", hold)
     kinds = [s["kind"] for s in scene.graph.graph["steps"]]
-    secs = [last if k is None else per.get(kinds[k], 1.0) for k in ks]
+    secs = [last if k is None else per[kinds[k]] if kinds[k] in per
+            else reading_seconds(scene, k) for k in ks]
     if first is not None:
         secs[0] = max(secs[0], first)
     if ks[-1] is not None:  # no final view: the last step is held instead
@@ -194,21 +199,23 @@ def durations(scene: Scene, ks: list[int | None], duration: Any = None,
 
 
 def animate(x: Any, path: str | os.PathLike[str], *, options: Options | None = None,
-            duration: Any = None, hold: Any = FINAL_HOLD, loop: bool = True,
+            duration: Any = None, hold: Any = None, loop: bool = True,
             steps: Iterable[int] | None = None, final: bool = True, dpi: float | None = None,
             size: Any = None, font: Any = None, progress: Any = None,
             **overrides: Any) -> Path:
     """Write the animation, in the format the suffix names: ``.gif``, ``.mp4`` or ``.webp``.
 
-    One frame per step, then the final view. Each step is held by its phase
-    (:data:`DURATIONS`: backward steps 2.5 s, forward 1 s), the final view
-    :data:`FINAL_HOLD` seconds.
+    One frame per step, then the final view. Each frame is held for its caption's reading
+    time, at least its phase's (:data:`DURATIONS`: backward steps 2 s, forward 1 s; the
+    final view :data:`FINAL_HOLD` s): the pace of the animated SVG and the player's Play.
 
     Args:
         x: a Value, a Trace or a graph from :func:`vizgrad.to_networkx`.
         path: the output file; written atomically.
-        duration: seconds per step frame: a number, or a dict by phase.
-        hold: seconds on the final view (default 4), or a ``(first, last)`` pair.
+        duration: seconds per step frame: a number, or a dict by phase (default: each
+            caption's reading time, see :mod:`vizgrad.render.pacing`).
+        hold: seconds on the final view (default: its reading time, at least 4), or a
+            ``(first, last)`` pair.
         loop: play again and again (GIF, WebP).
         final: end on the final view.
         options, overrides, steps, dpi, size, font, progress: as for :func:`frames`.

@@ -33,6 +33,7 @@ from . import text as tx
 from ._groups import sample_choices
 from ._views import index, positions, table_rows, views
 from .playback import pack, playback, scene_svg
+from .pacing import pace
 from .prepare import Prepared, prepare
 from .scene import Scene, make_scene
 
@@ -47,7 +48,7 @@ def estimate(n: int, steps: int) -> tuple[int, float]:
     >>> estimate(5, 8)[0] < 100_000
     True
     """
-    return 44_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
+    return 45_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
 
 
 _PREFIX = "vg-"
@@ -192,7 +193,7 @@ def _groups_hint(scene: Scene, data: dict[str, Any]) -> str:
 
 
 def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
-                title: str | None = None, interval_ms: int = 1200, fit: bool = False,
+                title: str | None = None, interval_ms: int | None = None, fit: bool = False,
                 max_views: int | None = None, **overrides: Any) -> str:
     """One self-contained HTML page that steps through the graph's trace.
 
@@ -211,7 +212,9 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
             the same step (each group's view is laid out here, within
             :data:`vizgrad.render._views.VIEW_BUDGET` bytes).
         title: the page heading (default: the root's formula).
-        interval_ms: the delay between steps of the Play button.
+        interval_ms: the delay between steps of the Play button (default: each step's
+            caption's reading time, the pace of the GIF and the animated SVG; see
+            :mod:`vizgrad.render.pacing`).
         fit: start with the picture scaled to the page width, small pictures
             enlarged (a button toggles it); otherwise it keeps its size and scrolls.
         max_views: the most groups laid out to be opened (default
@@ -249,9 +252,12 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
     G = scene.graph
     first = prepared.step(step, default=0)
     first = scene.last + 1 if first is None else first
-    if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 50:
+    if interval_ms is not None and (isinstance(interval_ms, bool) or not isinstance(
+            interval_ms, int) or interval_ms < 50):
         raise OptionError(f"interval_ms must be a whole number of milliseconds ≥ 50, "
                           f"got {interval_ms!r}")
+    paced = [round(s * 1000) for s in pace(scene)] if interval_ms is None else [interval_ms]
+    holds = " ".join(map(str, paced))  # ms each position is held while playing
     parts = player_parts(scene, source)
     final = scene.look(None)
     e, w = html.escape, scene.word
@@ -290,7 +296,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 </style>
 </head>
 <body>
-<main id="player"{' class="fit"' if fit else ''} data-start="{first}" data-interval="{interval_ms}">
+<main id="player"{' class="fit"' if fit else ''} data-start="{first}" data-interval="{holds}">
 <h1>{e(heading)}</h1>
 <div class="bar">
 <nav class="controls" aria-label="{e(w("player.controls"))}">

@@ -275,8 +275,13 @@
   function caption() { P.caption(stage, view.svgEl, prefix, now); }
   stage.addEventListener("scroll", caption);
 
+  // how long each position is held while playing: one number for every step, or one per
+  // step and the final view (each caption's reading time, the GIF's and animated SVG's pace)
+  var holds = (root.getAttribute("data-interval") || "1200").split(" ").map(Number);
+  function holdOf(k) { return holds.length > 1 ? holds[Math.min(k, holds.length - 1)] : holds[0]; }
+
   function stop() {
-    if (timer !== null) { clearInterval(timer); timer = null; }
+    if (timer !== null) { clearTimeout(timer); timer = null; }
     buttons.play.setAttribute("aria-pressed", "false");
     buttons.play.textContent = words.play;
   }
@@ -286,10 +291,13 @@
     if (current === play.end) { show(0); }
     buttons.play.setAttribute("aria-pressed", "true");
     buttons.play.textContent = words.pause;
-    timer = setInterval(function () {
+    function tick() {
       if (current >= play.end) { stop(); return; }
       show(current + 1);
-    }, Number(root.getAttribute("data-interval")) || 1200);
+      if (current >= play.end) { stop(); return; }  // resting on the final view
+      timer = setTimeout(tick, holdOf(current));
+    }
+    timer = setTimeout(tick, holdOf(current));
   }
 
   // -- zoom and pan ---------------------------------------------------------------------

@@ -109,10 +109,11 @@ class Drawing:
             write_atomic(p, page.encode("utf-8"))
         return paths
 
-    def animated_svg(self, *, hold: float = DEFAULT_HOLD, final_hold: float = DEFAULT_FINAL_HOLD,
-                     loop: bool = True) -> str:
+    def animated_svg(self, *, hold: float | None = DEFAULT_HOLD,
+                     final_hold: float | None = DEFAULT_FINAL_HOLD, loop: bool = True) -> str:
         """One standalone SVG that plays every step, ``hold`` seconds each, then shows the
-        final view for ``final_hold`` seconds, with CSS animations only (no script); it
+        final view for ``final_hold`` seconds (by default, each for its caption's reading
+        time: the pace of the GIF and the player), with CSS animations only (no script); it
         loops, or with ``loop=False`` plays once and rests on the final view. Without
         CSS animations, or with reduced motion asked for, it shows the final view.
         The drawing's own step does not matter. See :mod:`vizgrad.render.animated`."""

@@ -20,10 +20,11 @@ Value. Numbers use a true minus sign (U+2212) everywhere::
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
+from .._names import NAME_LENGTH, base, compose, tight
+from .._numbers import MINUS, NOT_REACHED, SCIENTIFIC, fmt
 from ..i18n import t
 
 __all__ = [
@@ -41,131 +42,65 @@ __all__ = [
     "local_rule",
     "name",
     "phase",
+    "raw_name",
     "typeset",
 ]
 
-MINUS = "\u2212"
-#: from this magnitude on, :func:`fmt` writes numbers in scientific notation (a float holds
-#: about 16 significant digits, so more digits before the point would be noise)
-SCIENTIFIC = 1e16
-NOT_REACHED = "—"
 PENDING = "pending"  # the English word; pictures use t("pending", lang)
 _SYMBOLS = {"+": "+", "*": "×", "-": MINUS, "/": "÷"}
 
 
-def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bool = False) -> str:
-    """A number with ``decimals`` digits and a true minus; ``None`` becomes ``missing``.
-
-    ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words. A
-    nonzero number that would need more digits than ``decimals`` is written in
-    scientific notation with two significant digits (``8.5e−5``), so no nonzero value
-    reads as 0, small terms still add up, and a column never mixes 0.00067 with
-    0.000085; below 1e−12 it is rounding noise and shows as 0. From :data:`SCIENTIFIC` on,
-    a number is shown with ``decimals`` digits after the point in scientific notation, so
-    ``exp(709)`` is not 308 digits long.
-
-    >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(0.0067), fmt(-3e-15, trim=True)
-    ('8.5e−5', '1.9e−3', '0.0067', '0')
-    >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2), fmt(0.012, 4)
-    ('−inf', '3', '0.25', '0.0120')
-    >>> fmt(8.218407461554972e307), fmt(-1e300, trim=True), fmt(1e15, 0)
-    ('8.2184e307', '−1e300', '1000000000000000')
-    """
-    if x is None:
-        return missing
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else MINUS + "inf"
-    big = abs(x) >= SCIENTIFIC
-    if big or 1e-12 <= abs(x) < 10.0 ** (1 - decimals):  # huge, or under two digits
-        mantissa, _, exponent = f"{x:.{decimals if big else 1}e}".partition("e")
-        if trim:
-            mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa}e{int(exponent)}".replace("-", MINUS)
-    text = f"{x:.{decimals}f}"
-    if trim and "." in text:
-        text = text.rstrip("0").rstrip(".")
-    if text.startswith("-"):
-        text = text[1:] if float(text) == 0 else MINUS + text[1:]
-    return text
-
-
-#: the longest name made from a value's op and operands (``a·b``, ``tanh(n)``); past it, the id
-NAME_LENGTH = 12
-_SUPERSCRIPTS = {2.0: "²", 3.0: "³", 4.0: "⁴"}
-
-
 def name(G: Any, node: str) -> str:
-    """What a value is called: its label; a constant's number; else a name from its op and
-    operands while that stays within :data:`NAME_LENGTH` characters (``a·b``, ``u + v``,
-    ``tanh(n)``, ``e^z0``, ``−log(p3)``); else its id.
+    """What a value is called: its ``name`` from the trace (see :mod:`vizgrad._names`: the
+    label; in a net, its role; a name from its op and operands within :data:`NAME_LENGTH`
+    characters; a constant's number; else its id), or for a box its label.
 
     >>> from vizgrad import Value, to_networkx
     >>> a, b = Value(2.0, label="a"), Value(3.0, label="b")
     >>> G = to_networkx(-((a * b + a) ** 2).log())
     >>> [name(G, n) for n in G]
-    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'v7']
+    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'f']
     """
     attrs = G.nodes[node]
     if attrs.get("label"):
         return str(attrs["label"])
+    if attrs.get("name"):
+        return str(attrs["name"])
     if attrs.get("kind") == "const":
         return fmt(attrs["data"], 12, trim=True)
     return _derived(G, node, NAME_LENGTH) or str(node)
 
 
+def raw_name(G: Any, node: str) -> bool:
+    """True when a value has no name but its id (``v5``): pictures write it small.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)
+    >>> [(name(G, n), raw_name(G, n)) for n in G]
+    [('alpha', False), ('exp(alpha)', False), ('v2', True), ('2', False), ('f', False)]
+    """
+    return name(G, node) == str(node) and not G.nodes[node].get("label")
+
+
 def _derived(G: Any, node: str, room: int) -> str | None:
     """A name of at most ``room`` characters from the op and the operands' names, or None."""
     attrs = G.nodes[node]
-    if attrs.get("label"):
-        text = str(attrs["label"])
+    if attrs.get("label") or attrs.get("name"):
+        text = name(G, node)
+        text = None if text == str(node) else text
     elif attrs.get("kind") == "const":
         text = fmt(attrs["data"], 12, trim=True)
     elif attrs.get("kind") in ("op", "output") and room > 2:
         args = [e[0] for e in sorted(G.in_edges(node, keys=True), key=lambda e: e[2])]
         parts = [_derived(G, a, room - 2) for a in args]
-        text = None if None in parts else _compose(str(attrs.get("op", "")), parts)
+        text = None if None in parts else compose(str(attrs.get("op", "")), parts)
     else:
         return None
     return text if text is not None and len(text) <= room else None
 
 
-def _tight(part: str) -> str:
-    """An operand inside a product or a power: bracketed when it is a sum."""
-    return f"({part})" if " " in part else part
-
-
-def _compose(op: str, args: list[Any]) -> str | None:
-    if op == "+" and len(args) == 2:
-        return f"{args[0]} + {args[1]}"
-    if op == "*" and len(args) == 2:
-        a, b = args
-        if a == f"{MINUS}1" or b == f"{MINUS}1":
-            other = b if a == f"{MINUS}1" else a
-            return f"{MINUS}{_tight(other)}"
-        return f"{_tight(a)}·{_tight(b)}"
-    if len(args) != 1:
-        return None
-    (a,) = args
-    if op in ("tanh", "log", "relu"):
-        return f"{op}({a})"
-    if op == "exp":
-        return f"e^{_tight(a)}" if len(a) <= 3 else f"exp({a})"
-    if op.startswith("**"):
-        try:
-            k = float(op[2:])
-        except ValueError:
-            return None
-        if k in _SUPERSCRIPTS:
-            return f"{_tight(a)}{_SUPERSCRIPTS[k]}"
-        if k == -1:
-            return f"1/{_tight(a)}"
-        if k == 0.5:
-            return f"√{_tight(a)}"
-        return f"{_tight(a)}^{fmt(k, 12, trim=True)}"
-    return None
+_tight = tight
+_INDEX = re.compile(r"(\[\d+(?:\.\.\d+)?\])+$")  # a sample's index: x[0][1], Σ[0..2]
 
 
 def typeset(text: str) -> str:
@@ -185,20 +120,30 @@ def _operands(G: Any, node: str) -> list[str]:
 
 
 def formula(G: Any, node: str) -> str:
-    """How a node was computed: ``u = a × b``, ``o = tanh(n)``, ``p = x ** 2``."""
+    """How a node was computed: ``u = a × b``, ``o = tanh(n)``, ``p = x ** 2``; a value
+    whose name says how it was made is just its name (``a·b``).
+
+    >>> from vizgrad import Value, to_networkx
+    >>> a, b = Value(-2.0, label="a"), Value(3.0, label="b")
+    >>> q = (a * b) * (a + b); q.label = "q"
+    >>> G = to_networkx(q)
+    >>> formula(G, "v2"), formula(G, "v4")
+    ('a·b', 'q = a·b × (a + b)')
+    """
     op = str(G.nodes[node].get("op", ""))
     args = _operands(G, node)
     lhs = name(G, node)
     if not args:
         return lhs
-    if not G.nodes[node].get("label") and lhs != str(node):  # its name says how it was made
+    if not G.nodes[node].get("label") and lhs == compose(op, args):  # its name says how
         return lhs
     if op == "*" and f"{MINUS}1" in args and len(args) == 2:  # the chapter's negation
         return f"{lhs} = {MINUS}{_tight(args[1] if args[0] == f'{MINUS}1' else args[0])}"
     if op in _SYMBOLS and len(args) == 2:
-        return f"{lhs} = {args[0]} {_SYMBOLS[op]} {args[1]}"
+        a, b = (args if op == "+" else [_tight(x) for x in args])
+        return f"{lhs} = {a} {_SYMBOLS[op]} {b}"
     if op.startswith("**") and len(args) == 1:
-        return f"{lhs} = {args[0]} ** {op[2:].replace('-', MINUS)}"
+        return f"{lhs} = {base(args[0])} ** {op[2:].replace('-', MINUS)}"
     if G.nodes[node].get("kind") in ("group", "stub"):  # a collapsed box: its inputs
         return f"{lhs}({', '.join(args)})"
     return f"{lhs} = {op}({', '.join(args)})"
@@ -211,6 +156,9 @@ def local_rule(G: Any, node: str, slot: int) -> str | None:
     >>> x = Value(0.5, label="x"); o = x.tanh(); o.label = "o"
     >>> local_rule(to_networkx(o), "v1", 0), local_rule(to_networkx(x ** 3), "v1", 0)
     ('1 − o²', '3·x²')
+    >>> G = to_networkx((x * x) ** 3)  # a compound operand is bracketed: 3·(x·x)²
+    >>> local_rule(G, "v2", 0)
+    '3·(x·x)²'
     """
     op = str(G.nodes[node].get("op", ""))
     args = _operands(G, node)
@@ -221,13 +169,14 @@ def local_rule(G: Any, node: str, slot: int) -> str | None:
         return "1"
     if op == "*" and len(args) == 2:
         return args[1 - slot]
+    bx, bout = base(x), base(out)  # a·b in a power or after 1/: bracketed
     if op == "tanh":
-        return f"1 {MINUS} {out}²"
+        return f"1 {MINUS} {bout}²"
     if op == "exp":
         return out
     if op == "log":
-        return f"1/{x}"
-    if op == "relu":
+        return f"1/{bx}"
+    if op in ("relu", "ReLU"):
         return f"[{x} > 0]"
     if op.startswith("**"):
         try:
@@ -240,11 +189,11 @@ def local_rule(G: Any, node: str, slot: int) -> str | None:
         if k == 1:
             return "1"
         if k == 2:
-            return f"2·{x}"
+            return f"2·{_tight(x)}"
         if k == -1:
-            return f"{MINUS}1/{x}²"
+            return f"{MINUS}1/{bx}²"
         power = {3.0: "²", 4.0: "³"}.get(k, f"^({fmt(k - 1, 12, trim=True)})")
-        return f"{kk}·{x}{power}"
+        return f"{kk}·{bx}{power}"
     return None
 
 
@@ -331,17 +280,25 @@ def _bracketed(rule: str) -> str:
 
     >>> _bracketed("b"), _bracketed("1"), _bracketed("1 − o²"), _bracketed("2·x")
     ('b', '1', '(1 − o²)', '(2·x)')
+    >>> _bracketed("x[0][1]"), _bracketed("L0.N2.out[3]"), _bracketed("ŷ[0] − y[0]")
+    ('x[0][1]', 'L0.N2.out[3]', '(ŷ[0] − y[0])')
     """
-    plain = rule.replace(".", "").replace("_", "").replace(MINUS, "", rule.startswith(MINUS))
+    plain = _INDEX.sub("", rule).replace(".", "").replace("_", "").replace(
+        MINUS, "", rule.startswith(MINUS))
     if plain.isalnum() or rule.startswith("[") and rule.endswith("]"):
         return rule
     return f"({rule})"
 
 
 def _grad(label: str) -> str:
-    """``a.grad``; any other name in brackets: ``(a·b).grad``, ``(L0/N2).grad``."""
+    """``a.grad``, ``x[0][1].grad``; any other name in brackets: ``(a·b).grad``,
+    ``(L0/N2).grad``.
+
+    >>> _grad("ŷ[0]"), _grad("L0.N1.Σ2[3]"), _grad("ŷ[0] − y[0]"), _grad("Σ[0..2]")
+    ('ŷ[0].grad', 'L0.N1.Σ2[3].grad', '(ŷ[0] − y[0]).grad', 'Σ[0..2].grad')
+    """
     call = label.endswith(")") and label.split("(", 1)[0].isalpha() and " " not in label
-    plain = label.replace("_", "").replace(".", "").isalnum()
+    plain = _INDEX.sub("", label).replace("_", "").replace(".", "").isalnum()
     return f"{label}.grad" if plain or call else f"({label}).grad"
 
 
