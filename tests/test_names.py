@@ -113,7 +113,7 @@ def test_the_course_picture_has_no_raw_id_and_calls_its_root_loss(collapse):
     loss, net = lecture()
     svg = vizgrad.draw(loss, model=net, collapse=collapse, max_nodes=1000).svg()
     texts = svg_texts(svg)
-    assert "loss" in texts
+    assert "loss" in texts or "loss · 17 values" in texts  # drawn, or folded as one box
     assert not [t for t in texts if RAW.fullmatch(t)]
     if collapse is False:
         assert {"x[0][0]", "x[3][2]", "ŷ[2]", "(ŷ[1] − y[1])²"} <= set(texts)
@@ -211,7 +211,10 @@ def test_a_name_that_is_only_an_id_is_written_small():
     G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)  # log(exp(alpha)): 15 letters
     assert [G.nodes[n]["name"] for n in sorted(G)] == ["alpha", "exp(alpha)", "v2", "2", "f"]
     sizes = {s.id: s.size for s in Scene(G).shapes if s.id.endswith("-name")}
-    assert sizes["t-v2-name"] == pytest.approx(0.75 * sizes["t-v1-name"])
+    # docs: names at 14 pt, an id at 0.75 of that (10.5) but never under the legend's 12 pt
+    assert sizes["t-v1-name"] == 14 and sizes["t-v2-name"] == 12
+    slides = {s.id: s.size for s in Scene(G, preset="slides").shapes if s.id.endswith("-name")}
+    assert slides["t-v2-name"] == pytest.approx(14.2)  # 0.75 × 16.5 would be 12.4
     assert sizes["t-v4-name"] == sizes["t-v1-name"]
 
 
@@ -288,3 +291,24 @@ def test_an_opened_neuron_names_its_values_inside_its_box():
     assert {"w0·x0", "w1·x1", "Σ1", "Σ", "out", "L0.N1.w0", "L0/N0 · 8 values"} <= set(texts)
     assert "L0.N1.out" not in texts and "out" not in svg_texts(
         unpack_view(next(v for v in opened if v["open"] == "L1/N0"))["svg"])
+
+
+def test_collapsing_the_course_net_draws_its_inputs_into_the_first_layer(course):
+    """Issue 23: by default the copies of an input micrograd wraps in every neuron are one
+    node x[s][i], and every first-layer box gets its inputs; False keeps the copies apart."""
+    from vizgrad.collapse import collapse
+
+    G, net = course
+    H = collapse(G, "neuron")
+    named = {H.nodes[n]["name"]: n for n in H if str(H.nodes[n].get("name", "")).startswith("x[")}
+    assert sorted(named) == [f"x[{s}][{i}]" for s in range(4) for i in range(3)]
+    for j in range(4):
+        box = next(b for b in H if H.nodes[b].get("label") == f"L0/N{j}")
+        feeding = {H.nodes[p]["name"] for p, _ in H.in_edges(box)}
+        assert feeding == set(named), j  # each neuron of the first layer reads every input
+    assert H.graph["collapsed"]["nodes"] == 394  # the values of the graph given
+    # the merged input's data is the lecture's number (sample 2, feature 0 is 0.5)
+    assert H.nodes[named["x[2][0]"]]["data"] == 0.5
+    apart = collapse(G, "neuron", inputs=False)
+    # the copies stay inside their neurons' boxes: no input is drawn
+    assert not [n for n in apart if str(apart.nodes[n].get("name", "")).startswith("x[")]

@@ -12,7 +12,7 @@ picture and ``"steps"`` the SVG of every step, so ``-o q.svg`` counts one file::
     (200000000, 1500000000, 4096)
     >>> e = estimate(132, 154, ("svg", "steps", "gif", "json", "dot"))
     >>> fmt_bytes(e.bytes), round(e.seconds)
-    ('74 MB', 118)
+    ('68 MB', 118)
     >>> fmt_bytes(estimate(132, 154, ("svg",)).bytes)
     '266 kB'
 """
@@ -94,9 +94,9 @@ FRAME_SIDE = 3840
 AREA_PER_VALUE = 50_000
 #: GIF bytes per frame, per square root of its pixels: the first frame whole, the others
 #: as the rectangle that changed, which grows with the picture's side (measured on the
-#: gallery and the course net: 29 to 82; a net's boxes, with a row per contribution, are
-#: the densest, so the constant sits between the chapter's graphs and the course net)
-GIF_BYTES_PER_SIDE = 60
+#: gallery: 29 to 82); a picture of collapsed boxes, tables of numbers that recolour at
+#: every step, costs twice as much (measured on the course net by neuron: 95 to 110)
+GIF_BYTES_PER_SIDE = 50
 
 
 def frame_pixels(n: int, size: tuple[float, float] | None = None) -> int:
@@ -121,9 +121,11 @@ def frame_seconds(n: int, size: tuple[float, float] | None = None) -> float:
     return 0.05 + 0.0003 * n + 5e-8 * frame_pixels(n, size)
 
 
-def gif_frame_bytes(n: int, size: tuple[float, float] | None = None) -> int:
-    """GIF bytes per frame of a picture of ``size`` points (or of ``n`` values)."""
-    return 400 + int(GIF_BYTES_PER_SIDE * math.sqrt(frame_pixels(n, size)))
+def gif_frame_bytes(n: int, size: tuple[float, float] | None = None, boxes: int = 0) -> int:
+    """GIF bytes per frame of a picture of ``size`` points (or of ``n`` values), ``boxes``
+    of them collapsed groups."""
+    per_side = GIF_BYTES_PER_SIDE * (2 if boxes else 1)
+    return 400 + int(per_side * math.sqrt(frame_pixels(n, size)))
 
 
 def png_frame_bytes(n: int) -> int:
@@ -187,7 +189,7 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
     if "png" in formats:
         size_b += png_frame_bytes(n)
     kinds = [*formats, *(["frames"] if frames else [])]
-    for kind, per_frame in (("gif", gif_frame_bytes(n, size)), ("mp4", 20_000),
+    for kind, per_frame in (("gif", gif_frame_bytes(n, size, boxes)), ("mp4", 20_000),
                             ("frames", png_frame_bytes(n))):
         if kind in kinds:
             shown = steps + (kind != "frames")  # an animation ends on the final view

@@ -40,9 +40,10 @@ from .graph import as_graph
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["AUTO_BOXES", "AUTO_NODES", "FOLD_MIN", "LEVELS", "OUTSIDE", "auto_collapse",
+__all__ = ["AUTO_BOXES", "AUTO_NODES", "FOLD_MIN", "LEVELS", "MAX_INPUTS", "OUTSIDE",
+           "auto_collapse",
            "collapse", "focus", "fold_outside", "group_depth", "map_step", "merge_constants",
-           "prepare", "transform_step"]
+           "merge_inputs", "prepare", "transform_step"]
 
 #: a grouped graph with more nodes than this is collapsed by :func:`vizgrad.draw`
 AUTO_NODES = 100
@@ -113,7 +114,7 @@ def _check_steps(steps: Any) -> str:
 
 
 def collapse(x: Any, level: str | int, *, steps: str = "merge",
-             expand: Any = (), sample: int | str = 0) -> nx.MultiDiGraph:
+             expand: Any = (), sample: int | str = 0, inputs: bool = True) -> nx.MultiDiGraph:
     """Draw each group at ``level`` as one box (``kind="group"``).
 
     Args:
@@ -124,6 +125,8 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
         expand: group paths at ``level`` to leave open (their values drawn one by one).
         sample: of a net run on several samples (:mod:`vizgrad._samples`), the one
             whose values the boxes show (``"all"``: their sum); grads are always totals.
+        inputs: draw a net's inputs once per sample and feature (:func:`merge_inputs`),
+            so that the first layer's boxes have their inputs; False keeps the copies.
 
     >>> import vizgrad
     >>> G = vizgrad.examples.graph("mlp")
@@ -139,10 +142,14 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
             "vizgrad.group(...), or use collapse='auto', which cuts any graph into runs")
     if isinstance(expand, str) or not all(isinstance(g, str) for g in expand):
         raise OptionError(f"expand must be a list of group paths, got {expand!r}")
+    values = G.number_of_nodes()
+    G = merge_inputs(G) if inputs else G  # same steps, fewer nodes
     box_of, boxes = _boxes(G, depth, expand=frozenset(expand))
     chosen = pick(G, sample)
-    return _finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
-                   {"level": level, "steps": mode, **_sample_info(chosen, sample)})
+    H = _finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
+                {"level": level, "steps": mode, **_sample_info(chosen, sample)})
+    H.graph["collapsed"]["nodes"] = values  # the values of the graph given
+    return H
 
 
 def _sample_info(chosen: Any, sample: Any) -> dict[str, Any]:
@@ -163,7 +170,7 @@ def _runs(G: Any, depth: int, runs: int, mode: str, root_apart: bool, sample: An
 
 
 def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge",
-                  sample: int | str = 0) -> Any:
+                  sample: int | str = 0, inputs: bool = True) -> Any:
     """The deepest group level with at most ``max_boxes`` boxes.
 
     When no level fits, the deepest level whose groups fit keeps them, and the
@@ -192,7 +199,7 @@ def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge",
     counts = {d: len({"/".join(p[:d]) for p in parts.values()}) for d in range(1, deepest + 1)}
     fits = [d for d in counts if counts[d] + ungrouped <= max_boxes]
     if fits:
-        H = collapse(G, max(fits), steps=mode, sample=sample)
+        H = collapse(G, max(fits), steps=mode, sample=sample, inputs=inputs)
     else:  # the groups fit, the rest (a loss over many samples) goes into runs, the root apart
         some = [d for d in counts if counts[d] + 2 <= max_boxes]
         d = max(some) if some else 0
@@ -261,7 +268,39 @@ def focus(x: Any, node: str, radius: int = 2) -> nx.MultiDiGraph:
                    {"node": node, "radius": radius, "hidden": len(box_of)})
 
 
-def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
+#: the most inputs (samples × features) :func:`merge_inputs` draws by default: past it,
+#: the inputs stay inside their neurons' boxes (``merge_constants=True`` draws them all)
+MAX_INPUTS = 24
+
+
+def merge_inputs(x: Any) -> nx.MultiDiGraph:
+    """A net's inputs drawn once per sample and feature: the copies of ``x[s][i]`` that
+    micrograd wraps in every neuron merged into one node (:func:`merge_constants` with
+    ``inputs_only=True``); a graph with no such copies, or with more than
+    :data:`MAX_INPUTS` inputs, comes back as it is.
+
+    >>> import vizgrad
+    >>> from micrograd.nn import MLP
+    >>> import random; random.seed(0); net = MLP(2, [2, 1])
+    >>> G = vizgrad.to_networkx(vizgrad.trace(net([1.0, -2.0]), model=net))
+    >>> H = merge_inputs(G)
+    >>> G.number_of_nodes() - H.number_of_nodes(), merge_inputs(H) is H
+    (2, True)
+    """
+    G = as_graph(x)
+    seen: set[str] = set()
+    copies = False
+    for n in G:
+        a = G.nodes[n]
+        name = str(a.get("name") or "")
+        if name.startswith("x[") and not G.in_degree(n) and not a.get("label"):
+            copies = copies or name in seen
+            seen.add(name)
+    return merge_constants(G, inputs_only=True) if copies and len(seen) <= MAX_INPUTS else G
+
+
+def merge_constants(x: Any, level: str | int = "layer", *,
+                    inputs_only: bool = False) -> nx.MultiDiGraph:
     """Draw once per group the wrapped numbers that repeat across its subgroups.
 
     micrograd wraps each float input in every neuron, so ``MLP(3, [4, 1])``
@@ -270,7 +309,8 @@ def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
     become one node ``x[s][i]``; other unlabelled leaves merge within each group at
     ``level``: the k-th leaf of value v of every subgroup becomes one node. A merged
     node's grad is the sum of the copies' grads (the grad of that input). It joins
-    no group, so collapsed neurons show it as a shared input.
+    no group, so collapsed neurons show it as a shared input. ``inputs_only`` merges
+    only a net's inputs.
 
     >>> import vizgrad
     >>> from micrograd.nn import MLP
@@ -290,6 +330,8 @@ def merge_constants(x: Any, level: str | int = "layer") -> nx.MultiDiGraph:
         g = a.get("group")
         if str(a.get("name", "")).startswith("x["):  # a net's input: one node per name
             key[n] = (a["name"], a["kind"], a["data"], 0)
+            continue
+        if inputs_only:
             continue
         k = (g, a["kind"], a["data"])
         seen[k] = seen.get(k, 0) + 1
@@ -339,7 +381,12 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
     _check_steps(steps)
     if sample != 0:  # a sample the net was not run on is said, even when nothing collapses
         pick(G, sample)
-    if constants not in (None, False):
+    if constants is None:  # the default: a net's inputs once per sample and feature
+        merged = merge_inputs(G)
+        if merged is not G:
+            G = merged
+            chain.append(G)
+    elif constants is not False:
         G = merge_constants(G, "layer" if constants is True else constants)
         chain.append(G)
     if focus_on is not None:
@@ -350,10 +397,10 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
         grouped = "collapsed" not in G.graph and group_depth(G) > 0  # not collapsed yet
         if (max_nodes is not None and n > max_nodes) or (n > AUTO_NODES and grouped):
             G = auto_collapse(fold_outside(G) if grouped else G, AUTO_BOXES, steps=steps,
-                              sample=sample)
+                              sample=sample, inputs=constants is not False)
             chain.append(G)
     elif collapse_at not in (None, False):
-        G = collapse(G, collapse_at, steps=steps, sample=sample)
+        G = collapse(G, collapse_at, steps=steps, sample=sample, inputs=constants is not False)
         chain.append(G)
     return G, chain
 

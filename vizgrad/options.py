@@ -101,10 +101,13 @@ def _level(v: Any) -> str | int | bool:
                       f"got {v!r}")
 
 
-def _constants(v: Any) -> str | int | None:
-    """``None``/False: keep wrapped copies apart; True (``"layer"``) or a level: merge them."""
-    if v is None or v is False or v in ("none", "off"):
+def _constants(v: Any) -> str | int | bool | None:
+    """``None`` (the default): a net's inputs once per sample and feature; False: keep
+    every wrapped copy apart; True (``"layer"``) or a level: merge every wrapped number."""
+    if v is None:
         return None
+    if v is False or v in ("none", "off"):
+        return False
     level = "layer" if v is True else _level(v) if v != "auto" else None
     if level is None:
         raise OptionError(f"merge_constants must be True, a level ({', '.join(LEVELS)}) or a "
@@ -175,8 +178,10 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("group_steps", "merge", "A collapsed box's backward pass: merge (one step) or "
            "inside (a step per value inside).", _choice("group_steps", ("merge", "inside")),
            "merge|inside", "--group-steps"),
-    Option("merge_constants", None, "Draw once per layer (or level) the copies of an input "
-           "that micrograd wraps in every neuron.", _constants),
+    Option("merge_constants", None, "The numbers micrograd wraps in every neuron: by default "
+           "a net's inputs are drawn once per sample and feature (x[s][i]); True or a level "
+           "merges every wrapped number per layer (or level); False keeps every copy.",
+           _constants),
     Option("model", None, "The micrograd-style net the graph came from: its parameters are "
            "named L0.N2.w1 and each neuron becomes a group. On the command line, the name of "
            "a net in MODEL.py.", lambda v: v, "NAME", "--model",

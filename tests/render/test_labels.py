@@ -57,9 +57,9 @@ def misplaced(scene):
 @pytest.mark.parametrize("preset", ["docs", "slides"])
 @pytest.mark.parametrize("name", examples.names())
 def test_every_label_of_every_example_is_nearest_its_own_edge(name, preset):
-    drawing = draw(examples.graph(name), preset=preset)
-    bad, count = misplaced(drawing.scene)
-    # the course net is drawn one box per neuron, its contributions written inside the boxes
+    bad, count = misplaced(draw(examples.graph(name), preset=preset).scene)
+    # the course net is drawn one box per neuron: its contributions are written in the
+    # boxes ('from L0/N1') and its inputs' grads on the inputs, no edge carries a label
     assert bad == [] and (count == 0) == (name == "course-mlp")
 
 

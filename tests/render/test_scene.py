@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import contextlib
 import functools
 import math
@@ -239,8 +241,9 @@ def test_one_outlier_does_not_wash_out_the_colours():
 
 def test_final_view_labels_every_contribution_edge_and_highlights_nothing(scene):
     final = scene.look(None)
-    labels = [i for i in final if i.startswith("l-")]
-    assert labels and all(not final[i]["hidden"] for i in labels)
+    # on the edges, or, between a net's boxes, as 'from L0/N1' rows of the receiving box
+    labels = [i for i in final if i.startswith("l-") or re.fullmatch(r"t-.+-i\d+", i)]
+    assert labels and all(not final[i].get("hidden") for i in labels)
     assert all(final[f"n-{n}"]["stroke"] != scene.theme.active for n in scene.order)
     assert not any(v.get("hidden") == "" for i, v in final.items() if i.endswith("-b"))
 

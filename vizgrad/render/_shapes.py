@@ -200,9 +200,10 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
                                           _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
         add(Shape(f"s-{n}", "path", ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
                   "vg-rule-line"))
-        if tx.raw_name(scene.graph, n):  # only an id (v5), a last resort: footnote-sized
-            add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f * RAW)),
-                      "vg-name vg-raw", f * RAW, False, "middle"))
+        if tx.raw_name(scene.graph, n):  # only an id (v5), a last resort: footnote-sized,
+            raw = max(f * RAW, scene.preset.legend)  # as small as the legend, no smaller
+            add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, raw)),
+                      "vg-name vg-raw", raw, False, "middle"))
         else:
             add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f)), "vg-name",
                       f, True, "middle"))

@@ -157,6 +157,9 @@ class Scene:
         for rows in self.inrows.values():
             for e, _ in rows:
                 self.edge_texts[e] = None
+        for (u, v, slot) in self.edge_texts:  # a net's input read by every neuron of a
+            if G.nodes[u].get("members") and G.nodes[v].get("kind") == "group":  # layer:
+                self.edge_texts[(u, v, slot)] = None  # its grad is written on the input
         for n in self.order:
             name, vals = self._box_texts(n)
             if self.kind(n) in ("const", "stub"):
