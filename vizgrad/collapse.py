@@ -377,6 +377,7 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
     (40, [])
     """
     G = as_graph(x)
+    values, given_collapsed = G.number_of_nodes(), "collapsed" in G.graph
     chain = []
     _check_steps(steps)
     if sample != 0:  # a sample the net was not run on is said, even when nothing collapses
@@ -402,6 +403,8 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
     elif collapse_at not in (None, False):
         G = collapse(G, collapse_at, steps=steps, sample=sample, inputs=constants is not False)
         chain.append(G)
+    if "collapsed" in G.graph and not given_collapsed:
+        G.graph["collapsed"]["nodes"] = values  # counted in the graph given
     return G, chain
 
 
