@@ -16,8 +16,8 @@ ALLOWED = {"tanh", "exp", "log", "relu", "ReLU", "vizgrad", "micrograd", "PyTorc
 #: file formats, named as such in the gallery page
 ALLOWED |= {"SVG", "GIF", "PNG", "MP", "HTML", "JSON", "DOT"}
 ALLOWED |= {part for name in examples.names() for part in name.split("-")}
-#: code a caption quotes as it is written (collapse=False)
-ALLOWED |= {"collapse", "False"}
+#: code a caption quotes as it is written (collapse=False, sample=all, backward())
+ALLOWED |= {"collapse", "False", "sample", "all", "backward"}
 
 #: the text of every text node under <body> except scripts, styles and noscript
 TEXT_NODES = """() => {
