@@ -18,6 +18,8 @@ ALLOWED |= {"SVG", "GIF", "PNG", "MP", "HTML", "JSON", "DOT"}
 ALLOWED |= {part for name in examples.names() for part in name.split("-")}
 #: code a caption quotes as it is written (collapse=False, sample=all, backward())
 ALLOWED |= {"collapse", "False", "sample", "all", "backward"}
+#: the running gradient is written x.grad in both languages, as the chapter writes out.grad
+ALLOWED |= {"grad"}
 
 #: the text of every text node under <body> except scripts, styles and noscript
 TEXT_NODES = """() => {

@@ -229,11 +229,12 @@ def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
     >>> contribution_text({"local": 1.0, "upstream": -6.0, "amount": -6.0}, 2)
     '1.00 × (−6.00) = −6.00'
     """
-    if c.get("local") is None:
+    if c.get("local") is None:  # measured (micrograd), or summed over a collapsed box
         count = c.get("count", 1)
-        how = t("chain.sum", lang, count=count) if count > 1 and not c.get("observed") else t(
-            "chain.observed", lang)
-        return f"+{fmt(c['amount'], decimals, trim=trim)} ({how})"
+        how = t("chain.observed", lang) if c.get("observed") else t(
+            "chain.sum", lang, count=count) if count > 1 else None
+        amount = fmt(c["amount"], decimals, trim=trim)
+        return f"{amount} ({how})" if how else amount
     up = fmt(c["upstream"], decimals, trim=trim)
     if up.startswith(MINUS):
         up = f"({up})"
