@@ -268,3 +268,31 @@ def test_tracing_leaves_the_garbage_collector_as_it_found_it():
     root, _ = examples.build("mlp")
     to_networkx(trace(root))
     assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+def test_a_graphs_steps_read_as_the_plain_list_however_they_are_read():
+    import copy
+    import pickle
+
+    golden = json.loads(FORK_TRACE_JSON)["steps"]
+
+    def steps():
+        return to_networkx(examples.trace("fork")).graph["steps"]
+
+    assert len(steps()) == 8 and isinstance(steps(), list)
+    assert steps() == golden and golden == steps() and steps() == steps()
+    assert list(steps()) == golden and [*steps()] == golden and steps()[-3:] == golden[-3:]
+    assert [0] + steps() == [0, *golden] and steps() + [0] == [*golden, 0]
+    assert json.loads(json.dumps(steps())) == golden
+    assert json.loads(json.dumps(steps(), indent=1)) == golden
+    assert pickle.loads(pickle.dumps(steps())) == golden
+    assert type(copy.deepcopy(steps())) is list and copy.deepcopy(steps()) == golden
+    assert [s["index"] for s in reversed(steps())] == list(range(7, -1, -1))
+
+
+def test_an_edit_through_the_graph_is_an_edit_of_the_traces_steps():
+    t = examples.trace("fork")
+    G = to_networkx(t)
+    G.graph["steps"][5]["upstream"] = 9.0
+    assert t.steps[5]["upstream"] == 9.0
+    assert json.loads(to_json(G))["graph"]["steps"][5]["upstream"] == 9.0
