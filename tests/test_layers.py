@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "vizgrad"
 LAYERS = {
     # the Value engine, and helpers that need nothing of vizgrad above its exceptions
     "engine": ["_version", "exceptions", "_display", "_floats", "engine", "expr", "nn", "i18n",
-               "_files", "_parent"],
+               "_files", "_parent", "_bulk"],
     # the step-by-step record of a graph's forward and backward pass
     "trace": ["tracing", "_backward", "_records", "_nets"],
     # networkx graphs, their checks and transformations, the examples
