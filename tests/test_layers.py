@@ -24,7 +24,7 @@ LAYERS = {
     "engine": ["_version", "exceptions", "_display", "_floats", "engine", "expr", "nn", "i18n",
                "_files", "_parent", "_bulk"],
     # the step-by-step record of a graph's forward and backward pass
-    "trace": ["tracing", "_backward", "_records", "_nets"],
+    "trace": ["tracing", "_walk", "_backward", "_records", "_nets"],
     # networkx graphs, their checks and transformations, the examples
     "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "collapse", "examples",
               "_budget"],

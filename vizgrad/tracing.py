@@ -28,6 +28,8 @@ from typing import Any
 from . import _display
 from ._backward import backward_steps
 from ._records import NODE_KEYS, LazySteps, NodeColumns, node_columns, step_count, step_dicts
+from ._walk import is_value as _is_value
+from ._walk import topo as _topo
 from .exceptions import GraphFormatError, OperandTypeError
 
 __all__ = ["FORMAT", "READ_FORMATS", "State", "Trace", "replay", "states", "strict_json", "trace"]
@@ -35,54 +37,6 @@ __all__ = ["FORMAT", "READ_FORMATS", "State", "Trace", "replay", "states", "stri
 FORMAT = "vizgrad.trace/2"
 #: formats :meth:`Trace.from_dict` reads (/1 has no node ``group``)
 READ_FORMATS = ("vizgrad.trace/1", FORMAT)
-
-
-def _is_value(v: object) -> bool:
-    return (
-        hasattr(v, "data")
-        and hasattr(v, "grad")
-        and hasattr(v, "_backward")
-        and (hasattr(v, "parents") or hasattr(v, "_prev"))
-    )
-
-
-def _closure_cells(fn: Any) -> list[tuple[str, Any]]:
-    code = getattr(fn, "__code__", None)
-    cells = getattr(fn, "__closure__", None) or ()
-    if code is None:
-        return []
-    out = []
-    for name, cell in zip(code.co_freevars, cells):
-        try:
-            out.append((name, cell.cell_contents))
-        except ValueError:  # an empty cell
-            continue
-    return out
-
-
-def _parents_of(v: Any) -> tuple[Any, ...]:
-    """Operand-ordered parents; a ``_prev`` set is ordered through the closure."""
-    parents = getattr(v, "parents", None)
-    if parents is not None and not isinstance(parents, (set, frozenset)):
-        return tuple(parents)
-    prev = getattr(v, "_prev", None) if parents is None else parents
-    if not prev:
-        return ()
-    members = list(prev)
-    # micrograd's closures name their operands self and other: read the slots
-    # from them, so the order (and a + a's two slots) are what the code did.
-    cells = dict(_closure_cells(v._backward))
-    slots = [cells[n] for n in ("self", "other") if any(cells.get(n) is m for m in members)]
-    found = [m for m in members if not any(m is s for s in slots)]
-    found.sort(key=lambda m: (str(_op_of(m)), float(m.data), str(getattr(m, "label", ""))))
-    return tuple(slots) + tuple(found)
-
-
-def _op_of(v: Any) -> str:
-    op = getattr(v, "op", None)
-    if op is None:
-        op = getattr(v, "_op", "")
-    return str(op)
 
 
 @dataclass
@@ -322,38 +276,6 @@ def jsonable(x: Any) -> Any:
     if isinstance(x, (list, tuple)):
         return [jsonable(v) for v in x]
     return x
-
-
-def _topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], int]:
-    """Iterative DFS in operand order; returns order, parents by id() and root count."""
-    order: list[Any] = []
-    parents: dict[int, tuple[Any, ...]] = {}
-    checked: set[type] = set()  # classes already seen to be Values
-    n_root = 0
-    add = order.append
-    for i, start in enumerate(roots):
-        if id(start) in parents:
-            continue
-        parents[id(start)] = _parents_of(start)
-        stack = [(start, iter(parents[id(start)]))]
-        push, pop = stack.append, stack.pop
-        while stack:
-            node, it = stack[-1]
-            for p in it:
-                if id(p) not in parents:
-                    if p.__class__ not in checked:
-                        if not _is_value(p):
-                            raise OperandTypeError(f"a parent of {node!r} is not a Value: {p!r}")
-                        checked.add(p.__class__)
-                    parents[id(p)] = _parents_of(p)
-                    push((p, iter(parents[id(p)])))
-                    break
-            else:
-                pop()
-                add(node)
-        if i == 0:
-            n_root = len(order)
-    return order, parents, n_root
 
 
 def trace(root: Any, also: Iterable[Any] = (), *, model: Any = None) -> Trace:
