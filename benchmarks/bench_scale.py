@@ -165,6 +165,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs per stage below 1M values")
     ap.add_argument("--out", type=Path, default=Path("docs/scale.png"))
     args = ap.parse_args()
+    sys.setrecursionlimit(50_000)  # micrograd's recursive topological sort, 2,000 samples deep
     targets = [t for t in SIZES if t <= 10_000] if args.quick else list(SIZES)
     vizgrad.draw(Value(1.0) + 2).svg()  # start the layout backend
     rows = []
@@ -172,7 +173,8 @@ def main() -> None:
         repeat = 1 if args.quick or target >= 1_000_000 else args.repeat
         n, got = measure(target, repeat)
         rows.append((n, got))
-        print(f"measured {n:,} values", file=sys.stderr, flush=True)
+        print(f"measured {n:,} values: " + ", ".join(
+            f"{k} {c / n * 1e6:.2f} µs" for k, (c, _) in got.items()), file=sys.stderr, flush=True)
     plot(rows, args.out)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"Python {sys.version.split()[0]}; load average {load} on {os.cpu_count()} cores; "
