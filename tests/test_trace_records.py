@@ -296,3 +296,12 @@ def test_an_edit_through_the_graph_is_an_edit_of_the_traces_steps():
     G.graph["steps"][5]["upstream"] = 9.0
     assert t.steps[5]["upstream"] == 9.0
     assert json.loads(to_json(G))["graph"]["steps"][5]["upstream"] == 9.0
+
+
+def test_traces_of_the_same_graph_are_equal_and_an_edit_tells_them_apart():
+    q = examples.build("fork")[0]
+    a, b = trace(q), trace(q)
+    assert a == b and a.to_json() == b.to_json()
+    b.steps[7]["contributions"][0]["after"] = 0.0
+    assert a != b
+    assert repr(a) == "<Trace of q: 5 values, 8 steps>"
