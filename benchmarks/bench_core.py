@@ -1,18 +1,22 @@
-"""Core benchmarks: backward(), trace + to_networkx, memory per node.
+"""Core benchmarks: backward(), trace + to_networkx, its cost per node from 10k to 1M
+values, memory per node.
 
 trace + to_networkx is compared twice: with building the same graph directly from
 the Values (attributes included), and with the floor, inserting the finished
-graph's own node and edge tuples into a fresh ``MultiDiGraph``.
+graph's own node and edge tuples into a fresh ``MultiDiGraph``. Everything runs with
+the garbage collector on, as users run it (one ``gc.collect()`` before each timing).
 
 Run: ``python benchmarks/bench_core.py [--quick]``. Every ratio is measured
 side by side in one run (medians over repeats), so a noisy machine affects
-both sides alike. Prints a Markdown table.
+both sides alike; times are CPU seconds of this process (wall in brackets), as the
+machine the figures come from is shared. Prints the load average and a Markdown table.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import statistics
 import sys
@@ -62,20 +66,34 @@ def count_nodes(root: Any) -> int:
     return len(seen)
 
 
-def _timed(fn: Callable[[], Any]) -> float:
+WALL: dict[int, float] = {}  # id of a CPU median -> the wall median measured with it
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[float, float]:
+    """(CPU s, wall s) of one call, the garbage collector on; what ``fn`` returns is freed
+    after the clock stops, so a graph's deallocation is in neither side's time."""
     gc.collect()
-    gc.disable()  # paused while timing, as timeit does
-    try:
-        t0 = time.perf_counter()
-        fn()
-        return time.perf_counter() - t0
-    finally:
-        gc.enable()
+    c0, t0 = time.process_time(), time.perf_counter()
+    keep = fn()
+    c1, t1 = time.process_time(), time.perf_counter()
+    del keep
+    return c1 - c0, t1 - t0
+
+
+def _median(runs: list[tuple[float, float]]) -> float:
+    cpu = statistics.median(r[0] for r in runs)
+    WALL[id(cpu)] = statistics.median(r[1] for r in runs)
+    return cpu
+
+
+def wall(cpu: float) -> str:
+    """The wall median measured beside a CPU median, in brackets."""
+    return f" ({WALL[id(cpu)] * 1e3:.0f})" if id(cpu) in WALL else ""
 
 
 def median_time(fn: Callable[[], Any], repeats: int) -> float:
-    """Median wall time of ``fn`` over ``repeats`` runs."""
-    return statistics.median(_timed(fn) for _ in range(repeats))
+    """Median CPU time of ``fn`` over ``repeats`` runs."""
+    return _median([_timed(fn) for _ in range(repeats)])
 
 
 def paired(ours: Callable[[], Any], theirs: Callable[[], Any], repeats: int) -> tuple[float, float]:
@@ -84,7 +102,7 @@ def paired(ours: Callable[[], Any], theirs: Callable[[], Any], repeats: int) -> 
     for _ in range(repeats):
         a.append(_timed(ours))
         b.append(_timed(theirs))
-    return statistics.median(a), statistics.median(b)
+    return _median(a), _median(b)
 
 
 def direct_graph(root: Value) -> nx.MultiDiGraph:
@@ -126,7 +144,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller graphs, fewer repeats")
     args = parser.parse_args()
-    samples, repeats, chain = (4, 5, 100_000) if args.quick else (36, 11, 1_000_000)
+    samples, repeats, chain = (4, 5, 100_000) if args.quick else (37, 7, 1_000_000)
+    scale = (4, 37) if args.quick else (4, 37, 370)  # MLP samples: ~12k, ~100k, ~1M values
     sys.setrecursionlimit(10_000)
     rows = []
 
@@ -135,8 +154,8 @@ def main() -> None:
     n = count_nodes(ours)
     assert n == count_nodes(theirs)
     t_ours, t_theirs = paired(ours.backward, theirs.backward, repeats)
-    rows.append((f"backward(), MLP graph of {n:,} nodes", f"{t_ours * 1e3:.1f} ms",
-                 f"micrograd 0.1.0: {t_theirs * 1e3:.1f} ms", f"{t_ours / t_theirs:.2f}", "≤ 1.0"))
+    rows.append((f"backward(), MLP graph of {n:,} nodes", ms(t_ours),
+                 f"micrograd 0.1.0: {ms(t_theirs)}", f"{t_ours / t_theirs:.2f}", "≤ 1.0"))
 
     x = Value(0.5)
     for _ in range(chain):
@@ -150,21 +169,21 @@ def main() -> None:
         micro = "ran"
     except RecursionError:
         micro = "RecursionError"
-    rows.append((f"backward(), chain {chain:,} deep", f"{t_chain * 1e3:.0f} ms",
+    rows.append((f"backward(), chain {chain:,} deep", ms(t_chain),
                  f"micrograd 0.1.0: {micro}", "—", "works"))
     del x, y
     gc.collect()
 
     t_trace, t_direct = paired(lambda: to_networkx(trace(ours)), lambda: direct_graph(ours), repeats)
-    rows.append((f"trace + to_networkx, {n:,} nodes", f"{t_trace * 1e3:.0f} ms",
-                 f"direct add_nodes_from/add_edges_from: {t_direct * 1e3:.0f} ms",
+    rows.append((f"trace + to_networkx, {n:,} nodes", ms(t_trace),
+                 f"direct add_nodes_from/add_edges_from: {ms(t_direct)}",
                  f"{t_trace / t_direct:.2f}", "≤ 2.0"))
 
     G = to_networkx(trace(ours))
     t_trace, t_floor = paired(lambda: to_networkx(trace(ours)), lambda: floor_graph(G), repeats)
-    rows.append((f"trace + to_networkx, {n:,} nodes", f"{t_trace * 1e3:.0f} ms",
+    rows.append((f"trace + to_networkx, {n:,} nodes", ms(t_trace),
                  f"floor: the final graph's nodes and edges into a fresh MultiDiGraph: "
-                 f"{t_floor * 1e3:.0f} ms", f"{t_trace / t_floor:.2f}", "≤ 2.0"))
+                 f"{ms(t_floor)}", f"{t_trace / t_floor:.2f}", "≤ 1.5"))
     del G
     gc.collect()
 
@@ -175,13 +194,43 @@ def main() -> None:
     m_trace = peak_per_node(lambda: trace(ours), n)
     m_graph = peak_per_node(lambda: to_networkx(trace(ours)), n)
     rows.append(("trace memory per node (peak)", f"{m_trace:.0f} B",
-                 f"trace + to_networkx: {m_graph:.0f} B", "—", "—"))
+                 f"trace + to_networkx: {m_graph:.0f} B", "—", "trace ≤ 2006 B"))
+    del ours, theirs
+    gc.collect()
 
-    print(f"Python {sys.version.split()[0]}, networkx {nx.__version__}, medians of {repeats}\n")
+    per_node, floors = [], []
+    for k in scale:
+        root = mlp_graph(Value, k)
+        size = count_nodes(root)
+        G = to_networkx(trace(root))
+        t, t_floor = paired(lambda: to_networkx(trace(root)), lambda: floor_graph(G),
+                            repeats if size < 500_000 else 3)
+        per_node.append((size, t / size))
+        floors.append(t_floor / size)
+        rows.append((f"trace + to_networkx per node, {size:,} nodes", f"{t / size * 1e6:.2f} µs",
+                     f"the {per_node[0][0]:,}-node graph: {per_node[0][1] * 1e6:.2f} µs "
+                     f"(the floor per node here: {t_floor / size * 1e6:.2f} µs, "
+                     f"{t_floor / size / floors[0]:.2f}× its own at {per_node[0][0]:,})",
+                     f"{t / size / per_node[0][1]:.2f}", "≤ 1.3"))
+        del root, G
+        gc.collect()
+    spread = max(p for _, p in per_node) / min(p for _, p in per_node)
+    rows.append(("trace + to_networkx per node, largest / smallest", "—", "—", f"{spread:.2f}",
+                 "≤ 1.3"))
+
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"Python {sys.version.split()[0]}, networkx {nx.__version__}, medians of {repeats}, "
+          f"CPU ms (wall ms), garbage collector on; load average {load} on "
+          f"{os.cpu_count()} cores\n")
     print("| measurement | vizgrad | compared with | ratio | target |")
     print("|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
+
+
+def ms(cpu: float) -> str:
+    """A CPU median in ms, with the wall median beside it."""
+    return f"{cpu * 1e3:.0f}{wall(cpu)} ms"
 
 
 if __name__ == "__main__":

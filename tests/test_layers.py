@@ -22,9 +22,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "vizgrad"
 LAYERS = {
     # the Value engine, and helpers that need nothing of vizgrad above its exceptions
     "engine": ["_version", "exceptions", "_display", "_floats", "engine", "expr", "nn", "i18n",
-               "_files", "_parent", "_numbers"],
+               "_files", "_parent", "_numbers", "_bulk"],
     # the step-by-step record of a graph's forward and backward pass
-    "trace": ["tracing", "_backward", "_nets", "_names"],
+    "trace": ["tracing", "_walk", "_backward", "_records", "_nets", "_names"],
     # networkx graphs, their checks and transformations, the examples
     "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "_fold", "collapse",
               "examples", "_budget", "_samples"],

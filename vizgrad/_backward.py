@@ -3,24 +3,28 @@
 Used by :func:`vizgrad.tracing.trace`; every number comes from the graph's own
 closures. For vizgrad Values the contributions are computed from the recorded
 local derivatives and checked against what the closure really did; otherwise
-(micrograd's Values, or a closure that disagrees) they are observed::
+(micrograd's Values, or a closure that disagrees) they are observed. Each step is
+one flat tuple (see :mod:`vizgrad._records`): ``(source, upstream, flag)`` and then
+``target, slot, local, amount, before, after`` per contribution::
 
     >>> from vizgrad import Value
     >>> a, b = Value(2.0), Value(3.0)
     >>> c = a * b
     >>> c.grad = 1.0
-    >>> steps = []
-    >>> backward_steps([a, b, c], [(), (), (a, b)], [[], [], ["v0", "v1"]], ["v0", "v1", "v2"],
-    ...                True, steps)
+    >>> records = []
+    >>> backward_steps([a, b, c], [(), (), (a, b)], [(), (), ("v0", "v1")],
+    ...                ["v0", "v1", "v2"], True, records)
     False
-    >>> [(x["target"], x["local"], x["amount"]) for x in steps[0]["contributions"]]
-    [('v0', 3.0, 3.0), ('v1', 2.0, 2.0)]
+    >>> records
+    [('v2', 1.0, 0, 'v0', 0, 3.0, 3.0, 0.0, 3.0, 'v1', 1, 2.0, 2.0, 0.0, 2.0)]
 """
 
 from __future__ import annotations
 
 import math
 from typing import Any
+
+from ._records import OBSERVED, OVERWROTE, PLAIN
 
 __all__ = ["backward_steps"]
 
@@ -32,9 +36,9 @@ def _close(sim: float, real: float) -> bool:
 
 
 def backward_steps(path: list[Any], operands: list[tuple[Any, ...]],
-                   operand_ids: list[list[str]], names: list[str], native: bool,
-                   steps: list[dict[str, Any]], inline: bool = True) -> bool:
-    """Run the closures in reverse order, appending one step per op node with its
+                   operand_ids: list[tuple[str, ...]], names: list[str], native: bool,
+                   records: list[tuple[Any, ...]], inline: bool = True) -> bool:
+    """Run the closures in reverse order, appending one tuple per op node with its
     contributions; True when some contribution had to be observed, not computed.
 
     ``operands[i]`` and ``operand_ids[i]`` are node i's operands and their ids.
@@ -42,7 +46,7 @@ def backward_steps(path: list[Any], operands: list[tuple[Any, ...]],
     gives exactly what :func:`_run_native` gives (``inline=False`` turns it off).
     """
     observed = not native
-    add_step = steps.append
+    add = records.append
     for i in range(len(path) - 1, -1, -1):
         v = path[i]
         ps = operands[i]
@@ -52,7 +56,7 @@ def backward_steps(path: list[Any], operands: list[tuple[Any, ...]],
             continue
         upstream = float(v.grad)
         src = names[i]
-        contribs: list[dict[str, Any]] | None = None
+        rec: tuple[Any, ...] | None = None
         if inline and native and n <= 2 and not v.overwrites and (n == 1 or ps[0] is not ps[1]):
             p0 = ps[0]
             b0 = float(p0.grad)
@@ -62,40 +66,37 @@ def backward_steps(path: list[Any], operands: list[tuple[Any, ...]],
             v._backward()
             local = v._local
             if len(local) >= n:  # as zip(ps, local) in _run_native
-                m0 = local[0] * upstream
+                l0 = local[0]
+                m0 = l0 * upstream
                 a0 = b0 + m0
                 real = p0.grad
                 if a0 == real or _close(a0, real):
                     targets = operand_ids[i]
-                    contribs = [{"source": src, "target": targets[0], "slot": 0,
-                                 "local": local[0], "upstream": upstream, "amount": m0,
-                                 "before": b0, "after": a0}]
-                    if n == 2:
-                        m1 = local[1] * upstream
+                    if n == 1:
+                        rec = (src, upstream, PLAIN, targets[0], 0, l0, m0, b0, a0)
+                    else:
+                        l1 = local[1]
+                        m1 = l1 * upstream
                         a1 = b1 + m1
                         real = p1.grad
                         if a1 == real or _close(a1, real):
-                            contribs.append({"source": src, "target": targets[1], "slot": 1,
-                                             "local": local[1], "upstream": upstream,
-                                             "amount": m1, "before": b1, "after": a1})
-                        else:
-                            contribs = None
+                            rec = (src, upstream, PLAIN, targets[0], 0, l0, m0, b0, a0,
+                                   targets[1], 1, l1, m1, b1, a1)
             before = [b0, b1] if n == 2 else [b0]
         else:
             before = [float(p.grad) for p in ps]
             v._backward()
             if native:
-                contribs = _run_native(v, ps, operand_ids[i], src, upstream, before)
-        if contribs is None:  # the closure did not do what its local derivatives say
+                rec = _run_native(v, ps, operand_ids[i], src, upstream, before)
+        if rec is None:  # the closure did not do what its local derivatives say
             observed = True
-            contribs = _run_observed(ps, operand_ids[i], src, upstream, before)
-        add_step({"index": len(steps), "kind": "backward", "node": src,
-                  "upstream": upstream, "contributions": contribs})
+            rec = _run_observed(ps, operand_ids[i], src, upstream, before)
+        add(rec)
     return observed
 
 
-def _run_native(v: Any, ps: tuple[Any, ...], targets: list[str], src: str, upstream: float,
-                before: list[float]) -> list[dict[str, Any]] | None:
+def _run_native(v: Any, ps: tuple[Any, ...], targets: tuple[str, ...], src: str,
+                upstream: float, before: list[float]) -> tuple[Any, ...] | None:
     """Contributions from the recorded local derivatives, checked against the real call.
 
     Returns None when ``_backward`` did something else than its local
@@ -103,28 +104,24 @@ def _run_native(v: Any, ps: tuple[Any, ...], targets: list[str], src: str, upstr
     """
     overwrites = v.overwrites
     running: dict[int, float] = {}
-    contribs = []
+    rec: list[Any] = [src, upstream, OVERWROTE if overwrites else PLAIN]
     for slot, (p, local) in enumerate(zip(ps, v._local)):
         amount = local * upstream
         b = running.get(id(p), before[slot])
         a = amount if overwrites else b + amount
         running[id(p)] = a
-        c = {"source": src, "target": targets[slot], "slot": slot, "local": local,
-             "upstream": upstream, "amount": amount, "before": b, "after": a}
-        if overwrites:
-            c["overwrote"] = True
-        contribs.append(c)
+        rec += (targets[slot], slot, local, amount, b, a)
     for p in ps:
         sim, real = running[id(p)], p.grad
         if sim != real and not _close(sim, real):
             return None
-    return contribs
+    return tuple(rec)
 
 
-def _run_observed(ps: tuple[Any, ...], targets: list[str], src: str, upstream: float,
-                  before: list[float]) -> list[dict[str, Any]]:
+def _run_observed(ps: tuple[Any, ...], targets: tuple[str, ...], src: str, upstream: float,
+                  before: list[float]) -> tuple[Any, ...]:
     """Each operand's observed change over the ``_backward`` call (one per distinct operand)."""
-    contribs = []
+    rec: list[Any] = [src, upstream, OBSERVED]
     done: set[int] = set()
     for slot, p in enumerate(ps):
         if id(p) in done:
@@ -133,8 +130,6 @@ def _run_observed(ps: tuple[Any, ...], targets: list[str], src: str, upstream: f
         b = before[slot]
         after = float(p.grad)
         amount = after - b
-        contribs.append({"source": src, "target": targets[slot], "slot": slot,
-                         "local": amount / upstream if upstream != 0 else None,
-                         "upstream": upstream, "amount": amount, "before": b,
-                         "after": after, "observed": True})
-    return contribs
+        rec += (targets[slot], slot, amount / upstream if upstream != 0 else None, amount, b,
+                after)
+    return tuple(rec)

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 import click
 
 from . import __version__
+from ._bulk import frozen_heap, paused_collector
 from ._budget import DEFAULT_MAX_SECONDS, MAX_CELLS
 from .exceptions import (
     ExpressionError,
@@ -260,7 +261,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     """
     from ._load import is_model_spec
     from ._targets import expr_graph, graph_of, title_of
-    from .gallery import TRANSLATED_FORMATS, Job, Options, export, gallery_jobs, units, write_one
+    from .gallery import TRANSLATED_FORMATS, Job, Options, gallery_jobs
 
     net = drawing.pop("model", None)  # a name in the model file, not a Python object
     if expr is not None and targets:
@@ -286,35 +287,45 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
                   GraphFormatError: "'TARGETS'", OptionError: None}):
-        if expr is not None:
-            job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
-        elif everything:  # every language, unless --lang names one (not $VIZGRAD_LANG)
-            job_list = gallery_jobs([lang] if lang else languages(), None,
-                                    formats or TRANSLATED_FORMATS, **values)
-        else:
-            job_list = [Job(*graph_of(t, values, net), title_of(t), _example_shrink(t))
-                        for t in dict.fromkeys(targets)]
-        if output is not None:
-            if len(job_list) != 1:
-                raise click.UsageError("-o writes one file: give one target (or use --out DIR)")
-            job = job_list[0]
-            animation = output.suffix.lower() in (".gif", ".mp4", ".webp")
-            if quiet or not animation:
-                write_one(job.graph, output, opts, title=job.title, name=job.name)
+        with paused_collector():  # the graphs' build: millions of objects that all live on
+            if expr is not None:
+                job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
+            elif everything:  # every language, unless --lang names one (not $VIZGRAD_LANG)
+                job_list = gallery_jobs([lang] if lang else languages(), None,
+                                        formats or TRANSLATED_FORMATS, **values)
             else:
-                with _bar(len(job.graph.graph["steps"]), "rendering frames") as bar:
-                    write_one(job.graph, output, opts, title=job.title, name=job.name,
-                              on_step=bar.update)
-            if not quiet:
-                click.echo(f"wrote {output}", err=True)
-            return
-        if quiet:
-            report = export(job_list, out, opts, workers=jobs, readme=everything)
+                job_list = [Job(*graph_of(t, values, net), title_of(t), _example_shrink(t))
+                            for t in dict.fromkeys(targets)]
+        with frozen_heap():  # drawing's collections leave the graphs alone
+            _write(job_list, output, out, opts, jobs, quiet, everything)
+
+
+def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs: int,
+           quiet: bool, everything: bool) -> None:
+    """Write the jobs' files: one file (``-o``) or a batch into ``out``."""
+    from .gallery import export, units, write_one
+
+    if output is not None:
+        if len(job_list) != 1:
+            raise click.UsageError("-o writes one file: give one target (or use --out DIR)")
+        job = job_list[0]
+        animation = output.suffix.lower() in (".gif", ".mp4", ".webp")
+        if quiet or not animation:
+            write_one(job.graph, output, opts, title=job.title, name=job.name)
         else:
-            with _bar(units(job_list, opts), "rendering") as bar:
-                report = export(job_list, out, opts, workers=jobs, readme=everything,
-                                on_done=lambda label: bar.update(0, label),
-                                on_step=bar.update)
+            with _bar(len(job.graph.graph["steps"]), "rendering frames") as bar:
+                write_one(job.graph, output, opts, title=job.title, name=job.name,
+                          on_step=bar.update)
+        if not quiet:
+            click.echo(f"wrote {output}", err=True)
+        return
+    if quiet:
+        report = export(job_list, out, opts, workers=jobs, readme=everything)
+    else:
+        with _bar(units(job_list, opts), "rendering") as bar:
+            report = export(job_list, out, opts, workers=jobs, readme=everything,
+                            on_done=lambda label: bar.update(0, label),
+                            on_step=bar.update)
     if not quiet:
         click.echo(
             f"rendered {len(report.names)} graph{'s' if len(report.names) != 1 else ''} into "

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import operator
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -55,16 +54,11 @@ def to_networkx(x: Any, also: Any = ()) -> nx.MultiDiGraph:
     G = nx.MultiDiGraph()
     G.graph.update(
         format=FORMAT, root=t.root, also=list(t.also), derivatives=t.derivatives,
-        backward_ran=t.backward_ran, default_step=t.default_step, steps=t.steps,
+        backward_ran=t.backward_ran, default_step=t.default_step, steps=t._lazy_steps(),
     )
-    attrs = operator.itemgetter(*_NODE_KEYS[:8])
-    G.add_nodes_from((n["id"], dict(zip(_NODE_KEYS, attrs(n)), name=n.get("name"),
-                                    sample=n.get("sample"))) for n in t.nodes)
-    add_edge = G.add_edge  # one call per edge skips add_edges_from's per-edge view lookups
-    for n in t.nodes:
-        child = n["id"]
-        for slot, p in enumerate(n["parents"]):
-            add_edge(p, child, slot, slot=slot)
+    nodes, edges = t._graph_rows()
+    G.add_nodes_from(nodes)
+    G.add_edges_from(edges)
     return G
 
 

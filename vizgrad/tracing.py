@@ -28,6 +28,9 @@ from typing import Any
 from . import _display
 from ._backward import backward_steps
 from ._names import name_nodes
+from ._records import NODE_KEYS, LazySteps, NodeColumns, node_columns, step_count, step_dicts
+from ._walk import is_value as _is_value
+from ._walk import topo as _topo
 from .exceptions import GraphFormatError, OperandTypeError
 
 __all__ = ["FORMAT", "READ_FORMATS", "State", "Trace", "replay", "states", "strict_json", "trace"]
@@ -36,54 +39,6 @@ FORMAT = "vizgrad.trace/3"
 #: formats :meth:`Trace.from_dict` reads (/1 has no node ``group``; /1 and /2 have no
 #: ``name`` and ``sample``, which are worked out when they are read)
 READ_FORMATS = ("vizgrad.trace/1", "vizgrad.trace/2", FORMAT)
-
-
-def _is_value(v: object) -> bool:
-    return (
-        hasattr(v, "data")
-        and hasattr(v, "grad")
-        and hasattr(v, "_backward")
-        and (hasattr(v, "parents") or hasattr(v, "_prev"))
-    )
-
-
-def _closure_cells(fn: Any) -> list[tuple[str, Any]]:
-    code = getattr(fn, "__code__", None)
-    cells = getattr(fn, "__closure__", None) or ()
-    if code is None:
-        return []
-    out = []
-    for name, cell in zip(code.co_freevars, cells):
-        try:
-            out.append((name, cell.cell_contents))
-        except ValueError:  # an empty cell
-            continue
-    return out
-
-
-def _parents_of(v: Any) -> tuple[Any, ...]:
-    """Operand-ordered parents; a ``_prev`` set is ordered through the closure."""
-    parents = getattr(v, "parents", None)
-    if parents is not None and not isinstance(parents, (set, frozenset)):
-        return tuple(parents)
-    prev = getattr(v, "_prev", None) if parents is None else parents
-    if not prev:
-        return ()
-    members = list(prev)
-    # micrograd's closures name their operands self and other: read the slots
-    # from them, so the order (and a + a's two slots) are what the code did.
-    cells = dict(_closure_cells(v._backward))
-    slots = [cells[n] for n in ("self", "other") if any(cells.get(n) is m for m in members)]
-    found = [m for m in members if not any(m is s for s in slots)]
-    found.sort(key=lambda m: (str(_op_of(m)), float(m.data), str(getattr(m, "label", ""))))
-    return tuple(slots) + tuple(found)
-
-
-def _op_of(v: Any) -> str:
-    op = getattr(v, "op", None)
-    if op is None:
-        op = getattr(v, "_op", "")
-    return str(op)
 
 
 @dataclass
@@ -139,27 +94,93 @@ def replay(steps: Sequence[dict[str, Any]], k: int) -> State:
     return state
 
 
-@dataclass
 class Trace:
-    """The nodes and steps of one traced graph; see :func:`trace`."""
+    """The nodes and steps of one traced graph; see :func:`trace`.
 
-    nodes: list[dict[str, Any]]
-    steps: list[dict[str, Any]]
-    root: str
-    also: list[str]
-    derivatives: str  # "exact" or "observed"
-    backward_ran: bool
+    ``nodes`` and ``steps`` are lists of plain dicts (the trace format's records).
+    A trace made by :func:`trace` keeps them compact and builds the dicts on first
+    access; from then on those lists are the trace (an edit to them is kept).
+    """
+
+    __slots__ = ("_nodes", "_steps", "_cols", "_back", "root", "also", "derivatives",
+                 "backward_ran")
+
+    def __init__(self, nodes: list[dict[str, Any]], steps: list[dict[str, Any]], root: str,
+                 also: list[str], derivatives: str, backward_ran: bool) -> None:
+        self._nodes: list[dict[str, Any]] | None = nodes
+        self._steps: list[dict[str, Any]] | None = steps
+        self._cols: NodeColumns | None = None
+        self._back: list[tuple[Any, ...]] | None = None
+        self.root, self.also, self.derivatives = root, also, derivatives  # "exact"/"observed"
+        self.backward_ran = backward_ran
+
+    @classmethod
+    def _compact(cls, cols: NodeColumns, back: list[tuple[Any, ...]], root: str,
+                 also: list[str], derivatives: str, backward_ran: bool) -> Trace:
+        t = cls.__new__(cls)
+        t._nodes = t._steps = None
+        t._cols, t._back = cols, back
+        t.root, t.also, t.derivatives, t.backward_ran = root, also, derivatives, backward_ran
+        return t
+
+    @property
+    def nodes(self) -> list[dict[str, Any]]:
+        """The node records (see the README's "Trace format")."""
+        if self._nodes is None:
+            assert self._cols is not None
+            self._nodes = self._cols.records()
+        return self._nodes
+
+    @nodes.setter
+    def nodes(self, nodes: list[dict[str, Any]]) -> None:
+        self._nodes = nodes
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        """The steps: inputs, forward, seed, backward (see the README's "Trace format")."""
+        if self._steps is None:
+            assert self._cols is not None and self._back is not None
+            self._steps = step_dicts(self._cols, self._back, self.root)
+            self._back = None  # the dicts are the trace now
+        return self._steps
+
+    @steps.setter
+    def steps(self, steps: list[dict[str, Any]]) -> None:
+        self._steps, self._back = steps, None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Trace):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _n_nodes(self) -> int:
+        return len(self._nodes) if self._nodes is not None else len(self._cols or ())
+
+    def _n_steps(self) -> int:
+        if self._steps is not None or self._cols is None or self._back is None:
+            return len(self.steps)
+        return step_count(self._cols, self._back)[0]
 
     def __repr__(self) -> str:
         """One line, however large the graph: ``<Trace of q: 5 values, 8 steps>``."""
-        top = self.node(self.root)
-        root = " ".join(str(top.get("label") or top.get("name") or self.root).splitlines())
-        return f"<Trace of {root}: {len(self.nodes)} values, {len(self.steps)} steps>"
+        i = int(self.root[1:])
+        if self._nodes is not None:
+            top = self._nodes[i]
+            label = top.get("label") or top.get("name")
+        else:
+            label = (self._cols.label[i] or self._cols.name[i]) if self._cols is not None else None
+        root = " ".join(str(label or self.root).splitlines())
+        return f"<Trace of {root}: {self._n_nodes()} values, {self._n_steps()} steps>"
 
     @property
     def default_step(self) -> int:
         """The step a picture without a step shows: the last one, or the last
         forward step when ``backward()`` had not run on the graph."""
+        if self._steps is None and self._cols is not None and self._back is not None:
+            total, forward = step_count(self._cols, self._back)
+            return total - 1 if self.backward_ran else forward
         if self.backward_ran:
             return len(self.steps) - 1
         return next(s["index"] for s in self.steps if s["kind"] == "seed") - 1
@@ -167,6 +188,32 @@ class Trace:
     def node(self, node_id: str) -> dict[str, Any]:
         """The node record with this id."""
         return self.nodes[int(node_id[1:])]
+
+    def _graph_rows(self) -> tuple[Iterator[tuple[str, dict[str, Any]]],
+                                   Iterator[tuple[str, str, int, dict[str, int]]]]:
+        """``(id, attributes)`` and ``(parent, child, slot, {"slot": slot})`` tuples for
+        :func:`vizgrad.to_networkx`, from the node dicts once they exist. Generators: each
+        tuple is freed as soon as networkx has copied it, which keeps the garbage collector's
+        count of new containers, and so its full collections, as low as the floor's."""
+        if self._nodes is None and self._cols is not None:
+            cols = self._cols
+            ids, parents = cols.id, cols.parents
+            nodes = cols.attributes()
+        else:
+            keys = NODE_KEYS[1:7] + NODE_KEYS[8:]  # the record without id and parents
+            recs = self.nodes
+            nodes = ((n["id"], {k: n[k] for k in keys}) for n in recs)
+            ids, parents = [n["id"] for n in recs], [n["parents"] for n in recs]
+        edges = ((p, child, slot, {"slot": slot})
+                 for child, ps in zip(ids, parents) for slot, p in enumerate(ps))
+        return nodes, edges
+
+    def _lazy_steps(self) -> list[dict[str, Any]]:
+        """:attr:`steps`, or a :class:`~vizgrad._records.LazySteps` that builds them when
+        first read (what :func:`vizgrad.to_networkx` keeps in ``G.graph["steps"]``)."""
+        if self._steps is not None or self._cols is None or self._back is None:
+            return self.steps
+        return LazySteps(lambda: self.steps, step_count(self._cols, self._back)[0])
 
     def state(self, k: int | None = None) -> State:
         """The :class:`State` after step ``k`` (default: :attr:`default_step`)."""
@@ -239,33 +286,6 @@ def jsonable(x: Any) -> Any:
     return x
 
 
-def _topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], int]:
-    """Iterative DFS in operand order; returns order, parents by id() and root count."""
-    order: list[Any] = []
-    parents: dict[int, tuple[Any, ...]] = {}
-    n_root = 0
-    for i, start in enumerate(roots):
-        if id(start) in parents:
-            continue
-        parents[id(start)] = _parents_of(start)
-        stack = [(start, iter(parents[id(start)]))]
-        while stack:
-            node, it = stack[-1]
-            for p in it:
-                if id(p) not in parents:
-                    if not _is_value(p):
-                        raise OperandTypeError(f"a parent of {node!r} is not a Value: {p!r}")
-                    parents[id(p)] = _parents_of(p)
-                    stack.append((p, iter(parents[id(p)])))
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-        if i == 0:
-            n_root = len(order)
-    return order, parents, n_root
-
-
 def trace(root: Any, also: Iterable[Any] = (), *, model: Any = None) -> Trace:
     """Record the forward and backward pass of the graph that ends in ``root``.
 
@@ -296,59 +316,30 @@ def trace(root: Any, also: Iterable[Any] = (), *, model: Any = None) -> Trace:
     # the root ends its own search (position n_root - 1); `also` outputs off its path follow
     also_ids = {id(v) for v in also}
     outputs = {id(v) for v in order[n_root:] if id(v) in also_ids}
-
-    nodes: list[dict[str, Any]] = []
-    values: dict[str, float] = {}
-    steps: list[dict[str, Any]] = [{"index": 0, "kind": "inputs", "node": None,
-                                    "values": values, "contributions": []}]
     operands = list(map(parents.__getitem__, map(id, order)))
-    operand_ids: list[list[str]] = []
-    add_node, add_step, add_ids = nodes.append, steps.append, operand_ids.append
-    for i, v in enumerate(order):
-        ps = operands[i]
-        vid = names[i]
-        data = float(v.data)
-        if i == n_root - 1 or (i >= n_root and id(v) in outputs):
-            kind = "output"
-        elif ps:
-            kind = "op"
-        else:
-            kind = "const" if getattr(v, "is_const", False) else "input"
-        label = getattr(v, "label", None)
-        op = getattr(v, "op", None)
-        if op is None:
-            op = getattr(v, "_op", "")
-        pids = [ids[id(p)] for p in ps] if ps else []
-        add_ids(pids)
-        add_node({"id": vid, "label": "" if label is None else str(label), "op": str(op),
-                  "kind": kind, "data": data, "grad": None, "on_path": i < n_root,
-                  "parents": pids, "order": i, "group": getattr(v, "group", None)})
-        if ps:
-            add_step({"index": len(steps), "kind": "forward", "node": vid, "value": data,
-                      "contributions": []})
-        else:
-            values[vid] = data
+    del parents
+    get = ids.__getitem__
+    operand_ids = [tuple([get(id(p)) for p in ps]) if ps else () for ps in operands]
+    cols = node_columns(order, names, operand_ids, n_root, outputs)
 
     path = order[:n_root]
+    back: list[tuple[Any, ...]] = []
     try:
         for v in path:
             v.grad = 0.0
         root.grad = 1.0
-        steps.append({"index": len(steps), "kind": "seed", "node": names[n_root - 1],
-                      "grad": 1.0, "contributions": []})
-        observed = backward_steps(path, operands, operand_ids, names, native, steps)
-        reached = {c["target"] for s in steps for c in s["contributions"]}
-        reached.add(names[n_root - 1])
-        for rec, v in zip(nodes, path):
-            if rec["id"] in reached:
-                rec["grad"] = float(v.grad)
+        observed = backward_steps(path, operands, operand_ids, names, native, back)
+        # every value of the root's graph is an operand of one of its ops: all are reached
+        cols.grad[:n_root] = [float(v.grad) for v in path]
     finally:
         for v, g in zip(order, saved):
             v.grad = g
+    t = Trace._compact(cols, back, names[n_root - 1], [ids[id(v)] for v in also],
+                       "observed" if observed else "exact", backward_ran)
     if model is not None:
         from ._nets import name_model
 
-        name_model(model, nodes, ids)
-    name_nodes(nodes, names[n_root - 1])  # every value's name (and sample): vizgrad._names
-    return Trace(nodes, steps, names[n_root - 1], [ids[id(v)] for v in also],
-                 "observed" if observed else "exact", backward_ran)
+        name_model(model, t.nodes, ids)
+    # every value's name (and sample): vizgrad._names, on the records or on the columns
+    name_nodes(t.nodes if t._nodes is not None else cols.rows(), t.root)
+    return t
