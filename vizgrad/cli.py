@@ -229,15 +229,16 @@ def main() -> None:
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True),
               default=DEFAULT_MAX_SECONDS, show_default=True, metavar="SECONDS",
               help="Refuse an export estimated to take longer than this.")
-@click.option("--merge-constants", is_flag=True,
-              help="Draw once per layer the copies of an input that micrograd wraps in "
-                   "every neuron.")
+@click.option("--merge-constants/--no-merge-constants", default=None,
+              help="Draw once per layer every number micrograd wraps in every neuron; "
+                   "--no-merge-constants keeps every copy. By default a net's inputs are "
+                   "drawn once per sample and feature (x[s][i]).")
 @_drawing_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
            step: StepArg, jobs: int, max_cells: int | None, max_bytes: int | None,
-           max_seconds: float, merge_constants: bool, quiet: bool, **drawing: Any) -> None:
+           max_seconds: float, merge_constants: bool | None, quiet: bool, **drawing: Any) -> None:
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
@@ -277,8 +278,8 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     given = {k: v for k, v in drawing.items() if v is not None}
     if everything and "backend" not in given:
         given["backend"] = "embedded"  # the committed gallery must not depend on the machine
-    if merge_constants:
-        given["merge_constants"] = "layer"
+    if merge_constants is not None:
+        given["merge_constants"] = "layer" if merge_constants else False
     lang = given.get("lang")
     chosen: dict[str, Any] = {"max_seconds": max_seconds, "max_cells": max_cells,
                               "max_bytes": max_bytes, "formats": formats or None}
