@@ -38,10 +38,9 @@ __all__ = ["VizgradExtension", "makeExtension", "fence_format", "block_html", "s
 
 logger = logging.getLogger("mkdocs.extensions.vizgrad")
 
-_FENCE = re.compile(
-    r"(?P<fence>^(?:~{3,}|`{3,}))[ ]*\{?\.?vizgrad\}?[ ]*\n(?P<body>.*?)(?<=\n)(?P=fence)[ ]*$",
-    re.MULTILINE | re.DOTALL,
-)
+#: a line that opens a fenced block (up to 3 spaces in), and a vizgrad block's info string
+_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>[^`]*)$")
+_INFO = re.compile(r"[ ]*\{?\.?vizgrad\}?[ ]*")
 _OPTION = re.compile(r"\s*:?(?P<key>[A-Za-z_-]+):(?:\s+(?P<value>.*?)|)\s*$")
 
 
@@ -137,16 +136,30 @@ class _FencePreprocessor(Preprocessor):
     column: float = COLUMN
 
     def run(self, lines: list[str]) -> list[str]:
-        text = "\n".join(lines)
-
-        def replace(match: re.Match[str]) -> str:
-            line = text.count("\n", 0, match.start()) + 1
-            column = self.column
-            body = match["body"]
-            stashed = self.md.htmlStash.store(block_html(body, _where(self.md, body, line), column))
-            return f"\n\n{stashed}\n\n"
-
-        return _FENCE.sub(replace, text).split("\n")
+        """Walk the fences: a top-level ``vizgrad`` fence becomes its HTML; any other fenced
+        block, a ``vizgrad`` fence quoted inside it included, is copied as it is."""
+        out: list[str] = []
+        i = 0
+        while i < len(lines):
+            m = _OPEN.match(lines[i])
+            if m is None:
+                out.append(lines[i])
+                i += 1
+                continue
+            mark = m["fence"]
+            close = re.compile(rf"^ {{0,3}}{re.escape(mark[0])}{{{len(mark)},}}[ ]*$")
+            end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), None)
+            if end is None:  # never closed: the rest of the page is its body
+                out.extend(lines[i:])
+                break
+            if not m["indent"] and _INFO.fullmatch(m["info"]):
+                body = "".join(line + "\n" for line in lines[i + 1:end])
+                html = block_html(body, _where(self.md, body, i + 1), self.column)
+                out.extend(["", self.md.htmlStash.store(html), ""])
+            else:
+                out.extend(lines[i:end + 1])
+            i = end + 1
+        return out
 
 
 class VizgradExtension(Extension):

@@ -80,6 +80,18 @@ def test_plain_markdown_turns_blocks_into_figures():
     assert soup.find("code", class_="language-python") is not None
 
 
+def test_a_block_quoted_inside_a_longer_fence_stays_code():
+    """A page that shows how to write a block (as docs/embeds.md does) quotes it in a longer
+    fence: that one is code, the live block beside it a picture."""
+    quoted = "````markdown\n```vizgrad\na*a\nvalues: a=3\n```\n````\n"
+    live = "\n```vizgrad\nexample: fork\n```\n"
+    out = markdown.markdown(quoted + live, extensions=["vizgrad.markdown", "fenced_code"])
+    soup = bs4.BeautifulSoup(out, "html.parser")
+    assert len(soup.select("figure.vizgrad")) == 1
+    (code,) = soup.find_all("code")
+    assert "```vizgrad\na*a\nvalues: a=3\n```" in code.get_text()
+
+
 def test_a_bad_block_shows_an_error_box_and_logs_a_warning(caplog):
     text = "intro\n\n```vizgrad\n(a*b\nvalues: a=1, b=2\n```\n\n```vizgrad\na\ncolour: red\n```\n"
     with caplog.at_level(logging.WARNING, logger="mkdocs.extensions.vizgrad"):
