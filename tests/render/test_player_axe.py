@@ -82,8 +82,11 @@ def test_a_scroll_box_of_the_player_takes_the_keyboard_focus(browser, pages):
           .map((e) => e.tabIndex)""")
         assert boxes and all(i == 0 for i in boxes), boxes
         table = pg.locator(".table-wrap")
+        assert table.evaluate("e => e.scrollHeight > e.clientHeight")  # rows to scroll to
         table.focus()
         pg.keyboard.press("PageDown")
-        assert table.evaluate("e => e.scrollTop") > 0
+        # the browser may scroll smoothly: wait for the box to move, at most 3 s
+        pg.wait_for_function("() => document.querySelector('.table-wrap').scrollTop > 0",
+                             timeout=3000)
     finally:
         context.close()
