@@ -15,7 +15,7 @@ from PIL import Image, features
 
 from vizgrad import Value, draw, examples, from_json, to_json, to_networkx
 from vizgrad.exceptions import GraphTooLargeError, OptionError, RenderError
-from vizgrad.render import _fonts
+from vizgrad.render import _encode, _fonts
 from vizgrad.render import frames as fr
 from vizgrad.render._picture import Picture, pixel_size, rc
 from vizgrad.render.scene import Scene
@@ -265,6 +265,36 @@ def test_gif_options(G, tmp_path):
                                           final=False, duration={"forward": 0.3}, hold=2))
     assert loop is None and [d for _, d in frames_] == [1500, 2000]
     assert gif_local_palettes((tmp_path / "a.gif").read_bytes()) == [False] * 9
+
+
+def test_gif_maps_each_pixel_to_its_nearest_palette_colour_in_any_frame_order():
+    # the quantiser looks up only the pixels that differ from the frame before and works out
+    # each colour's nearest once: check every pixel of every frame against a brute force
+    rng = np.random.default_rng(7)
+    palette = [tuple(int(v) for v in c) for c in rng.integers(0, 256, (40, 3))]
+    a = rng.integers(0, 256, (20, 30, 3), dtype=np.uint8)
+    a[:10] = palette[3]  # exact palette colours stay exact
+    b = a.copy()
+    b[4:9, 2:7] = rng.integers(0, 256, (5, 5, 3), dtype=np.uint8)  # new colours
+    b[15, 0] = a[0, 0]
+    c = np.zeros((20, 30, 3), np.uint8)  # every pixel changes
+    images = [Image.fromarray(x) for x in (a, b, a, c, b)]
+    pal = np.asarray(palette)
+
+    def nearest(x):
+        d = ((x.astype(int)[:, :, None, :] - pal[None, None]) ** 2).sum(3)
+        return d.argmin(2)  # ties: the lower index
+
+    store = _encode.FrameStore()
+    for im in images:
+        store.add(im)
+    for given in (images, store, images[::-1]):
+        got = _encode._quantize(given, palette)
+        want = [nearest(np.asarray(im)) for im in (given if given is not store else images)]
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.mode == "P" and np.array_equal(np.asarray(g), w)
+    assert (np.asarray(_encode._quantize(images, palette)[0])[:10] == 3).all()
 
 
 def gif_local_palettes(data: bytes) -> list[bool]:

@@ -81,33 +81,73 @@ def _palette(images: Any) -> list[tuple[int, int, int]]:
     return [tuple(rgb) for _, rgb in sorted(counts, key=lambda c: (-c[0], c[1]))[:256]]
 
 
-def _keys(image: Any) -> Any:
+def _rgb(images: Any, i: int) -> Any:
+    """Frame ``i`` as an (h, w, 3) uint8 array (straight from a store's bytes)."""
     import numpy as np
 
-    a = np.asarray(image, np.uint32)
-    return (a[..., 0] << 16) | (a[..., 1] << 8) | a[..., 2]
+    if isinstance(images, FrameStore):
+        w, h = images.size
+        return np.frombuffer(zlib.decompress(images.blobs[i]), np.uint8).reshape(h, w, 3)
+    return np.asarray(images[i].convert("RGB"), np.uint8)
+
+
+def _keys(a: Any) -> Any:
+    """Each pixel of an (h, w, 3) uint8 array as one integer 0xRRGGBB."""
+    import numpy as np
+
+    k = np.zeros((*a.shape[:2], 4), np.uint8)
+    k[..., 0], k[..., 1], k[..., 2] = a[..., 2], a[..., 1], a[..., 0]  # little-endian BGR0
+    return k.view("<u4")[..., 0]
+
+
+class _Nearest:
+    """The nearest palette colour of every 24-bit colour, worked out once per colour, as
+    frames show it (ties go to the lower index, so the order of frames does not matter)."""
+
+    def __init__(self, palette: list[tuple[int, int, int]]) -> None:
+        import numpy as np
+
+        self.pal = np.asarray(palette, np.int32)
+        self.lut = np.zeros(1 << 24, np.uint8)
+        self.known = np.zeros(1 << 24, bool)
+        self.seen = np.zeros(1 << 24, bool)
+
+    def __call__(self, keys: Any) -> Any:
+        import numpy as np
+
+        unknown = keys[~self.known[keys]]
+        if unknown.size:
+            self.seen[unknown] = True
+            new = np.flatnonzero(self.seen)
+            self.seen[new] = False
+            rgb = np.stack([(new >> 16) & 255, (new >> 8) & 255, new & 255], 1).astype(np.int32)
+            for i in range(0, len(rgb), 4096):
+                d = ((rgb[i:i + 4096, None, :] - self.pal[None, :, :]) ** 2).sum(2)
+                self.lut[new[i:i + 4096]] = d.argmin(1)
+            self.known[new] = True
+        return self.lut[keys]
 
 
 def _quantize(images: Any, palette: list[tuple[int, int, int]]) -> list[Any]:
-    """Map every pixel to its nearest palette colour (exact colours stay exact)."""
-    import numpy as np
+    """Map every pixel to its nearest palette colour (exact colours stay exact), one pass
+    over the frames: each is decompressed once, each colour's nearest is worked out once,
+    and only the pixels that differ from the frame before are looked up."""
     from PIL import Image
 
-    present = np.zeros(1 << 24, bool)
-    for im in images:
-        present[_keys(im)] = True
-    colours = np.nonzero(present)[0]
-    rgb = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], 1).astype(int)
-    pal = np.asarray(palette, int)
-    lut = np.zeros(1 << 24, np.uint8)
-    for i in range(0, len(rgb), 4096):
-        d = ((rgb[i:i + 4096, None, :] - pal[None, :, :]) ** 2).sum(2)
-        lut[colours[i:i + 4096]] = d.argmin(1)
+    nearest = _Nearest(palette)
     flat = [v for c in palette for v in c]
     out = []
-    for im in images:
-        k = _keys(im)
-        p = Image.frombytes("P", (k.shape[1], k.shape[0]), lut[k].tobytes())
+    last = idx = None
+    for i in range(len(images)):
+        keys = _keys(_rgb(images, i))
+        if last is None or last.shape != keys.shape:
+            idx = nearest(keys)
+        else:
+            changed = keys != last
+            idx = idx.copy()
+            idx[changed] = nearest(keys[changed])
+        last = keys
+        p = Image.frombytes("P", (idx.shape[1], idx.shape[0]), idx.tobytes())
         p.putpalette(flat)
         out.append(p)
     return out

@@ -61,6 +61,10 @@ class Redrawer:
             last.update(new)
             self.dirty.add(artist)
 
+    def invalidate(self) -> None:
+        """Make the next :meth:`draw` a full one (e.g. to time a whole-figure draw)."""
+        self.full = True
+
     def draw(self) -> None:
         """Bring the canvas up to date: in full the first time, then only what changed."""
         r = self.canvas.get_renderer()
