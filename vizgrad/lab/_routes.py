@@ -286,9 +286,12 @@ async def _index(request: Request) -> Response:
 
 async def _health(request: Request) -> Response:
     cache = request.app.state.cache
+    disk = cache.disk
     return json_response({"status": "ok", "version": __version__,
                           "cache": {"size": len(cache), "hits": cache.hits,
-                                    "misses": cache.misses}})
+                                    "misses": cache.misses},
+                          "disk_cache": None if disk is None else {"hits": disk.hits,
+                                                                   "misses": disk.misses}})
 
 
 async def _examples(request: Request) -> Response:

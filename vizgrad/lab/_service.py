@@ -36,6 +36,8 @@ from ._requests import ApiError, Limits, Query
 if TYPE_CHECKING:
     import networkx as nx
 
+    from ._disk import DiskCache
+
 __all__ = [
     "full",
     "variables",
@@ -306,8 +308,9 @@ class RenderCache:
     (('svg', False), ('svg', True))
     """
 
-    def __init__(self, maxsize: int) -> None:
+    def __init__(self, maxsize: int, disk: DiskCache | None = None) -> None:
         self.maxsize = maxsize
+        self.disk = disk  # shared by the workers: looked up after memory, before a layout
         self._data: OrderedDict[tuple[Any, ...], str] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
@@ -323,17 +326,26 @@ class RenderCache:
         return value, False
 
     def lookup(self, key: tuple[Any, ...]) -> str | None:
-        """The cached text (counted as a hit), or None (counted as a miss)."""
+        """The cached text (a hit in memory, else looked up on disk), or None (a miss)."""
         with self._lock:
             if key in self._data:
                 self._data.move_to_end(key)
                 self.hits += 1
                 return self._data[key]
             self.misses += 1
-            return None
+        found = self.disk.lookup(key) if self.disk is not None else None
+        if found is not None:
+            self._keep(key, found)
+        return found
 
     def store(self, key: tuple[Any, ...], value: str) -> None:
-        """Keep ``value``, dropping the least recently used beyond ``maxsize``."""
+        """Keep ``value`` (in memory and on disk)."""
+        self._keep(key, value)
+        if self.disk is not None:
+            self.disk.store(key, value)
+
+    def _keep(self, key: tuple[Any, ...], value: str) -> None:
+        """Keep ``value`` in memory, dropping the least recently used beyond ``maxsize``."""
         if self.maxsize > 0:
             with self._lock:
                 self._data[key] = value
