@@ -186,3 +186,19 @@ def test_the_api_answers_under_a_prefix(prefixed):
     assert [m["text"] for m in trace.json()["metrics"]] == ["−6", "−3", "−8"]
     r = prefixed.post("/vizgrad/api/render", json=FORK)
     assert r.status_code == 200 and r.text.lstrip().startswith(("<svg", "<?xml"))
+
+
+def test_a_cached_render_is_found_without_building_its_graph(client, monkeypatch):
+    from vizgrad.lab import _service
+
+    built = []
+    real = _service.build_graph
+    monkeypatch.setattr(_service, "build_graph", lambda *a: built.append(1) or real(*a))
+    first = client.post("/api/render", json=FORK)
+    again = client.post("/api/render", json=FORK)
+    assert again.headers["x-vizgrad-cache"] == "hit" and again.content == first.content
+    assert again.headers["etag"] == first.headers["etag"]
+    assert again.headers["x-vizgrad-step"] == "3" and len(built) == 1
+    other = client.post("/api/render", json={**FORK, "values": {"a": 1, "b": 3}})
+    assert other.headers["x-vizgrad-cache"] == "miss" and other.content != first.content
+    assert len(built) == 2

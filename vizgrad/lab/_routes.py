@@ -12,6 +12,8 @@ one layout at a time per process, a bounded queue, 503 ``busy`` with
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -40,7 +42,8 @@ from ._requests import (
     parse_query,
 )
 
-__all__ = ["STATIC", "PLAYBACK_JS", "LAYOUT_ROUTES", "SMALL_GRAPH", "endpoints", "laid_out"]
+__all__ = ["STATIC", "PLAYBACK_JS", "LAYOUT_ROUTES", "SMALL_GRAPH", "endpoints", "laid_out",
+           "query_key"]
 
 STATIC = Path(__file__).with_name("static")
 #: the script that replays a scene, shared with the HTML step player
@@ -156,6 +159,23 @@ def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
     return drawing.svg() if q.format == "svg" else drawing.dot()
 
 
+def query_key(q: Query) -> str:
+    """The request as exact text: equal for equal requests only (``1`` is not ``1.0``).
+
+    >>> query_key(Query(example="fork", values={"a": 1})) == query_key(
+    ...     Query(example="fork", values={"a": 1.0}))
+    False
+    """
+    return json.dumps(dataclasses.asdict(q), sort_keys=True, separators=(",", ":"))
+
+
+def _known(request: Request) -> service.KeyMemo:
+    """The app's memo of render requests to their step and cache key (made on first use)."""
+    memo: service.KeyMemo = request.app.state._state.setdefault(
+        "known", service.KeyMemo(request.app.state.limits.cache_size))
+    return memo
+
+
 def _render_answer(body: str, hit: bool, step: int, key: tuple[Any, ...], fmt: str) -> Response:
     headers = {"X-Vizgrad-Cache": "hit" if hit else "miss", "X-Vizgrad-Step": str(step),
                "ETag": '"' + "-".join([key[0][:16], *map(str, key[1:])]) + '"'}
@@ -207,7 +227,14 @@ async def _render(request: Request, q: Query) -> Response:
     with the layout time limit counted from the request's arrival."""
     deadline = _arrival(request)
     cache: service.RenderCache = request.app.state.cache
+    asked = query_key(q)
+    known = _known(request).get(asked)
+    if known is not None:  # asked before: its drawing may be cached, with no graph to build
+        found = cache.lookup(known[1])
+        if found is not None:
+            return _render_answer(found, True, known[0], known[1], q.format)
     G, step, key = await run_in_threadpool(_guarded, _prepare, request, q)
+    _known(request)[asked] = (step, key)
     found = cache.lookup(key)
     if found is not None:
         return _render_answer(found, True, step, key, q.format)

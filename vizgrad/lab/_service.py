@@ -50,6 +50,7 @@ __all__ = [
     "gradcheck_payload",
     "examples_payload",
     "RenderCache",
+    "KeyMemo",
     "SceneCache",
     "scene_cache",
     "scene_for",
@@ -355,6 +356,33 @@ class RenderCache:
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+class KeyMemo(OrderedDict[str, tuple[int, tuple[Any, ...]]]):
+    """An LRU of render requests (as exact text) to their step and cache key, so a cached
+    drawing is found without building its graph again.
+
+    >>> m = KeyMemo(1); m["a"] = (0, ("k",)); m["b"] = (1, ("j",)); list(m), m.get("a")
+    (['b'], None)
+    """
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+        self._lock = threading.Lock()
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        with self._lock:
+            if key in self:
+                self.move_to_end(key)
+            return super().get(key, default)
+
+    def __setitem__(self, key: str, value: tuple[int, tuple[Any, ...]]) -> None:
+        with self._lock:
+            super().__setitem__(key, value)
+            self.move_to_end(key)
+            while len(self) > self.maxsize:
+                self.popitem(last=False)
 
 
 class SceneCache:
