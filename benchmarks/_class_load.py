@@ -7,8 +7,7 @@ the same for the whole class) spread over ``--class-seconds`` with random pauses
 Students arrive over the first tenth of the time and are sent from 127.0.0.2 up (a few
 students per address, each on its own keep-alive connection, under the lab's 64 per address).
 
-"After arrivals" counts the requests sent once every student has arrived and loaded the page
-(a tenth of the time and 5 s). Every request must get a complete answer: 200, or 503 with ``Retry-After`` (then retried
+"After arrivals" counts the requests sent once every student has loaded the page. Every request must get a complete answer: 200, or 503 with ``Retry-After`` (then retried
 after it); a timeout, a reset or another status is an error. It reports p50/p95 of the trace
 and render APIs (renders split into cached and laid out), the peak memory of the server
 processes, the load generator's own CPU share and the load average.
@@ -77,7 +76,8 @@ class Tally:
     def __init__(self) -> None:
         self.times: dict[str, list[float]] = defaultdict(list)
         self.after: dict[str, list[float]] = defaultdict(list)  # sent once all have arrived
-        self.settled = float("inf")  # when the last student has arrived (perf_counter)
+        self.settled = float("inf")  # when the last student has loaded the page
+        self.loaded = 0
         self.errors: list[str] = []
         self.busy: dict[str, int] = defaultdict(int)  # 503 with Retry-After, retried
         self.requests = 0
@@ -112,7 +112,7 @@ async def _ask(client: httpx.AsyncClient, tally: Tally, kind: str, path: str,
     tally.errors.append(f"{kind}: still busy after 5 tries")
 
 
-async def _student(k: int, base: str, seconds: float, tally: Tally) -> None:
+async def _student(k: int, students: int, base: str, seconds: float, tally: Tally) -> None:
     rng = random.Random(k)
     address = f"127.0.0.{2 + k % ADDRESSES}"
     transport = httpx.AsyncHTTPTransport(local_address=address)
@@ -123,6 +123,9 @@ async def _student(k: int, base: str, seconds: float, tally: Tally) -> None:
             await _ask(client, tally, "page", path)
         await _ask(client, tally, "trace", "/api/trace", fork)
         await _ask(client, tally, "scene", "/api/scene", fork)
+        tally.loaded += 1
+        if tally.loaded == students:
+            tally.settled = time.perf_counter()
         actions = ["step"] * 20 + ["change"] * 5
         rng.shuffle(actions)
         pause = (seconds * 0.85) / len(actions)
@@ -152,8 +155,7 @@ def run_class(students: int, seconds: float, start_server: Any, stop_server: Any
     cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
 
     async def everyone() -> None:
-        tally.settled = time.perf_counter() + seconds / 10 + 5  # arrivals and their page loads
-        tasks = [asyncio.create_task(_student(k, base, seconds, tally)) for k in range(students)]
+        tasks = [asyncio.create_task(_student(k, students, base, seconds, tally)) for k in range(students)]
         done, late = await asyncio.wait(tasks, timeout=seconds * 2 + 60)  # stops by itself
         for t in late:
             t.cancel()
@@ -181,7 +183,8 @@ def run_class(students: int, seconds: float, start_server: Any, stop_server: Any
         print(f"| {kind} | {len(xs)} | {_pct(xs, 0.5):.1f} | {_pct(xs, 0.95):.1f} | "
               f"{max(xs, default=float('nan')) * 1000:.1f} | {len(ys)} | {_pct(ys, 0.5):.1f} | "
               f"{_pct(ys, 0.95):.1f} |")
-    print(f"\nPeak memory of the server processes: {memory.peak_kb / 1024:.0f} MB in all, "
+    print(f"\nThe last student had loaded the page {tally.settled - wall0:.0f} s in.")
+    print(f"Peak memory of the server processes: {memory.peak_kb / 1024:.0f} MB in all, "
           f"{memory.peak_one_kb / 1024:.0f} MB the largest process. Load generator CPU: "
           f"{cpu:.1f} s in {wall:.0f} s = {100 * cpu / wall / (os.cpu_count() or 1):.0f}% of "
           f"the machine. Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.")
