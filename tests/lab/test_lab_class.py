@@ -202,3 +202,52 @@ def test_a_cached_render_is_found_without_building_its_graph(client, monkeypatch
     other = client.post("/api/render", json={**FORK, "values": {"a": 1, "b": 3}})
     assert other.headers["x-vizgrad-cache"] == "miss" and other.content != first.content
     assert len(built) == 2
+
+
+def _behind_proxy(app, prefix: str):
+    """The app as uvicorn --root-path PREFIX passes on what nginx stripped of PREFIX: the
+    path keeps the prefix and ``root_path`` names it; anything outside the prefix is 404."""
+    async def proxy(scope, receive, send):
+        if scope["type"] == "http" and not scope["path"].startswith(prefix + "/"):
+            await send({"type": "http.response.start", "status": 404, "headers": []})
+            await send({"type": "http.response.body", "body": b"outside the prefix"})
+            return
+        await app({**scope, "root_path": prefix}, receive, send)
+    return proxy
+
+
+def test_the_page_works_in_a_browser_under_a_prefix(browser, free_port):
+    import threading
+
+    import uvicorn
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    server = uvicorn.Server(uvicorn.Config(_behind_proxy(create_app(), "/vizgrad"),
+                                           host="127.0.0.1", port=free_port, lifespan="off",
+                                           log_level="warning", ws="none"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{free_port}/vizgrad/"
+    context = browser.new_context(viewport={"width": 1200, "height": 1000}, locale="en-GB")
+    try:
+        pg = context.new_page()
+        asked: list[tuple[str, int]] = []
+        pg.on("response", lambda r: asked.append((r.url, r.status)))
+        pg.goto(base)
+        expect = sync_api.expect
+        expect(pg.locator("body")).to_have_attribute("data-ready", "true", timeout=20_000)
+        pg.click("#last")
+        expect(pg.locator("#metric-grad-a")).to_have_text("−3", timeout=20_000)
+        expect(pg.locator("#metric-grad-b")).to_have_text("−8", timeout=20_000)
+        urls = [u for u, _ in asked]
+        assert any("/vizgrad/api/trace" in u for u in urls)
+        assert any("/vizgrad/static/lab.js" in u for u in urls)
+        bad = [(u, s) for u, s in asked if not u.startswith(base) or s >= 400]
+        assert not bad, bad
+    finally:
+        context.close()
+        server.should_exit = True
+        thread.join(timeout=10)
