@@ -151,7 +151,7 @@ def disk_from_env(environ: Any = None) -> DiskCache | None:
     True
     >>> disk_from_env({ENV_CACHE_DIR: "/tmp", ENV_CACHE_MB: "-1"})
     Traceback (most recent call last):
-    vizgrad.exceptions.DomainError: VIZGRAD_LAB_CACHE_MB='-1': must be a whole number of megabytes > 0
+    vizgrad.exceptions.DomainError: VIZGRAD_LAB_CACHE_MB='-1': must be whole megabytes > 0
     """
     environ = os.environ if environ is None else environ
     folder = environ.get(ENV_CACHE_DIR, "")
@@ -159,6 +159,6 @@ def disk_from_env(environ: Any = None) -> DiskCache | None:
         return None
     raw = environ.get(ENV_CACHE_MB, "")
     if raw and not (raw.isdigit() and int(raw) > 0):
-        raise DomainError(f"{ENV_CACHE_MB}={raw!r}: must be a whole number of megabytes > 0")
+        raise DomainError(f"{ENV_CACHE_MB}={raw!r}: must be whole megabytes > 0")
     mb = int(raw) if raw else DEFAULT_MB
     return DiskCache(folder, mb * 1024 * 1024)
