@@ -4,14 +4,19 @@ it), the step and key of a render request, and laid-out scenes; each thread-safe
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Callable
 
+from starlette.concurrency import run_in_threadpool
+
 if TYPE_CHECKING:
     from ._disk import DiskCache
+    from ._requests import Query
 
-__all__ = ["RenderCache", "KeyMemo", "SceneCache"]
+__all__ = ["RenderCache", "KeyMemo", "SceneCache", "query_key", "cached", "keep"]
 
 
 class RenderCache:
@@ -39,14 +44,19 @@ class RenderCache:
         self.store(key, value)
         return value, False
 
-    def lookup(self, key: tuple[Any, ...]) -> str | None:
-        """The cached text (a hit in memory, else looked up on disk), or None (a miss)."""
+    def lookup(self, key: tuple[Any, ...], disk: bool = True) -> str | None:
+        """The cached text (a hit in memory, else looked up on disk unless ``disk`` is
+        False), or None (a miss)."""
         with self._lock:
             if key in self._data:
                 self._data.move_to_end(key)
                 self.hits += 1
                 return self._data[key]
             self.misses += 1
+        return self.from_disk(key) if disk else None
+
+    def from_disk(self, key: tuple[Any, ...]) -> str | None:
+        """The text in the shared folder (now kept in memory too), or None."""
         found = self.disk.lookup(key) if self.disk is not None else None
         if found is not None:
             self._keep(key, found)
@@ -118,3 +128,30 @@ class SceneCache:
             while len(self._data) > self.maxsize:
                 self._data.popitem(last=False)
         return value
+
+
+def query_key(q: Query) -> str:
+    """The request as exact text: equal for equal requests only (``1`` is not ``1.0``).
+
+    >>> from vizgrad.lab._requests import Query
+    >>> query_key(Query(example="fork", values={"a": 1})) == query_key(
+    ...     Query(example="fork", values={"a": 1.0}))
+    False
+    """
+    return json.dumps(dataclasses.asdict(q), sort_keys=True, separators=(",", ":"))
+
+
+async def cached(cache: RenderCache, key: tuple[Any, ...]) -> str | None:
+    """The cached text: memory on the event loop, the shared folder in a thread."""
+    found = cache.lookup(key, disk=False)
+    if found is None and cache.disk is not None:
+        found = await run_in_threadpool(cache.from_disk, key)
+    return found
+
+
+async def keep(cache: RenderCache, key: tuple[Any, ...], text: str) -> None:
+    """Cache ``text``; writing the shared folder (and evicting from it) runs in a thread."""
+    if cache.disk is None:
+        cache.store(key, text)
+    else:
+        await run_in_threadpool(cache.store, key, text)

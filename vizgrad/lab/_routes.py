@@ -12,8 +12,6 @@ one layout at a time per process, a bounded queue, 503 ``busy`` with
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -26,6 +24,7 @@ from starlette.responses import FileResponse, Response
 from .. import __version__, i18n
 from ..exceptions import BackendError, VizgradError
 from ..render.layout import cancel_layout
+from . import _caches as caches
 from . import _limits
 from . import _service as service
 from ._admission import RETRY_AFTER, busy, watch
@@ -42,8 +41,7 @@ from ._requests import (
     parse_query,
 )
 
-__all__ = ["STATIC", "PLAYBACK_JS", "LAYOUT_ROUTES", "SMALL_GRAPH", "endpoints", "laid_out",
-           "query_key"]
+__all__ = ["STATIC", "PLAYBACK_JS", "LAYOUT_ROUTES", "SMALL_GRAPH", "endpoints", "laid_out"]
 
 STATIC = Path(__file__).with_name("static")
 #: the script that replays a scene, shared with the HTML step player
@@ -159,16 +157,6 @@ def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
     return drawing.svg() if q.format == "svg" else drawing.dot()
 
 
-def query_key(q: Query) -> str:
-    """The request as exact text: equal for equal requests only (``1`` is not ``1.0``).
-
-    >>> query_key(Query(example="fork", values={"a": 1})) == query_key(
-    ...     Query(example="fork", values={"a": 1.0}))
-    False
-    """
-    return json.dumps(dataclasses.asdict(q), sort_keys=True, separators=(",", ":"))
-
-
 def _known(request: Request) -> service.KeyMemo:
     """The app's memo of render requests to their step and cache key (made on first use)."""
     memo: service.KeyMemo = request.app.state._state.setdefault(
@@ -227,22 +215,22 @@ async def _render(request: Request, q: Query) -> Response:
     with the layout time limit counted from the request's arrival."""
     deadline = _arrival(request)
     cache: service.RenderCache = request.app.state.cache
-    asked = query_key(q)
+    asked = caches.query_key(q)
     known = _known(request).get(asked)
     if known is not None:  # asked before: its drawing may be cached, with no graph to build
-        found = cache.lookup(known[1])
+        found = await caches.cached(cache, known[1])
         if found is not None:
             return _render_answer(found, True, known[0], known[1], q.format)
     G, step, key = await run_in_threadpool(_guarded, _prepare, request, q)
     _known(request)[asked] = (step, key)
-    found = cache.lookup(key)
+    found = await caches.cached(cache, key)
     if found is not None:
         return _render_answer(found, True, step, key, q.format)
     body = await laid_out(request, deadline, G.number_of_nodes() <= SMALL_GRAPH,
                           _draw, q, G, step)
     if body is None:
         return _disconnected(request)
-    cache.store(key, body)
+    await caches.keep(cache, key, body)
     return _render_answer(body, False, step, key, q.format)
 
 
@@ -265,14 +253,14 @@ async def _scene(request: Request, q: Query) -> Response:
     deadline = _arrival(request)
     cache: service.RenderCache = request.app.state.cache
     source, G, key = await run_in_threadpool(_guarded, _scene_graph, request, q)
-    found = cache.lookup(key)
+    found = await caches.cached(cache, key)
     hit = found is not None
     if found is None:
         found = await laid_out(request, deadline, G.number_of_nodes() <= SMALL_GRAPH,
                                _scene_body, q, G, source, key)
         if found is None:
             return _disconnected(request)
-        cache.store(key, found)
+        await caches.keep(cache, key, found)
     return Response(found, 200, {"X-Vizgrad-Cache": "hit" if hit else "miss"},
                     media_type="application/json")
 
