@@ -13,6 +13,8 @@ a Markdown table, and exits 1 if any request failed.
 fork traces while 40 renders of ``a*b+a*b+...`` (125 terms, the slowest kind of graph for
 ``dot``) flood one worker (target: p95 under 1 s), and how long SIGTERM takes to stop the
 server while 10 such renders are in flight (target: under 5 s), each ``--repeat`` times.
+
+``--class 200`` runs a class of simulated students on 2 workers (``benchmarks/_class_load.py``).
 """
 
 from __future__ import annotations
@@ -246,7 +248,17 @@ def main() -> int:
     parser.add_argument("--hostile", action="store_true",
                         help="trace latency beside hostile renders, and the SIGTERM stop time")
     parser.add_argument("--repeat", type=int, default=1, help="runs of --hostile (1-10)")
+    parser.add_argument("--class", dest="students", type=int, default=0, metavar="N",
+                        help="N simulated students on 2 workers (see benchmarks/_class_load.py)")
+    parser.add_argument("--class-seconds", type=float, default=60.0,
+                        help="seconds each student's 20 steps and 5 changes take (10-120)")
     args = parser.parse_args()
+    if args.students:
+        if not 1 <= args.students <= 400 or not 10 <= args.class_seconds <= 120:
+            parser.error("--class takes 1-400 students and --class-seconds 10-120")
+        from _class_load import run_class
+
+        return run_class(args.students, args.class_seconds, start_server, stop_server)
     if args.hostile:
         if not 1 <= args.repeat <= 10:
             parser.error("--repeat must be 1-10")

@@ -43,7 +43,8 @@ LAYERS = {
     "apps": ["_embed", "notebook", "markdown", "sphinx", "cli", "__main__", "_targets", "_load",
              "_jobs", "_pool", "gallery", "_gallery_page", "lab", "lab.app", "lab.cli",
              "lab._admission", "lab._hosts", "lab._requests", "lab._service", "lab._limits",
-             "lab._answers", "lab._middleware", "lab._routes", "lab._protocol", "lab._workers"],
+             "lab._answers", "lab._middleware", "lab._routes", "lab._protocol", "lab._workers",
+             "lab._disk", "lab._caches"],
     # vizgrad/__init__.py: re-exports every layer lazily; an import of one of its names
     # counts as an import of the module that defines the name
     "facade": [""],

@@ -55,9 +55,9 @@ def test_index_page_uses_only_local_resources(client):
     page.feed(r.text)
     assert page.urls, "the page links its script and stylesheet"
     for url in page.urls:
-        assert url.startswith(("/static/", "#", "data:")), url
-        if url.startswith("/static/"):
-            assert client.get(url).status_code == 200
+        assert url.startswith(("static/", "#", "data:")), url  # relative: works under a prefix
+        if url.startswith("static/"):
+            assert client.get("/" + url).status_code == 200
     assets = sorted(p for p in STATIC.iterdir() if p.suffix in (".js", ".css"))
     assert {p.name for p in assets} >= {"lab.js", "lab.css", "api.js"}
     for path in assets:
@@ -78,6 +78,7 @@ def test_index_page_labels_its_controls(client):
 def test_health(client):
     body = client.get("/api/health").json()
     assert body["status"] == "ok" and set(body["cache"]) == {"size", "hits", "misses"}
+    assert body["disk_cache"] is None  # no folder given, none in the environment
 
 
 # -- GET /api/examples ---------------------------------------------------------------------

@@ -24,6 +24,7 @@ from starlette.responses import FileResponse, Response
 from .. import __version__, i18n
 from ..exceptions import BackendError, VizgradError
 from ..render.layout import cancel_layout
+from . import _caches as caches
 from . import _limits
 from . import _service as service
 from ._admission import RETRY_AFTER, busy, watch
@@ -156,6 +157,13 @@ def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
     return drawing.svg() if q.format == "svg" else drawing.dot()
 
 
+def _known(request: Request) -> service.KeyMemo:
+    """The app's memo of render requests to their step and cache key (made on first use)."""
+    memo: service.KeyMemo = request.app.state._state.setdefault(
+        "known", service.KeyMemo(request.app.state.limits.cache_size))
+    return memo
+
+
 def _render_answer(body: str, hit: bool, step: int, key: tuple[Any, ...], fmt: str) -> Response:
     headers = {"X-Vizgrad-Cache": "hit" if hit else "miss", "X-Vizgrad-Step": str(step),
                "ETag": '"' + "-".join([key[0][:16], *map(str, key[1:])]) + '"'}
@@ -207,15 +215,22 @@ async def _render(request: Request, q: Query) -> Response:
     with the layout time limit counted from the request's arrival."""
     deadline = _arrival(request)
     cache: service.RenderCache = request.app.state.cache
+    asked = caches.query_key(q)
+    known = _known(request).get(asked)
+    if known is not None:  # asked before: its drawing may be cached, with no graph to build
+        found = await caches.cached(cache, known[1])
+        if found is not None:
+            return _render_answer(found, True, known[0], known[1], q.format)
     G, step, key = await run_in_threadpool(_guarded, _prepare, request, q)
-    found = cache.lookup(key)
+    _known(request)[asked] = (step, key)
+    found = await caches.cached(cache, key)
     if found is not None:
         return _render_answer(found, True, step, key, q.format)
     body = await laid_out(request, deadline, G.number_of_nodes() <= SMALL_GRAPH,
                           _draw, q, G, step)
     if body is None:
         return _disconnected(request)
-    cache.store(key, body)
+    await caches.keep(cache, key, body)
     return _render_answer(body, False, step, key, q.format)
 
 
@@ -238,14 +253,14 @@ async def _scene(request: Request, q: Query) -> Response:
     deadline = _arrival(request)
     cache: service.RenderCache = request.app.state.cache
     source, G, key = await run_in_threadpool(_guarded, _scene_graph, request, q)
-    found = cache.lookup(key)
+    found = await caches.cached(cache, key)
     hit = found is not None
     if found is None:
         found = await laid_out(request, deadline, G.number_of_nodes() <= SMALL_GRAPH,
                                _scene_body, q, G, source, key)
         if found is None:
             return _disconnected(request)
-        cache.store(key, found)
+        await caches.keep(cache, key, found)
     return Response(found, 200, {"X-Vizgrad-Cache": "hit" if hit else "miss"},
                     media_type="application/json")
 
@@ -286,9 +301,12 @@ async def _index(request: Request) -> Response:
 
 async def _health(request: Request) -> Response:
     cache = request.app.state.cache
+    disk = cache.disk
     return json_response({"status": "ok", "version": __version__,
                           "cache": {"size": len(cache), "hits": cache.hits,
-                                    "misses": cache.misses}})
+                                    "misses": cache.misses},
+                          "disk_cache": None if disk is None else {"hits": disk.hits,
+                                                                   "misses": disk.misses}})
 
 
 async def _examples(request: Request) -> Response:

@@ -1,7 +1,7 @@
 """What the lab computes for a checked :class:`~vizgrad.lab._requests.Query`.
 
-Pure functions of the request (plus an LRU cache of renders), so any number
-of workers can answer any request::
+Pure functions of the request (plus the caches of :mod:`._caches`), so any
+number of workers can answer any request::
 
     >>> from vizgrad.lab._requests import Limits, Query
     >>> G = build_graph(Query(expression="(a*b)*(a+b)", values={"a": -2, "b": 3}), Limits())
@@ -20,9 +20,7 @@ import ast
 import hashlib
 import json
 import math
-import threading
-from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import examples
 from ..checks import gradcheck
@@ -31,6 +29,7 @@ from ..exceptions import GraphTooLargeError, OptionError, UnknownExampleError
 from ..expr import FUNCTIONS, name_output, parse, syntax_tree
 from ..graph import to_json, to_networkx
 from ..render import text
+from ._caches import KeyMemo, RenderCache, SceneCache
 from ._requests import ApiError, Limits, Query
 
 if TYPE_CHECKING:
@@ -48,6 +47,7 @@ __all__ = [
     "gradcheck_payload",
     "examples_payload",
     "RenderCache",
+    "KeyMemo",
     "SceneCache",
     "scene_cache",
     "scene_for",
@@ -296,75 +296,6 @@ def examples_payload() -> list[dict[str, Any]]:
         out.append({"name": name, "description": examples.describe(name),
                     "inputs": [{"name": k, "value": v} for k, v in examples.defaults(name).items()]})
     return out
-
-
-class RenderCache:
-    """A thread-safe LRU of rendered text keyed by (graph hash, step, theme, format, rankdir).
-
-    >>> c = RenderCache(2)
-    >>> c.get(("k", 0), lambda: "svg"), c.get(("k", 0), lambda: "other")
-    (('svg', False), ('svg', True))
-    """
-
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self._data: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: tuple[Any, ...], compute: Callable[[], str]) -> tuple[str, bool]:
-        """The cached text and True, or the computed (and now cached) text and False."""
-        found = self.lookup(key)
-        if found is not None:
-            return found, True
-        value = compute()
-        self.store(key, value)
-        return value, False
-
-    def lookup(self, key: tuple[Any, ...]) -> str | None:
-        """The cached text (counted as a hit), or None (counted as a miss)."""
-        with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                self.hits += 1
-                return self._data[key]
-            self.misses += 1
-            return None
-
-    def store(self, key: tuple[Any, ...], value: str) -> None:
-        """Keep ``value``, dropping the least recently used beyond ``maxsize``."""
-        if self.maxsize > 0:
-            with self._lock:
-                self._data[key] = value
-                self._data.move_to_end(key)
-                while len(self._data) > self.maxsize:
-                    self._data.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-
-class SceneCache:
-    """A small thread-safe LRU of :class:`~vizgrad.render.scene.Scene` objects (one layout
-    each), so every step and the scene endpoint of one graph share one Graphviz run."""
-
-    def __init__(self, maxsize: int = 16) -> None:
-        self.maxsize = maxsize
-        self._data: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
-        with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                return self._data[key]
-        value = compute()
-        with self._lock:
-            self._data[key] = value
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
-        return value
 
 
 def scene_cache(app_state: Any) -> SceneCache:

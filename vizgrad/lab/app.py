@@ -20,6 +20,7 @@ large); 503 with ``Retry-After`` when it is busy or shutting down. The pieces:
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Sequence
@@ -29,6 +30,7 @@ from starlette.exceptions import HTTPException
 
 from . import _service as service
 from ._admission import LayoutGate
+from ._disk import DEFAULT_MB, DiskCache, disk_from_env
 from ._answers import http_error, server_error
 from ._hosts import HostCheck, allowed_hosts
 from ._limits import Limits
@@ -60,6 +62,8 @@ def create_app(
     cache_size: int | None = None,
     allow_hosts: Sequence[str] = (),
     max_waiting: int = 8,
+    cache_dir: str | os.PathLike[str] | None = None,
+    cache_mb: int = DEFAULT_MB,
 ) -> Starlette:
     """Build the lab app; every argument is a limit on what one request may ask for.
 
@@ -72,7 +76,9 @@ def create_app(
     (a guard against DNS rebinding). ``max_waiting`` drawings may wait for a layout while
     one runs; more get 503 with ``Retry-After``. Use it with
     ``uvicorn --factory vizgrad.lab.app:create_app``
-    or ``vizgrad serve``.
+    or ``vizgrad serve``. Renders are also kept in ``cache_dir`` (at most ``cache_mb``
+    megabytes), which apps in other processes may share; without it, in the folder named
+    by ``VIZGRAD_LAB_CACHE_DIR`` (``vizgrad serve`` sets it), else in memory only.
     """
     limits = Limits.build(max_body_bytes=max_body_bytes,
                           max_expression_length=max_expression_length, max_nodes=max_nodes,
@@ -82,7 +88,9 @@ def create_app(
                                                             Exception: server_error},
                     lifespan=_lifespan)
     app.state.limits = limits
-    app.state.cache = service.RenderCache(limits.cache_size)
+    disk = (DiskCache(cache_dir, cache_mb * 1024 * 1024) if cache_dir is not None
+            else disk_from_env())
+    app.state.cache = service.RenderCache(limits.cache_size, disk)
     app.state.gate = LayoutGate(active=1, waiting=max_waiting)
     app.add_middleware(HostCheck, hosts=allowed_hosts(allow_hosts))
     app.add_middleware(Guard)

@@ -9,17 +9,20 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import tempfile
 
 import click
 
 from ..exceptions import DomainError
 from . import _limits as lim
+from ._disk import DEFAULT_MB, ENV_CACHE_DIR, ENV_CACHE_MB
 from ._hosts import ENV_ALLOWED_HOSTS, check_host_name
 from ._limits import ENV_PREFIX, SERVER_LIMITS, Limits
 from ._workers import run_workers, tcp_listener
 
-__all__ = ["serve", "url_for", "tcp_listener", "APP", "SERVER_LIMITS", "PROTOCOL"]
+__all__ = ["serve", "url_for", "check_root_path", "tcp_listener", "APP", "SERVER_LIMITS", "PROTOCOL"]
 
 #: the import string uvicorn loads in every worker
 APP = "vizgrad.lab.app:create_app"
@@ -74,14 +77,31 @@ def url_for(host: str, port: int) -> str:
               help="Comma-separated addresses or networks of proxies whose X-Forwarded-For "
                    "header names the client (for logs and the bound per client); without it "
                    "the header is ignored.")
+@click.option("--root-path", default="", metavar="PREFIX",
+              help="The path prefix a reverse proxy serves the lab under, e.g. /vizgrad "
+                   "(the proxy strips it before passing requests on).")
+@click.option("--cache-dir", type=click.Path(file_okay=False, writable=True), default=None,
+              help="Folder of renders shared by the workers and kept between runs (default "
+                   "with --workers above 1: a temporary folder removed when the server stops).")
+@click.option("--cache-mb", type=click.IntRange(1, 1_000_000), default=DEFAULT_MB,
+              show_default=True, help="Megabytes the cache folder may hold; the least "
+                                      "recently used renders are removed past it.")
+@click.option("--no-disk-cache", is_flag=True,
+              help="Keep renders in each worker's memory only.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="uvicorn's log level.")
 def serve(host: str, port: int, workers: int, max_nodes: int | None,
           layout_timeout: float | None, cache_size: int | None, allow_host: tuple[str, ...],
-          forwarded_allow_ips: str | None, log_level: str) -> None:
+          forwarded_allow_ips: str | None, root_path: str, cache_dir: str | None,
+          cache_mb: int, no_disk_cache: bool, log_level: str) -> None:
     """Serve the interactive backprop lab and its JSON API (Ctrl+C stops it)."""
     import uvicorn
+
+    root_path = check_root_path(root_path)
+    if no_disk_cache and cache_dir is not None:
+        raise click.UsageError("--cache-dir and --no-disk-cache contradict each other; "
+                               "give one of them")
 
     hosts = _allowed(host, allow_host)
     if hosts:
@@ -96,7 +116,17 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
             os.environ[ENV_PREFIX + name.upper()] = str(value)
 
     _check_can_listen(host, port)
-    click.echo(f"vizgrad lab: {url_for(host, port)}  (API under /api, Ctrl+C to stop)")
+    temporary = None
+    if cache_dir is None and workers > 1 and not no_disk_cache:
+        cache_dir = temporary = tempfile.mkdtemp(prefix="vizgrad-lab-cache-")
+    if cache_dir is not None:
+        _check_cache_dir(cache_dir)
+        os.environ[ENV_CACHE_DIR] = os.path.abspath(cache_dir)
+        os.environ[ENV_CACHE_MB] = str(cache_mb)
+    else:
+        os.environ.pop(ENV_CACHE_DIR, None)
+    shown = url_for(host, port)[:-1] + root_path + "/"
+    click.echo(f"vizgrad lab: {shown}  (API under {root_path}/api, Ctrl+C to stop)")
     if host not in _LOOPBACK:
         click.echo(f"note: bound to {host}, so other machines on the network can reach the lab",
                    err=True)
@@ -106,7 +136,7 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
                        err=True)
     options = dict(factory=True, host=host, port=port, workers=workers, log_level=log_level,
                    lifespan="on", ws="none", server_header=False, http=PROTOCOL,
-                   proxy_headers=forwarded_allow_ips is not None,
+                   proxy_headers=forwarded_allow_ips is not None, root_path=root_path,
                    forwarded_allow_ips=forwarded_allow_ips or "", **SERVER_LIMITS)
     try:
         if workers == 1:
@@ -115,6 +145,43 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
             run_workers(uvicorn.Config(APP, **options))
     except OSError as err:  # pragma: no cover - depends on the machine
         raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+    finally:
+        os.environ.pop(ENV_CACHE_DIR, None)
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
+
+
+def check_root_path(prefix: str) -> str:
+    """``--root-path`` as uvicorn wants it: empty, or ``/`` and path segments, no final ``/``.
+
+    >>> check_root_path("/vizgrad/"), check_root_path(""), check_root_path("/")
+    ('/vizgrad', '', '')
+    >>> check_root_path("vizgrad")
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 'vizgrad' must start with / (e.g. /vizgrad)
+    """
+    prefix = prefix.strip()
+    if prefix and not prefix.startswith("/"):
+        raise click.BadParameter(f"{prefix!r} must start with / (e.g. /vizgrad)",
+                                 param_hint="'--root-path'")
+    bad = [c for c in prefix if not (c.isascii() and (c.isalnum() or c in "/-._~"))]
+    if bad:
+        raise click.BadParameter(f"{prefix!r} has the character {bad[0]!r}; use letters, "
+                                 "digits and - . _ ~ between the slashes",
+                                 param_hint="'--root-path'")
+    return prefix.rstrip("/")
+
+
+def _check_cache_dir(folder: str) -> None:
+    """Fail with a clear message (exit 1) when the cache folder cannot be made or written."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        raise click.ClickException(
+            f"cannot use {folder} as the cache folder: {err.strerror or err}; "
+            "choose another --cache-dir or use --no-disk-cache") from None
 
 
 def _allowed(host: str, names: tuple[str, ...]) -> list[str]:

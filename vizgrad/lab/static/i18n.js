@@ -16,7 +16,7 @@ export function has(key) { return key in current.words; }
 
 // Load a language (none: the server picks from the browser's Accept-Language).
 export async function load(code) {
-  const data = await api(code ? `/api/words?lang=${encodeURIComponent(code)}` : "/api/words");
+  const data = await api(code ? `api/words?lang=${encodeURIComponent(code)}` : "api/words");
   Object.assign(current, data);
   document.documentElement.lang = data.lang === "zh" ? "zh-CN" : data.lang;
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
@@ -29,7 +29,7 @@ export async function languageNames() {
   const names = {};
   for (const code of current.languages) {
     names[code] = code === current.lang ? current.words["lang.name"]
-      : (await api(`/api/words?lang=${code}`)).words["lang.name"];
+      : (await api(`api/words?lang=${code}`)).words["lang.name"];
   }
   return names;
 }

@@ -42,7 +42,7 @@ async function recompute(changed, from) {
   setBusy(true);
   try {
     const body = sourceBody();
-    const data = await api("/api/trace", Object.assign({ lang: i18n.lang() }, body, graphOptions()));
+    const data = await api("api/trace", Object.assign({ lang: i18n.lang() }, body, graphOptions()));
     if (gen !== state.gen) return;
     say("");
     state.busy = state.waiting;  // another change may already be on its way
@@ -94,7 +94,7 @@ async function refreshCheck() {
   const gen = ++state.checkGen;
   const h = $("h").value;
   try {
-    const data = await api("/api/gradcheck", traceBody({ h: Number(h) }));
+    const data = await api("api/gradcheck", traceBody({ h: Number(h) }));
     if (gen !== state.checkGen) return;
     state.check = Object.assign(data, { hLabel: h });
   } catch (err) {
@@ -160,7 +160,7 @@ function describeSource() {
 
 async function loadExamples() {
   try {
-    const data = await api("/api/examples");
+    const data = await api("api/examples");
     state.examples = data.examples;
     state.range = data.limits.value_range;
     fillSources();
@@ -200,7 +200,7 @@ async function applyExpression() {
   setBusy(true);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const data = await api("/api/trace", { expression: source, values, lang: i18n.lang() });
+      const data = await api("api/trace", { expression: source, values, lang: i18n.lang() });
       if (gen !== state.gen) return;
       error.textContent = "";
       field.setAttribute("aria-invalid", "false");

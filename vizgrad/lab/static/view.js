@@ -83,7 +83,7 @@ export async function drawScene() {
   if (scene === undefined) {
     box.setAttribute("aria-busy", "true");
     try {
-      scene = await api("/api/scene", traceBody(Object.assign(
+      scene = await api("api/scene", traceBody(Object.assign(
         { theme: theme(), rankdir: $("rankdir").value, lang: lang() }, graphOptions())));
     } catch (err) {
       if (gen === state.sceneGen) {
