@@ -141,8 +141,10 @@ def _coarser(p: Prepared, scene: Any, options: Options, ends: float) -> tuple[Pr
     depth = group_depth(p.source)
     now = (p.graph.graph.get("collapsed") or {}).get("level", depth + 1)
     now = {"layer": 1, "neuron": 2}.get(now, now) if isinstance(now, str) else now
+    # a coarser level did not fit the inputs beside the boxes either: they stay inside
+    keep = options.replace(merge_constants=False) if options.merge_constants is None else options
     for level in range(min(depth, int(now) - 1), 0, -1):
-        q = prepare(fold_outside(p.source), options.replace(collapse=level, model=None))
+        q = prepare(fold_outside(p.source), keep.replace(collapse=level, model=None))
         coarser = _within(q.graph, options, ends)
         if coarser is None:
             break
