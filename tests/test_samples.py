@@ -167,3 +167,21 @@ def test_the_command_line_takes_sample_and_says_when_it_is_not_there(tmp_path):
     ok = CliRunner().invoke(main, ["render", "fork", "-q", "-o", str(out), "--sample", "all"])
     assert ok.exit_code == 0, ok.output
     assert out.read_bytes() == vizgrad.draw(vizgrad.examples.graph("fork")).svg().encode()
+
+
+def test_a_penalty_on_the_parameters_is_not_taken_for_samples():
+    """micrograd's demo notebook: a hinge loss over 5 samples plus 1e-4 Σ p·p. The squares of
+    the last neuron's weights are grouped with it, but they are not outputs of a sample."""
+    import random
+
+    mg = pytest.importorskip("micrograd.nn", reason="micrograd 0.1.0 is a test dependency")
+    random.seed(7)
+    model = mg.MLP(2, [8, 8, 1])
+    xs = [[0.5, -1.2], [1.5, 0.3], [-0.7, 0.8], [0.2, 1.9], [-1.4, -0.4]]
+    ys = [1, -1, 1, -1, 1]
+    losses = [(1 + -y * model(x)).relu() for x, y in zip(xs, ys)]
+    loss = sum(losses) * (1.0 / len(losses)) + 1e-4 * sum(p * p for p in model.parameters())
+    loss.backward()
+    G = as_graph(loss, model)
+    assert count(G) == 5
+    assert sorted(set(samples(G).values())) == [0, 1, 2, 3, 4]

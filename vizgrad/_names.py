@@ -45,7 +45,7 @@ from typing import Any
 from ._numbers import MINUS, fmt
 from .expr import OUTPUT_NAMES
 
-__all__ = ["NAME_LENGTH", "ROLE_LENGTH", "base", "compose", "name_nodes", "tight"]
+__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "base", "compose", "name_nodes", "tight"]
 
 #: the longest name made from a value's op and operands (``a·b``, ``tanh(n)``); past it, a role
 NAME_LENGTH = 12
@@ -54,7 +54,8 @@ ROLE_LENGTH = 20
 _SUPERSCRIPTS = {2.0: "²", 3.0: "³", 4.0: "⁴"}
 _PARAM = re.compile(r"L(\d+)\.N(\d+)\.(?:w(\d+)|b|p\d+)")
 _NEURON = re.compile(r"L(\d+)/N(\d+)")
-_ACTIVATIONS = ("tanh", "relu", "ReLU", "sigmoid")
+#: the ops that make a neuron's output from its sum
+ACTIVATIONS = ("tanh", "relu", "ReLU", "sigmoid")
 _ATOM = re.compile(r"[^\W\d][\w.]*(\[\d+\])*|\d+(\.\d+)?")  # a, L0.N2.out, x[0][1], 2
 
 
@@ -156,7 +157,7 @@ class _Net:
         outs: dict[int, list[str]] = {}
         for r in nodes:
             where = _neuron(r.get("group"))
-            if where is None or where[0] != last or r["op"] not in ("+", *_ACTIVATIONS):
+            if where is None or where[0] != last or r["op"] not in ("+", *ACTIVATIONS):
                 continue  # a neuron gives its sum or its activation (not w², a penalty)
             users = self.users.get(r["id"], [])
             if r["id"] == root or not users or any(
@@ -251,7 +252,7 @@ class _Net:
             last = not any(self.rec[u]["op"] == "+" and self.rec[u].get("group") == group
                            for u in self.users.get(n, []))
             role = "Σ" if last else f"Σ{depth[n]}"
-        elif op in _ACTIVATIONS:
+        elif op in ACTIVATIONS:
             role = "out"
         if role is not None:
             self.roles[n] = head + role + self._suffix(n)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._names import ACTIVATIONS
 from .exceptions import OptionError
 
 __all__ = ["ALL", "check", "count", "net_outputs", "pick", "samples"]
@@ -39,7 +40,8 @@ _NEURON = re.compile(r"L(\d+)/N(\d+)")
 
 def net_outputs(G: Any) -> list[list[str]]:
     """For each neuron of the net's last layer, its outputs in order (one per sample):
-    the members used outside the neuron, or the graph's output."""
+    its sums and activations used outside the neuron, or the graph's output (a weight's
+    square for a penalty on the parameters, also grouped with the neuron, is not one)."""
     layers: dict[int, set[str]] = {}
     for _, g in G.nodes(data="group"):
         m = _NEURON.fullmatch(str(g)) if g else None
@@ -52,8 +54,9 @@ def net_outputs(G: Any) -> list[list[str]]:
     found: dict[str, list[str]] = {g: [] for g in sorted(last)}
     for n in sorted(G, key=lambda n: G.nodes[n]["order"]):
         g = G.nodes[n].get("group")
-        if g in found and (n in ends or not G.out_degree(n)
-                           or any(G.nodes[m].get("group") != g for m in G.successors(n))):
+        if g in found and G.nodes[n].get("op") in ("+", *ACTIVATIONS) and (
+                n in ends or not G.out_degree(n)
+                or any(G.nodes[m].get("group") != g for m in G.successors(n))):
             found[g].append(n)
     return [outs for outs in found.values() if outs]
 
