@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vizgrad import Value, to_networkx  # noqa: E402
 from vizgrad import _budget  # noqa: E402
 from vizgrad.render import frames as fr  # noqa: E402
-from vizgrad.render.svg import draw  # noqa: E402
+from vizgrad.render.write.svg import draw  # noqa: E402
 from vizgrad.tracing import states  # noqa: E402
 
 

@@ -28,10 +28,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vizgrad import Value, examples, to_networkx
-from vizgrad.render import _encode
-from vizgrad.render import frames as fr
-from vizgrad.render._picture import Picture, rc
-from vizgrad.render.scene import Scene
+from vizgrad.render.write.picture import _encode
+from vizgrad.render.write.picture import frames as fr
+from vizgrad.render.write.picture._picture import Picture, rc
+from vizgrad.render.scene.model import Scene
 
 
 def fork():

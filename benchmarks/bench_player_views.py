@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vizgrad
-from vizgrad.render import _views
-from vizgrad.render.html import player_html
+from vizgrad.render.write import _views
+from vizgrad.render.write.html import player_html
 
 
 def course_mlp():

@@ -36,8 +36,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vizgrad import Value, to_networkx
-from vizgrad.render import layout
-from vizgrad.render.svg import draw
+from vizgrad.render.scene import _embedded as embedded
+from vizgrad.render.scene import layout
+from vizgrad.render.write.svg import draw
 
 TIMEOUT = 600.0
 
@@ -82,7 +83,7 @@ def sum_of_squares(n: int) -> Value:
 
 def _worker_ticks() -> float:
     """CPU seconds used so far by the embedded Graphviz's worker process (Linux)."""
-    emb = layout._EMBEDDED
+    emb = embedded._EMBEDDED
     proc = getattr(emb, "_proc", None)
     if proc is None:
         return 0.0
@@ -135,7 +136,7 @@ def tanh_chain(n: int) -> Value:
 
 def in_process(dot: str, fmt: str) -> Callable[[], bytes]:
     """Graphviz alone: the worker's WebAssembly setup, called in this process."""
-    from vizgrad.render._wasm_worker import make_backend, render_on_big_stack
+    from vizgrad.render.scene._wasm_worker import make_backend, render_on_big_stack
 
     backend = make_backend()
 
@@ -224,7 +225,7 @@ def main() -> None:
         layout_path(repeat)
         starts = []
         for _ in range(repeat):
-            fresh = layout._Embedded()
+            fresh = embedded._Embedded()
             t0 = time.perf_counter()
             fresh.render("digraph { a }", "svg", TIMEOUT)
             starts.append(time.perf_counter() - t0)

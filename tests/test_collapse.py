@@ -367,7 +367,7 @@ def test_course_mlp_collapsed_fits_a_docs_column_with_every_parameter_grad(mg):
     """micrograd's MLP(3, [4, 4, 1]): at most 20 boxes, no text under 12 px in a 1,400 px
     docs column (issue 23's one rule: 1,050 pt at 9 pt), and every weight's and bias's grad
     written in its neuron's box."""
-    from vizgrad.render.scene import smallest_text
+    from vizgrad.render.scene.model import smallest_text
 
     _, _, G = mg
     d = vizgrad.draw(G, collapse="neuron")

@@ -30,15 +30,19 @@ LAYERS = {
               "examples", "_budget", "_samples"],
     # the options model, the graph drawn (render.prepare), the laid-out picture: layout
     # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
-    "scene": ["options", "render.prepare", "checks", "render", "render.text", "render.theme", "render.presets", "render.geometry",
-              "render._metrics", "render.layout", "render._wasm_worker", "render.scene",
-              "render._looks", "render._groups", "render._shapes", "render._labels",
-              "render._fonts", "render.pacing"],
+    "scene": ["options", "render.scene.prepare", "checks", "render", "render.text",
+              "render.theme", "render.presets", "render._metrics", "render.pacing",
+              "render.scene", "render.scene.geometry", "render.scene.layout", "render.scene._embedded",
+              "render.scene._wasm_worker", "render.scene.model", "render.scene._looks",
+              "render.scene._groups", "render.scene._shapes", "render.scene._labels"],
     # SVG, animated SVG, pictures and frames, the HTML player
-    "writers": ["render._svgout", "render.playback", "render._views", "render.svg",
-                "render.animated", "render.slides", "render.frames", "render._picture",
-                "render._glyphs",
-                "render._redraw", "render._encode", "render.html"],
+    "writers": ["render.write", "render.write._svgout", "render.write.playback",
+                "render.write._views", "render.write.svg", "render.write.animated",
+                "render.write.slides", "render.write.html", "render.write.picture",
+                "render.write.picture.frames", "render.write.picture._picture",
+                "render.write.picture._glyphs", "render.write.picture._fonts",
+                "render.write.picture._redraw", "render.write.picture._encode",
+                "render.svg", "render.html", "render.frames"],
     # embeds (notebook, Markdown, Sphinx), the command line, the gallery export, the lab
     "apps": ["_embed", "notebook", "markdown", "sphinx", "cli", "__main__", "_targets", "_load",
              "_jobs", "_pool", "gallery", "_gallery_page", "lab", "lab.app", "lab.cli",
@@ -264,14 +268,14 @@ LOCAL = '''
 def f():
     from ..notebook import value_bundle
     import importlib
-    return importlib.import_module("vizgrad.render.html"), importlib.import_module(name)
+    return importlib.import_module("vizgrad.render.write.html"), importlib.import_module(name)
 '''
 
 
 def test_the_checker_sees_local_imports_and_literal_import_module_calls():
     found = scan("vizgrad.render.scene", LOCAL)
     assert [(t, n) for t, n, _, _ in found.found] == [
-        ("vizgrad.notebook", ("value_bundle",)), ("importlib", ()), ("vizgrad.render.html", ())]
+        ("vizgrad.notebook", ("value_bundle",)), ("importlib", ()), ("vizgrad.render.write.html", ())]
     assert found.dynamic == [5]
 
 

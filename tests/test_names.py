@@ -206,7 +206,7 @@ def test_a_graph_2_file_still_loads_and_draws_with_names():
 
 
 def test_a_name_that_is_only_an_id_is_written_small():
-    from vizgrad.render.scene import Scene
+    from vizgrad.render.scene.model import Scene
 
     G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)  # log(exp(alpha)): 15 letters
     assert [G.nodes[n]["name"] for n in sorted(G)] == ["alpha", "exp(alpha)", "v2", "2", "f"]
@@ -225,8 +225,8 @@ def test_an_unnamed_output_is_f_unless_a_value_is_called_f():
 
 
 def test_the_players_table_and_the_lab_use_the_names():
-    from vizgrad.render.playback import node_table
-    from vizgrad.render.scene import Scene
+    from vizgrad.render.write.playback import node_table
+    from vizgrad.render.scene.model import Scene
 
     rows = {r["id"]: r for r in node_table(Scene(examples.graph("mlp"), caption=False))}
     assert rows["v36"]["name"] == "ŷ[0]" and rows["v38"]["name"] == "ŷ[0] − y[0]"
@@ -281,8 +281,8 @@ def test_a_net_with_two_outputs_names_each_output_and_target():
 
 def test_an_opened_neuron_names_its_values_inside_its_box():
     from vizgrad.collapse import collapse
-    from vizgrad.render._views import unpack_view, views
-    from vizgrad.render.scene import Scene
+    from vizgrad.render.write._views import unpack_view, views
+    from vizgrad.render.scene.model import Scene
 
     G = examples.graph("mlp")
     opened = views(Scene(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]

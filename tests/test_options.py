@@ -14,7 +14,7 @@ from vizgrad import _embed, examples
 from vizgrad.cli import main
 from vizgrad.exceptions import OptionError
 from vizgrad.options import ENTRY_DEFAULTS, OPTIONS, Options, from_text, resolve_step
-from vizgrad.render.frames import frames
+from vizgrad.render.write.picture.frames import frames
 
 #: the defaults that differ between entry points, on purpose: the player (and show(), the
 #: player in a notebook) draws every value unless asked; the first step shown differs too

@@ -13,7 +13,7 @@ from vizgrad.exceptions import OptionError
 from vizgrad.graph import as_graph
 from vizgrad.nn import MLP
 from vizgrad.options import OPTIONS, Options, from_text
-from vizgrad.render.scene import Scene
+from vizgrad.render.scene.model import Scene
 
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
 YS = [1.0, -1.0, -1.0, 1.0]

@@ -31,11 +31,11 @@ _LAZY = {
     "examples": None,
     "collapse": None,
     "nn": None,
-    "draw": "render.svg",
-    "Drawing": "render.svg",
-    "frames": "render.frames",
-    "animate": "render.frames",
-    "player_html": "render.html",
+    "draw": "render.write.svg",
+    "Drawing": "render.write.svg",
+    "frames": "render.write.picture.frames",
+    "animate": "render.write.picture.frames",
+    "player_html": "render.write.html",
     "show": "notebook",
 }
 

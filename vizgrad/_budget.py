@@ -86,7 +86,7 @@ def dot_bytes(n: int) -> int:
 
 
 #: the resolution of an animation frame and its longest side, as
-#: :mod:`vizgrad.render._picture` draws it (``DEFAULT_DPI``, ``MAX_SIDE``)
+#: :mod:`vizgrad.render.write.picture._picture` draws it (``DEFAULT_DPI``, ``MAX_SIDE``)
 FRAME_DPI = 97.5
 FRAME_SIDE = 3840
 #: a picture's area per value when its layout is not known, in pt² (measured: 44,000 to
@@ -154,7 +154,7 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
              size: tuple[float, float] | None = None, boxes: int = 0) -> Estimate:
     """The estimate for one graph of ``n`` values and ``steps`` steps, for the files of
     these kinds (:data:`KINDS`; ``player(n, steps) -> (bytes, seconds)``: the step
-    player's own estimate, :func:`vizgrad.render.html.estimate`, needed for ``"html"``).
+    player's own estimate, :func:`vizgrad.render.write.html.estimate`, needed for ``"html"``).
     ``size`` is the picture's width and height in points when its layout is known (the
     frames of an animation are as big as the picture); ``boxes`` counts the collapsed
     groups among the ``n``."""
@@ -177,7 +177,7 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
     if "html" in formats:
         if player is None:
             raise TypeError("an estimate of the step player (html) needs its own estimate: "
-                            "player=vizgrad.render.html.estimate")
+                            "player=vizgrad.render.write.html.estimate")
         player_bytes, player_seconds = player(n, steps)
         size_b += int(player_bytes)
         secs += float(player_seconds)

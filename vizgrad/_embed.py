@@ -251,8 +251,8 @@ def alt_text(spec: Spec) -> str:
 @functools.lru_cache(maxsize=64)
 def render(spec: Spec) -> Rendered:
     """The output ``spec`` asks for: one SVG, an animated SVG or a player page (cached)."""
-    from .render.html import player_html
-    from .render.svg import draw
+    from .render.write.html import player_html
+    from .render.write.svg import draw
 
     G = graph(spec)
     alt = alt_text(spec)

@@ -21,8 +21,8 @@ from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS
 from ._gallery_page import job_folder
 from .options import Options as DrawOptions
 from .options import StepArg
-from .render.prepare import Prepared, fitted, prepare
-from .render.scene import make_scene
+from .render.scene.prepare import Prepared, fitted, prepare
+from .render.scene.model import make_scene
 
 __all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "LAID_OUT", "PICTURES",
            "SINGLE_FILE_FORMATS",

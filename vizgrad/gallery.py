@@ -117,8 +117,8 @@ def _drawn(o: DrawOptions) -> DrawOptions:
 def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     """The SVGs (per step and animated), DOT, JSON, HTML and PNG of one graph (one layout)."""
     from .graph import to_json
-    from .render.html import player_html
-    from .render.svg import draw
+    from .render.write.html import player_html
+    from .render.write.svg import draw
 
     G, n, opts = job.graph, job.name, job.options(opts)
     o = _drawn(opts.drawing)
@@ -155,7 +155,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
 
 
 def _animation(job: Job, folder: Path, opts: Options, suffix: str) -> dict[str, bool]:
-    from .render.frames import animate
+    from .render.write.picture.frames import animate
 
     rel = f"{job.name}.{suffix}"
     opts = job.options(opts)
@@ -165,7 +165,7 @@ def _animation(job: Job, folder: Path, opts: Options, suffix: str) -> dict[str, 
 
 
 def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
-    from .render.frames import frames
+    from .render.write.picture.frames import frames
 
     opts = job.options(opts)
     before = {p.name: p.read_bytes() for p in (folder / "frames").glob("frame-*.png")}
@@ -216,7 +216,7 @@ def _check(jobs: Sequence[Job], opts: Options, one_file: bool = False) -> Estima
                 raise OptionError(f"--step {opts.step} is out of range for {j.name}: its steps "
                                   f"are 0..{last} (or first, last, final)") from None
     _check_tools(opts.formats)
-    from .render import html
+    from .render.write import html
 
     return budget_check([(j.folder, j.graph) for j in jobs], opts.formats, frames=opts.frames,
                         max_nodes=opts.drawing.max_nodes, max_cells=opts.max_cells,
@@ -238,7 +238,7 @@ def _kinds(job: Job, opts: Options) -> list[str]:
 def _check_tools(formats: Sequence[str]) -> None:
     """mp4 needs ffmpeg: say so before anything is written."""
     if "mp4" in formats:
-        from .render.frames import find_ffmpeg
+        from .render.write.picture.frames import find_ffmpeg
 
         if find_ffmpeg() is None:
             raise RenderError(
@@ -337,13 +337,13 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
                           "create it first")
     sweep_one(target)
     if fmt in ("gif", "mp4", "webp"):
-        from .render.frames import animate
+        from .render.write.picture.frames import animate
 
         via_temp(target, lambda p: animate(G, p, options=_drawn(opts.drawing), progress=on_step))
         return target
     from .graph import to_json
-    from .render.html import player_html
-    from .render.svg import draw
+    from .render.write.html import player_html
+    from .render.write.svg import draw
 
     o = _drawn(opts.drawing)
     drawing = draw(G, job.view_step(opts.step), options=_print(o) if fmt in ("png", "pdf") else o)

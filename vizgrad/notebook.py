@@ -58,7 +58,7 @@ class Stepper:
 
     def page(self) -> str:
         """The player as a complete HTML page (:func:`vizgrad.player_html`)."""
-        from .render.html import player_html
+        from .render.write.html import player_html
 
         if self._html is None:
             self._html = player_html(self.graph, self.step, options=self.options,
@@ -68,7 +68,7 @@ class Stepper:
     def svg(self) -> str:
         """The static picture of the first step shown: the fallback for front ends without
         script."""
-        from .render.svg import draw
+        from .render.write.svg import draw
 
         if self._svg is None:
             self._svg = draw(self.graph, 0 if self.step is None else self.step,
@@ -106,7 +106,7 @@ def show(x: Any, step: StepArg = None, *, options: Options | None = None,
     vizgrad.exceptions.OptionError: show() has no option 'colour'; the options are: preset, ...
     """
     from .graph import as_graph
-    from .render.prepare import prepare
+    from .render.scene.prepare import prepare
 
     o = options_for("show", options, overrides)
     if isinstance(x, str):

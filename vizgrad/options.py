@@ -36,7 +36,7 @@ from ._samples import check as _sample
 from .collapse import AUTO_NODES, LEVELS
 from .exceptions import OptionError
 from .i18n import languages
-from .render.layout import BACKENDS, DEFAULT_TIMEOUT
+from .render.scene.layout import BACKENDS, DEFAULT_TIMEOUT
 from .render.presets import PRESETS, Preset
 from .render.theme import THEMES, Theme
 

@@ -79,7 +79,7 @@ def test_one_svg_and_one_gif_each_succeed(course, tmp_path):
 
 def test_a_gif_past_the_budget_is_refused_before_the_first_frame(tmp_path, monkeypatch):
     pytest.importorskip("micrograd", reason="micrograd 0.1.0 is a test dependency")
-    from vizgrad.render import frames
+    from vizgrad.render.write.picture import frames
 
     def no_frames(*args, **kwargs):
         raise AssertionError("a frame was drawn")

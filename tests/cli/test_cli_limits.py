@@ -10,8 +10,8 @@ import pytest
 
 from vizgrad import gallery
 from vizgrad._budget import MAX_CELLS
-from vizgrad.render.layout import DEFAULT_TIMEOUT
-from vizgrad.render.svg import DEFAULT_MAX_NODES
+from vizgrad.render.scene.layout import DEFAULT_TIMEOUT
+from vizgrad.render.write.svg import DEFAULT_MAX_NODES
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -77,7 +77,7 @@ def test_a_bad_max_bytes_is_a_usage_error(run, size):
 
 
 def test_timeout_reaches_the_layout(run, tmp_path, monkeypatch):
-    from vizgrad.render import scene
+    from vizgrad.render.scene import model as scene
 
     seen = []
     real = scene.run_layout
@@ -93,7 +93,7 @@ def test_timeout_reaches_the_layout(run, tmp_path, monkeypatch):
 
 
 def test_mp4_without_ffmpeg_is_refused_before_any_folder_is_made(run, tmp_path, monkeypatch):
-    from vizgrad.render import frames
+    from vizgrad.render.write.picture import frames
 
     monkeypatch.setattr(frames, "find_ffmpeg", lambda: None)
     out = run("render", "fork", "--format", "mp4", "--out", str(tmp_path / "out"), code=1).output
@@ -192,7 +192,7 @@ def test_a_flat_sum_and_look_alike_names_on_the_command_line(run, tmp_path):
 
 def test_a_layout_timeout_names_the_option(run, tmp_path, monkeypatch):
     from vizgrad.exceptions import LayoutTimeoutError
-    from vizgrad.render import scene
+    from vizgrad.render.scene import model as scene
 
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 0.5 s and was stopped")

@@ -193,7 +193,7 @@ def test_progress_counts_every_picture_and_frame(tmp_path, workers):
 
 def test_the_player_is_budgeted_by_the_player_modules_own_figures(monkeypatch):
     from vizgrad.exceptions import GraphTooLargeError
-    from vizgrad.render import html
+    from vizgrad.render.write import html
 
     jobs = example_jobs(["softmax-nll"])
     steps = len(jobs[0].graph.graph["steps"])
@@ -211,7 +211,7 @@ def test_the_player_is_budgeted_by_the_player_modules_own_figures(monkeypatch):
 @pytest.mark.parametrize("name", ["shared-node", "fork", "softmax-nll", "mlp"])
 def test_the_budget_of_a_player_page_is_an_upper_bound(tmp_path, name):
     from vizgrad import _budget
-    from vizgrad.render import html
+    from vizgrad.render.write import html
 
     (job,) = example_jobs([name])
     export([job], tmp_path, Options(formats=("html",)), workers=1)
@@ -225,7 +225,7 @@ def test_the_budget_of_a_player_page_is_an_upper_bound(tmp_path, name):
 def test_an_estimate_of_the_player_needs_the_players_own_figures():
     from vizgrad import _budget
 
-    with pytest.raises(TypeError, match="player=vizgrad.render.html.estimate"):
+    with pytest.raises(TypeError, match="player=vizgrad.render.write.html.estimate"):
         _budget.estimate(5, 8, ["html"])
 
 

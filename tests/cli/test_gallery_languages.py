@@ -7,7 +7,7 @@ from pathlib import Path
 
 from vizgrad import examples, gallery
 from vizgrad.gallery import Options, export, gallery_jobs
-from vizgrad.render.svg import draw
+from vizgrad.render.write.svg import draw
 
 from ..words import english_words, labels, markdown_texts
 

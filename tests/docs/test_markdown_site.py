@@ -15,7 +15,7 @@ from vizgrad import examples, parse, player_html
 from vizgrad._embed import COLUMN, column_preset
 from vizgrad.exceptions import OptionError
 from vizgrad.expr import name_output
-from vizgrad.render.svg import draw
+from vizgrad.render.write.svg import draw
 
 from .conftest import current_step, grad, player_frames
 

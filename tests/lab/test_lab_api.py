@@ -241,7 +241,7 @@ def test_render_cache_is_bounded(make_client):
 
 
 def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
-    import vizgrad.render.scene as scene
+    import vizgrad.render.scene.model as scene
 
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 10 s and was stopped")
@@ -258,8 +258,8 @@ def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
 
 
 def test_render_passes_the_layout_time_limit(make_client, monkeypatch):
-    import vizgrad.render.prepare as prepare
-    import vizgrad.render.scene as scene
+    import vizgrad.render.scene.prepare as prepare
+    import vizgrad.render.scene.model as scene
 
     seen = {}
     real, real_check = scene.Scene, prepare.refuse_large

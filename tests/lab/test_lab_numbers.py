@@ -10,7 +10,7 @@ import httpx
 from click.testing import CliRunner
 
 import vizgrad.lab._limits as lim
-import vizgrad.render.scene as scene_module
+import vizgrad.render.scene.model as scene_module
 from vizgrad._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS, fmt_bytes
 from vizgrad.cli import main
 from vizgrad.lab import create_app

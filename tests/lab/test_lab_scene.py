@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from vizgrad import examples
-from vizgrad.render.playback import look_at
-from vizgrad.render.scene import Scene
+from vizgrad.render.write.playback import look_at
+from vizgrad.render.scene.model import Scene
 
 FORK = {"example": "fork", "values": {"a": -2, "b": 3}}
 SVG_NS = "{http://www.w3.org/2000/svg}"

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from vizgrad import Value, draw, examples, to_networkx, trace
-from vizgrad.render.scene import Scene
+from vizgrad.render.scene.model import Scene
 from vizgrad.render.text import MINUS, chain_rule, name
 
 EXAMPLES = examples.names()
@@ -162,7 +162,7 @@ def test_a_long_unlabelled_value_keeps_its_id():
 
 @pytest.mark.parametrize("ex, decimals", [("fork", 4), ("mlp", 2), ("softmax-nll", 4)])
 def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals):
-    from vizgrad.render.html import player_html
+    from vizgrad.render.write.html import player_html
 
     G = examples.graph(ex)
     scene = Scene(G, decimals=decimals)

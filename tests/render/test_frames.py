@@ -15,10 +15,10 @@ from PIL import Image, features
 
 from vizgrad import Value, draw, examples, from_json, to_json, to_networkx
 from vizgrad.exceptions import GraphTooLargeError, OptionError, RenderError
-from vizgrad.render import _encode, _fonts
-from vizgrad.render import frames as fr
-from vizgrad.render._picture import Picture, pixel_size, rc
-from vizgrad.render.scene import Scene
+from vizgrad.render.write.picture import _encode, _fonts
+from vizgrad.render.write.picture import frames as fr
+from vizgrad.render.write.picture._picture import Picture, pixel_size, rc
+from vizgrad.render.scene.model import Scene
 
 from ..helpers import build_fork
 
@@ -338,7 +338,7 @@ def test_mp4_is_written_when_ffmpeg_is_available(G, tmp_path):
 
 
 def test_missing_ffmpeg_names_both_ways_to_get_it(G, tmp_path, monkeypatch):
-    from vizgrad.render import _encode
+    from vizgrad.render.write.picture import _encode
 
     monkeypatch.setattr(_encode.shutil, "which", lambda name: None)
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # import fails

@@ -16,9 +16,9 @@ import pytest
 
 from vizgrad import Value, examples, to_networkx
 from vizgrad.exceptions import OptionError
-from vizgrad.render.html import player_html
-from vizgrad.render.playback import look_at
-from vizgrad.render.scene import Scene
+from vizgrad.render.write.html import player_html
+from vizgrad.render.write.playback import look_at
+from vizgrad.render.scene.model import Scene
 
 
 class Page(HTMLParser):
@@ -222,7 +222,7 @@ def test_a_collapsed_page_holds_one_view_per_group_at_the_same_steps(mlp_page):
     H = collapse(G, "neuron")
     assert data["from"] == [s["from"] for s in H.graph["steps"]]
     assert data["boxes"] == {H.nodes[b]["group"]: b for b in H if H.nodes[b]["kind"] == "group"}
-    from vizgrad.render._views import unpack_view
+    from vizgrad.render.write._views import unpack_view
 
     assert [v["open"] for v in data["views"]] == ["L0/N0", "L0/N1", "L0/N2", "L1/N0"]
     assert data["left_out"] == []
@@ -266,7 +266,7 @@ def test_a_collapsed_page_lists_every_parameter_grad_and_is_deterministic(mlp_pa
 
 
 def test_views_stay_within_their_budget_and_the_page_says_so(monkeypatch):
-    from vizgrad.render import _views
+    from vizgrad.render.write import _views
 
     G = examples.graph("mlp")
     sizes = {}

@@ -13,8 +13,8 @@ import pytest
 import vizgrad
 from vizgrad import examples
 from vizgrad.collapse import collapse
-from vizgrad.render import _views
-from vizgrad.render.html import player_html
+from vizgrad.render.write import _views
+from vizgrad.render.write.html import player_html
 from vizgrad.render.text import fmt as _fmt
 
 from ..words import TEXT_NODES, english_words

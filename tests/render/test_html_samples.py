@@ -10,7 +10,7 @@ import pytest
 import vizgrad
 from vizgrad.graph import as_graph
 from vizgrad.nn import MLP
-from vizgrad.render.html import player_html
+from vizgrad.render.write.html import player_html
 from vizgrad.render.text import fmt
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")

@@ -10,8 +10,9 @@ import time
 import pytest
 
 from vizgrad.exceptions import BackendError, LayoutTimeoutError
-from vizgrad.render import layout
-from vizgrad.render.layout import resolve_backend, run_layout
+from vizgrad.render.scene import _embedded as embedded
+from vizgrad.render.scene import layout
+from vizgrad.render.scene.layout import resolve_backend, run_layout
 
 HAS_DOT = "system" in layout.available_backends()
 needs_dot = pytest.mark.skipif(
@@ -146,7 +147,7 @@ def test_dot_source_must_be_text():
 @pytest.fixture
 def fresh():
     """A private embedded backend, closed afterwards."""
-    emb = layout._Embedded()
+    emb = embedded._Embedded()
     yield emb
     emb.close()
 
@@ -177,7 +178,7 @@ def test_layouts_from_several_threads_run_one_at_a_time(fresh, monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
     most = overlap_probe(monkeypatch, fresh)
-    monkeypatch.setattr(layout, "_embedded", lambda: fresh)
+    monkeypatch.setattr(embedded, "_embedded", lambda: fresh)
     with ThreadPoolExecutor(4) as pool:
         outs = list(pool.map(lambda _: run_layout(SMALL, backend="embedded"), range(8)))
     assert most == [1]
@@ -230,7 +231,7 @@ def test_worker_dying_mid_layout_is_a_clear_error(fresh, monkeypatch):
 
 def test_without_a_worker_process_layouts_run_in_process(fresh):
     fresh._use_worker = False
-    assert fresh.render(SMALL, "svg", 30) == layout._embedded().render(SMALL, "svg", 30)
+    assert fresh.render(SMALL, "svg", 30) == embedded._embedded().render(SMALL, "svg", 30)
     assert fresh._proc is None and fresh._inprocess is not None
     with pytest.raises(LayoutTimeoutError, match="was stopped"):
         fresh.render(hard_dot(), "svg", 0.05)
@@ -240,7 +241,7 @@ def test_without_a_worker_process_layouts_run_in_process(fresh):
 
 
 def test_worker_that_cannot_start_falls_back(fresh, monkeypatch):
-    monkeypatch.setattr(layout.sys, "executable", "/nonexistent/python")
+    monkeypatch.setattr(embedded.sys, "executable", "/nonexistent/python")
     assert b"</svg>" in fresh.render(SMALL, "svg", 30)
     assert fresh._use_worker is False
 

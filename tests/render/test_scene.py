@@ -15,7 +15,7 @@ from vizgrad import Value, examples, to_networkx
 from vizgrad.collapse import AUTO_NODES
 from vizgrad.i18n import languages
 from vizgrad.render._metrics import width
-from vizgrad.render.scene import SLIDE_WIDTH, Scene, make_scene, smallest_text
+from vizgrad.render.scene.model import SLIDE_WIDTH, Scene, make_scene, smallest_text
 
 from .test_theme import contrast  # WCAG 2's formula, written out apart from vizgrad's
 
@@ -282,7 +282,7 @@ def test_slides_keep_text_at_14_pt_on_a_960_by_540_slide(name):
 
 
 def test_slides_turn_only_when_that_reads_better_on_the_slide():
-    from vizgrad.render.scene import readable
+    from vizgrad.render.scene.model import readable
 
     G = examples.graph("softmax-nll")  # long: it reads better top to bottom
     lr, tb = Scene(G, preset="slides"), Scene(G, preset="slides", rankdir="TB")

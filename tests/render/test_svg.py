@@ -9,8 +9,8 @@ import pytest
 
 from vizgrad import Value, examples, from_json, to_json, to_networkx, trace
 from vizgrad.exceptions import GraphTooLargeError, OptionError
-from vizgrad.render import layout
-from vizgrad.render.svg import Drawing, draw
+from vizgrad.render.scene import layout
+from vizgrad.render.write.svg import Drawing, draw
 
 from ..helpers import build_fork
 from ..words import english_words, labels

@@ -23,7 +23,7 @@ from starlette.responses import FileResponse, Response
 
 from .. import __version__, i18n
 from ..exceptions import BackendError, VizgradError
-from ..render.layout import cancel_layout
+from ..render.scene.layout import cancel_layout
 from . import _caches as caches
 from . import _limits
 from . import _service as service
@@ -45,7 +45,7 @@ __all__ = ["STATIC", "PLAYBACK_JS", "LAYOUT_ROUTES", "SMALL_GRAPH", "endpoints",
 
 STATIC = Path(__file__).with_name("static")
 #: the script that replays a scene, shared with the HTML step player
-PLAYBACK_JS = Path(__file__).parent.parent / "render" / "playback.js"
+PLAYBACK_JS = Path(__file__).parent.parent / "render" / "assets" / "playback.js"
 #: the routes that lay a graph out, all through the layout gate
 LAYOUT_ROUTES = ("/api/render", "/api/scene")
 #: values up to which a drawing counts as quick to lay out and queues ahead of bigger ones
@@ -146,8 +146,8 @@ def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
     """Draw a step from the graph's cached scene (one layout serves every step)."""
     limits: Limits = request.app.state.limits
     try:
-        from ..render.prepare import refuse_large
-        from ..render.svg import Drawing
+        from ..render.scene.prepare import refuse_large
+        from ..render.write.svg import Drawing
     except ImportError as err:
         raise BackendError(f"SVG rendering is not installed: {err}") from None
     refuse_large(G, limits.max_nodes)

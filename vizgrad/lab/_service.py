@@ -307,7 +307,7 @@ def scene_cache(app_state: Any) -> SceneCache:
 def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
               key: str | None = None) -> Any:  # the key names the graph, collapsed or not
     """The scene of ``G`` with the query's theme, direction, caption and language (cached)."""
-    from ..render.scene import Scene
+    from ..render.scene.model import Scene
 
     k = (key or graph_key(G), q.theme, q.rankdir, q.caption, q.lang)
     return cache.get(k, lambda: Scene(G, theme=q.theme, rankdir=q.rankdir, caption=q.caption,
@@ -318,12 +318,12 @@ def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCach
                   key: str, source: nx.MultiDiGraph | None = None) -> dict[str, Any]:
     """The scene's SVG once and the changed shapes of every step (as the player has them);
     ``source``: the graph ``G`` was collapsed from (its parameters' values fill the table)."""
-    from ..render.html import player_parts
+    from ..render.write.html import player_parts
 
     scene = scene_for(G, q, limits, cache, key)
     parts = player_parts(scene, source)
     if q.expand:  # the opened groups' values on tinted halos, under their labels
-        from ..render._views import open_frames, with_frames
+        from ..render.write._views import open_frames, with_frames
 
         frames = open_frames(scene, list(q.expand))
         parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])

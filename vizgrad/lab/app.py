@@ -47,7 +47,7 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     try:
         yield
     finally:  # a layout still running must not hold the shutdown up to its time limit
-        from ..render.layout import stop_layouts
+        from ..render.scene.layout import stop_layouts
 
         stop_layouts()
 

@@ -8,7 +8,7 @@ every step repeats are not counted. Explicit ``duration=``, ``hold=`` and
 ``interval_ms=`` options win over this pace::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> scene = Scene(examples.graph("tanh-native"))
     >>> scene.caption_texts(7)[1]
     'n.grad += (1 − o²) × o.grad = 0.5 × 1 = 0.5   (— → 0.5)'
@@ -22,7 +22,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from .scene.model import Scene
 
 __all__ = ["LEAST", "LONGEST", "READING", "pace", "reading_seconds"]
 

@@ -3,7 +3,7 @@
 A preset sets the font sizes (in points at the picture's natural size), the
 spacing, and how numbers are written. ``slides`` keeps text at 14 pt or more
 on a 960×540 pt slide (a larger picture is split over several,
-:mod:`vizgrad.render.slides`)::
+:mod:`vizgrad.render.write.slides`)::
 
     >>> get("slides").font, get("docs").decimals
     (16.5, 4)

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..exceptions import BackendError
+from ...exceptions import BackendError
 
 __all__ = ["Edge", "Geometry", "layout_dot", "parse", "op_id", "CHAR_EM", "LINE_EM"]
 

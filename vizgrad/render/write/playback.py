@@ -7,7 +7,7 @@ jump to step ``k`` it starts from step 0's look and applies the changes of
 steps 1..k. The last position is the final view::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> p = playback(Scene(examples.graph("fork")))
     >>> len(p["changes"]), p["last"], p["active"][:3]
     (9, 7, [None, 'v2', 'v3'])
@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import text as tx
+from .. import text as tx
 from ._svgout import svg_document
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from ..scene.model import Scene
 
 __all__ = ["changed", "look_at", "node_table", "pack", "playback", "scene_svg", "unpack"]
 
@@ -61,7 +61,7 @@ def node_table(scene: Scene) -> list[dict[str, str]]:
     """One row per value in drawing order: id, name, what computes it, and its kind.
 
     >>> from vizgrad import examples
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> [(r["name"], r["how"]) for r in node_table(Scene(examples.graph("fork")))][:3]
     [('a', 'input node'), ('b', 'input node'), ('u', 'u = a × b')]
     """
@@ -160,7 +160,7 @@ def look_at(play: dict[str, Any], k: int) -> Look:
     with the changes of positions 1..k applied, as the browser does.
 
     >>> from vizgrad import examples
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> scene = Scene(examples.graph("fork"))
     >>> look_at(pack(playback(scene)), 7) == scene.look(7)
     True

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..exceptions import RenderError
+from ....exceptions import RenderError
 
 __all__ = ["FrameStore", "find_ffmpeg", "gif", "mp4", "webp"]
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..tracing import State, replay
-from . import text as tx
+from ...tracing import State, replay
+from .. import text as tx
 from ._groups import box_name, row_labels
 from ._shapes import op_glyph
-from .theme import edge_color, grad_color, robust_scale
+from ..theme import edge_color, grad_color, robust_scale
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from .model import Scene
 
 __all__ = ["Looks", "final_state"]
 
@@ -39,7 +39,7 @@ def final_state(G: Any) -> State:
 
 
 class Looks:
-    """The looks of one scene's shapes; made by the :class:`~vizgrad.render.scene.Scene`."""
+    """The looks of one scene's shapes; made by the :class:`~vizgrad.render.scene.model.Scene`."""
 
     def __init__(self, scene: Scene) -> None:
         self.scene = scene

@@ -32,13 +32,13 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from ..exceptions import OptionError
-from ._shapes import Shape
+from ...exceptions import OptionError
+from ..scene._shapes import Shape
 from ._svgout import layered, shape_element, svg_document
-from .pacing import pace
+from ..pacing import pace
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from ..scene.model import Scene
 
 __all__ = ["DEFAULT_FINAL_HOLD", "DEFAULT_HOLD", "animated_svg", "check_timing", "frame_times"]
 
@@ -77,7 +77,7 @@ def frame_times(scene: Scene, hold: float | None = DEFAULT_HOLD,
     ``None`` hold is each frame's reading time (:func:`vizgrad.render.pacing.pace`).
 
     >>> from vizgrad import examples
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> frame_times(Scene(examples.graph("shared-node")), 2, 4)
     [(0.0, 2.0), (2.0, 4.0), (4.0, 6.0), (6.0, 8.0), (8.0, 12.0)]
     """

@@ -21,12 +21,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .._budget import too_many_values
-from ..collapse import AUTO_NODES, fold_outside, group_depth, transform_step
-from ..collapse import prepare as shrink_graph
-from ..exceptions import GraphTooLargeError, LayoutTimeoutError
-from ..graph import as_graph
-from ..options import Options, StepArg, resolve_step
+from ..._budget import too_many_values
+from ...collapse import AUTO_NODES, fold_outside, group_depth, transform_step
+from ...collapse import prepare as shrink_graph
+from ...exceptions import GraphTooLargeError, LayoutTimeoutError
+from ...graph import as_graph
+from ...options import Options, StepArg, resolve_step
 
 __all__ = ["Prepared", "fitted", "prepare", "refuse_large"]
 
@@ -82,7 +82,7 @@ def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
 def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepared, Any]:
     """:func:`prepare`, and the scene of the graph drawn, made to fit where the preset's
     pictures are shown (a 1,400 px docs column, a 960×540 slide;
-    :func:`vizgrad.render.scene.fits`) when ``collapse="auto"``:
+    :func:`vizgrad.render.scene.model.fits`) when ``collapse="auto"``:
 
     - a grouped graph is collapsed by the deepest group level that fits, else the coarsest;
     - an ungrouped graph of more than :data:`~vizgrad.collapse.AUTO_NODES` values is
@@ -100,12 +100,12 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
     >>> from vizgrad import Value
     >>> s = sum((Value(i) * Value(-i) for i in range(60)), Value(0))
     >>> s.backward()
-    >>> from vizgrad.render.scene import fits
+    >>> from vizgrad.render.scene.model import fits
     >>> p, scene = fitted(s, Options())
     >>> p.source.number_of_nodes() > 100, p.graph.graph["focus"]["auto"], fits(scene)
     (True, True, True)
     """
-    from .scene import fits, make_scene
+    from .model import fits, make_scene
 
     ends = time.monotonic() + options.timeout  # one budget for every layout tried
     p = prepare(x, options, check_size=check_size)
@@ -122,7 +122,7 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
 
 def _within(G: Any, options: Options, ends: float) -> Any:
     """Another scene of ``G`` in what is left of the drawing's layout time, else None."""
-    from .scene import make_scene
+    from .model import make_scene
 
     left = ends - time.monotonic()
     if left <= 0:
@@ -136,7 +136,7 @@ def _within(G: Any, options: Options, ends: float) -> Any:
 def _coarser(p: Prepared, scene: Any, options: Options, ends: float) -> tuple[Prepared, Any]:
     """Collapse one group level further until the picture fits (the coarsest stays),
     while the drawing's layout time lasts."""
-    from .scene import fits
+    from .model import fits
 
     depth = group_depth(p.source)
     now = (p.graph.graph.get("collapsed") or {}).get("level", depth + 1)
@@ -162,7 +162,7 @@ def _overview(whole: Prepared, scene: Any, options: Options,
               ends: float) -> tuple[Prepared, Any]:
     """The output's neighbourhood with the largest radius that fits (at least 1), as far
     as the drawing's layout time lasts."""
-    from .scene import fits
+    from .model import fits
 
     root, best = whole.source.graph["root"], None
     for radius in range(1, OVERVIEW_RADIUS + 1):

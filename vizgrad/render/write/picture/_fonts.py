@@ -8,7 +8,7 @@ font: the one passed as ``font=``, else the first installed family of
 never shows empty boxes in place of glyphs::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> fonts = Fonts.find(Scene(examples.graph("fork")))
     >>> fonts.families
     ['DejaVu Sans']
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..exceptions import OptionError, RenderError
-from ._shapes import op_glyph
+from ....exceptions import OptionError, RenderError
+from ...scene._shapes import op_glyph
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from ...scene.model import Scene
 
 __all__ = ["BASE", "CJK_FAMILIES", "Fonts", "scene_texts"]
 

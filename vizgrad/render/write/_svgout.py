@@ -10,10 +10,10 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from ._shapes import Shape
+from ..scene._shapes import Shape
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from ..scene.model import Scene
 
 __all__ = ["FONTS", "layered", "shape_element", "svg_document", "svg_shapes", "xml_text"]
 

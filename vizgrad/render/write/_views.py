@@ -8,7 +8,7 @@ for), so the page keeps the reader at the same point of the backward pass::
 
     >>> import vizgrad
     >>> from vizgrad.collapse import collapse
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> G = vizgrad.examples.graph("mlp")
     >>> base = Scene(collapse(G, "neuron"))
     >>> vs = views(base, G, "neuron", "merge", {})
@@ -30,12 +30,12 @@ import json
 import zlib
 from typing import TYPE_CHECKING, Any
 
-from . import text as tx
-from ._groups import box_name, ordered_params
+from .. import text as tx
+from ..scene._groups import box_name, ordered_params
 from .playback import node_table, pack, playback, scene_svg
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from ..scene.model import Scene
 
 __all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "index", "open_frames", "pack_view",
            "positions", "table_rows", "unpack_view", "view_data", "views", "with_frames"]
@@ -103,7 +103,7 @@ def _label_at(scene: Scene, shapes: list[tuple[str, float, float, float, float]]
               order: list[str]) -> list[float]:
     """Where the group's label goes: above or below one of its members (its output first),
     wherever it covers the least of the other boxes and stays inside the picture."""
-    from ._metrics import width
+    from .._metrics import width
 
     f = scene.preset.font * 0.85
     w, h = width(text + " ▴", f, True), f * 1.2
@@ -159,7 +159,7 @@ def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[st
 
 
 def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
-    """:func:`~vizgrad.render.playback.node_table` with each group's parameter rows."""
+    """:func:`~vizgrad.render.write.playback.node_table` with each group's parameter rows."""
     rows: list[dict[str, Any]] = list(node_table(scene))
     G = scene.graph
     for r in rows:
@@ -275,8 +275,8 @@ def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, An
     """The opened views of every group box of ``scene`` (collapsed from ``base``), packed,
     within ``budget`` bytes and ``limit`` views (default :data:`VIEW_BUDGET`,
     :data:`MAX_VIEWS`); once one does not fit, the rest are left out (no more layouts)."""
-    from ..collapse import collapse
-    from .scene import Scene
+    from ...collapse import collapse
+    from ..scene.model import Scene
 
     H = scene.graph
     budget = VIEW_BUDGET if budget is None else budget

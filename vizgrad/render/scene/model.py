@@ -1,7 +1,7 @@
 """The scene: every shape of a drawing, placed once from one layout, for every step.
 
 A :class:`Scene` sizes each box for the widest text it shows in any step,
-runs Graphviz once (:mod:`vizgrad.render.geometry`), and places every shape:
+runs Graphviz once (:mod:`vizgrad.render.scene.geometry`), and places every shape:
 value boxes, op circles, edges, arrowheads, edge labels, the caption block and
 the legend. Shapes never move; :meth:`Scene.look` says what each one shows
 after a step (texts, colours, visibility), so every medium (SVG, frames,
@@ -22,23 +22,23 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from ..exceptions import OptionError
-from ..graph import as_graph
-from ..i18n import resolve, t
-from ..tracing import State, replay, states
+from ...exceptions import OptionError
+from ...graph import as_graph
+from ...i18n import resolve, t
+from ...tracing import State, replay, states
 from . import geometry as gm
-from . import text as tx
+from .. import text as tx
 from ._groups import (box_name, input_rows, note_lines, param_rows, params_line, params_step,
                       row_labels)
 from ._looks import Looks, final_state
-from ._metrics import width
+from .._metrics import width
 from ._shapes import ROW as _ROW
 from ._shapes import Shape, op_glyph, place_caption, place_edges, place_legend, place_nodes
 from .layout import DEFAULT_TIMEOUT, run_layout
-from .presets import Preset
-from .presets import get as get_preset
-from .theme import Theme
-from .theme import get as get_theme
+from ..presets import Preset
+from ..presets import get as get_preset
+from ..theme import Theme
+from ..theme import get as get_theme
 
 __all__ = ["RANKDIRS", "SLIDE_WIDTH", "TURN_NODES", "Scene", "Shape", "fits", "make_scene",
            "readable", "smallest_size", "smallest_text"]

@@ -7,7 +7,7 @@ weights and bias), which arrive with the box's backward step::
 
     >>> import vizgrad
     >>> from vizgrad.collapse import collapse
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
     >>> [name for name, _ in param_rows(scene, "g1")]
     ['∂w0', '∂w1', '∂b']
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..collapse import LEVELS
-from . import text as tx
+from ...collapse import LEVELS
+from .. import text as tx
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from .model import Scene
 
 __all__ = ["LARGE", "MAX_PARAMS", "box_name", "input_rows", "note_lines",
            "sample_choices", "ordered_params", "param_rows",
@@ -99,7 +99,7 @@ def input_rows(scene: Scene) -> dict[str, list[Any]]:
 
     >>> import vizgrad
     >>> from vizgrad.collapse import collapse
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
     >>> [label for _, (label, _) in scene.inrows["g0"]]
     ['from L0/N0', 'from L0/N1', 'from L0/N2']
@@ -122,7 +122,7 @@ def row_labels(scene: Scene, n: str) -> tuple[str, str]:
 
     >>> import vizgrad
     >>> from vizgrad.collapse import collapse
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "layer"))
     >>> [row_labels(scene, b) for b in scene.order if scene.graph.nodes[b]["label"] == "L0"]
     [('Σ data', 'Σ grad')]

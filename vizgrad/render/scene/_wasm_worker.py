@@ -1,6 +1,6 @@
-"""A child process that runs the embedded Graphviz (``python -m vizgrad.render._wasm_worker``).
+"""A child process that runs the embedded Graphviz (``python -m vizgrad.render.scene._wasm_worker``).
 
-:mod:`vizgrad.render.layout` keeps one such process and kills it when a layout
+:mod:`vizgrad.render.scene.layout` keeps one such process and kills it when a layout
 runs past its time limit, so the WebAssembly runs at full speed (no
 interruption checks) and a runaway layout still stops at once.
 
@@ -133,7 +133,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover - runs in the child process
-    from .._parent import exit_with_parent
+    from ..._parent import exit_with_parent
 
     exit_with_parent()  # a killed parent cannot close our stdin while a layout runs
     serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -1,4 +1,4 @@
-"""Place the shapes of a :class:`~vizgrad.render.scene.Scene` from its layout (once).
+"""Place the shapes of a :class:`~vizgrad.render.scene.model.Scene` from its layout (once).
 
 Ids are stable and name what they draw: ``n-v0`` a box, ``t-v0-grad`` its
 grad text, ``c-v0-grad`` its grad cell, ``o-v2`` an op circle,
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import geometry as gm
-from . import text as tx
+from .. import text as tx
 from ._labels import MANY_LABELS, Obstacles, curve, nearest_on, place_label
-from ._metrics import width
+from .._metrics import width
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from .model import Scene
 
 __all__ = ["RAW", "ROW", "Shape", "op_glyph", "place_caption", "place_edges", "place_legend",
            "place_nodes"]

@@ -22,10 +22,10 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ._svgout import FONTS, _attr, _n, layered, shape_element, xml_text
-from .scene import SLIDE_WIDTH, readable
+from ..scene.model import SLIDE_WIDTH, readable
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from ..scene.model import Scene
     from .svg import Drawing
 
 __all__ = ["SLIDE", "cuts", "page_size", "slides"]

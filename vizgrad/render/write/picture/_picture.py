@@ -1,15 +1,15 @@
 """A scene drawn by matplotlib: every artist built once, each look applied as a diff.
 
-:class:`Picture` turns each :class:`~vizgrad.render._shapes.Shape` of a
-:class:`~vizgrad.render.scene.Scene` into one matplotlib artist (and a set
+:class:`Picture` turns each :class:`~vizgrad.render.scene._shapes.Shape` of a
+:class:`~vizgrad.render.scene.model.Scene` into one matplotlib artist (and a set
 of hatch lines under each grad cell), drawn in the SVG writer's order with
 its geometry, stroke widths, dashes, fonts and colours (texts as cached
-outlines, :mod:`vizgrad.render._glyphs`; real text in a PDF). :meth:`Picture.show`
+outlines, :mod:`vizgrad.render.write.picture._glyphs`; real text in a PDF). :meth:`Picture.show`
 changes only the properties a look changes; the Agg canvas then repaints
-only the regions that changed (:mod:`vizgrad.render._redraw`)::
+only the regions that changed (:mod:`vizgrad.render.write.picture._redraw`)::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.render.scene import Scene
+    >>> from vizgrad.render.scene.model import Scene
     >>> scene = Scene(examples.graph("fork"))
     >>> pic = Picture(scene, dpi=72)
     >>> with rc():
@@ -28,14 +28,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..exceptions import OptionError, RenderError
+from ....exceptions import OptionError, RenderError
 from ._fonts import Fonts
 from ._glyphs import PathText
 from ._redraw import Redrawer
-from ._svgout import _layer
+from .._svgout import _layer
 
 if TYPE_CHECKING:
-    from .scene import Scene
+    from ...scene.model import Scene
 
 __all__ = ["DEFAULT_DPI", "MAX_SIDE", "Picture", "picture_bytes", "pixel_size", "rc"]
 

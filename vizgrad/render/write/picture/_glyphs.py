@@ -23,7 +23,7 @@ import numpy as np
 from matplotlib.patches import PathPatch
 from matplotlib.path import Path
 
-from ._metrics import width as advance
+from ..._metrics import width as advance
 
 __all__ = ["PathText", "outline"]
 
