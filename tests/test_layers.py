@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "vizgrad"
 LAYERS = {
     # the Value engine, and helpers that need nothing of vizgrad above its exceptions
     "engine": ["_version", "exceptions", "_display", "_floats", "engine", "expr", "nn", "i18n",
-               "_files", "_parent", "_numbers", "_bulk"],
+               "_files", "_parent", "_numbers", "_bulk", "_group"],
     # the step-by-step record of a graph's forward and backward pass
     "trace": ["tracing", "_walk", "_backward", "_records", "_nets", "_names"],
     # networkx graphs, their checks and transformations, the examples
@@ -44,7 +44,7 @@ LAYERS = {
                 "render.write.picture._redraw", "render.write.picture._encode",
                 "render.svg", "render.html", "render.frames"],
     # embeds (notebook, Markdown, Sphinx), the command line, the gallery export, the lab
-    "apps": ["_embed", "notebook", "markdown", "sphinx", "cli", "__main__", "_targets", "_load",
+    "apps": ["_embed", "_embed_html", "notebook", "markdown", "sphinx", "cli", "__main__", "_targets", "_load",
              "_jobs", "_pool", "gallery", "_gallery_page", "lab", "lab.app", "lab.cli",
              "lab._admission", "lab._hosts", "lab._requests", "lab._service", "lab._limits",
              "lab._answers", "lab._middleware", "lab._routes", "lab._protocol", "lab._workers",

@@ -16,51 +16,16 @@ This module imports nothing outside the standard library.
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 from . import _display
 from ._floats import as_float as _as_float
 from ._floats import overflowed as _overflowed
-from .exceptions import DomainError, NumericOverflowError, OperandTypeError, OptionError
+from ._group import current_group as _current_group
+from ._group import group
+from .exceptions import DomainError, NumericOverflowError, OperandTypeError
 
 __all__ = ["Value", "add_with_overwrite_bug", "group", "topological_order"]
-
-#: the group path of Values created now ("layer 1/neuron 0"), or None
-_GROUP: ContextVar[str | None] = ContextVar("vizgrad_group", default=None)
-_current_group = _GROUP.get
-
-
-@contextmanager
-def group(name: str) -> Iterator[str]:
-    """Record ``name`` as the group of every Value created inside the block.
-
-    Groups nest: inside ``group("layer 1")``, ``group("neuron 0")`` gives the
-    path ``"layer 1/neuron 0"`` (a name may hold ``/`` itself). The trace and
-    the graph carry the path as the node attribute ``group``; drawings can
-    collapse a group into one box. Yields the full path.
-
-    >>> with group("layer 1"):
-    ...     with group("neuron 0") as path:
-    ...         y = Value(2.0) * 3
-    >>> path, y.group, Value(1.0).group is None
-    ('layer 1/neuron 0', 'layer 1/neuron 0', True)
-    """
-    if not isinstance(name, str) or not name.strip("/ ") or any(
-            not part.strip() for part in name.split("/")):
-        raise OptionError(
-            f"group name must be a non-empty text whose /-separated parts are not empty, "
-            f"got {name!r}; write e.g. group('layer 1') or group('layer 1/neuron 0')"
-        )
-    outer = _GROUP.get()
-    path = name if outer is None else f"{outer}/{name}"
-    token = _GROUP.set(path)
-    try:
-        yield path
-    finally:
-        _GROUP.reset(token)
-
 
 def _noop() -> None:
     """The backward function of a leaf: nothing flows further back."""
