@@ -1,11 +1,10 @@
-"""Which forward pass (sample) made each value of a net's graph, read from its structure.
+"""Which forward pass (sample) made each value of a net's graph, and choosing one.
 
 A batch of ``S`` samples runs the net ``S`` times: the net's output neurons (the
 groups ``Lk/Nj`` of its last layer, see :mod:`vizgrad._nets`) are called once per
-sample, in order, so the s-th output of each output neuron is sample s. A value
-that leads to the outputs of one sample only (an input copy, a hidden neuron's
-sum) or comes from one sample only (its error, its square) belongs to that
-sample; a value of every sample (a parameter, the total loss) belongs to none::
+sample, in order, so :func:`count` counts the outputs of one of them. Which sample
+made each value is decided once, when the trace names it (:mod:`vizgrad._names`);
+a value of every sample (a parameter, the total loss) belongs to none::
 
     >>> import random
     >>> from vizgrad.nn import MLP
@@ -70,35 +69,13 @@ def count(G: Any) -> int:
 def samples(G: Any) -> dict[str, int]:
     """Node → the sample whose forward pass made it, for every node of one sample only.
 
-    With one sample (or no net) every node is left out: nothing needs telling apart.
+    The trace names each value's sample (:mod:`vizgrad._names`, the node attribute
+    ``sample``); this reads it. With one sample (or no net) every node is left out:
+    nothing needs telling apart.
     """
-    outs = net_outputs(G)
-    total = count(G)
-    if total < 2:
+    if count(G) < 2:
         return {}
-    seed: dict[str, int] = {}
-    for neuron in outs:
-        for s, n in enumerate(neuron[:total]):
-            seed[n] = seed.get(n, 0) | 1 << s
-    order = sorted(G, key=lambda n: G.nodes[n]["order"])
-    up: dict[str, int] = {}  # the samples whose outputs a node leads to
-    for n in reversed(order):
-        mask = seed.get(n, 0)
-        for m in G.successors(n):
-            mask |= up.get(m, 0)
-        up[n] = mask
-    down: dict[str, int] = {}  # the samples whose outputs a node comes from
-    for n in order:
-        mask = seed.get(n, 0)
-        for m in G.predecessors(n):
-            mask |= down.get(m, 0)
-        down[n] = mask
-    mask_of = {n: up[n] or down[n] for n in order}
-    for n in reversed(order):  # a number the loss wraps (a target y[s]): its users' sample
-        if not mask_of[n]:
-            users = [mask_of[m] for m in G.successors(n)]
-            mask_of[n] = users[0] if users and all(u == users[0] for u in users) else 0
-    return {n: m.bit_length() - 1 for n, m in mask_of.items() if m and not m & (m - 1)}
+    return {n: s for n, s in G.nodes(data="sample") if s is not None}
 
 
 def check(v: Any) -> int | str:
