@@ -402,7 +402,9 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
     else:
         root = G.graph["root"]
         shown = expr.strip() if expr is not None else formula(G, root)
-        click.echo(f"{shown} = {num(G.nodes[root]['data'], True)}; central differences, "
+        value = num(G.nodes[root]["data"], True)  # the formula's own minus: ASCII as typed
+        value = value if expr is not None else value.replace("-", MINUS)
+        click.echo(f"{shown} = {value}; central differences, "
                    f"h = {h:g}")
         table = [("input", "backprop", "numeric", "abs error")]
         table += [(r["input"], num(r["backprop"]), num(r["numeric"]), f"{r['error']:.4e}")

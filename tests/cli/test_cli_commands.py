@@ -48,7 +48,7 @@ def test_list_json(run):
 
 def test_check_fork_prints_the_central_difference_table(run):
     out = run("check", "fork", "--h", "1e-6").output
-    assert "h = 1e-06" in out and "q = u × v = -6" in out
+    assert "h = 1e-06" in out and "q = u × v = −6" in out
     rows = _rows(out)
     assert list(rows) == ["a", "b"]
     assert rows["a"][0] == "-3.0000000000" and rows["a"][2] == "4.1933e-10"

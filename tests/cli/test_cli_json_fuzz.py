@@ -203,7 +203,7 @@ def test_a_utf_16_file_renders_and_a_file_that_is_no_text_is_a_usage_error(run, 
         path.write_bytes(text.encode(encoding))
         run("render", str(path), "-o", str(tmp_path / f"{encoding}.svg"))
         assert "<svg" in (tmp_path / f"{encoding}.svg").read_text(encoding="utf-8")
-        assert "q = u × v = -6" in run("check", str(path)).output
+        assert "q = u × v = −6" in run("check", str(path)).output
     path = tmp_path / "ff.json"
     path.write_bytes(b"\xff" + text.encode())
     for command in (["render", str(path), "-o", str(tmp_path / "ff.svg")], ["check", str(path)]):
