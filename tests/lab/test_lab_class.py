@@ -143,6 +143,17 @@ def test_serve_says_when_the_cache_folder_is_unusable(tmp_path, free_port, monke
     assert result.exit_code == 2 and "contradict" in result.output
 
 
+def test_create_app_says_when_the_cache_folder_is_unusable(tmp_path):
+    from vizgrad.exceptions import OptionError
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(OptionError, match=r"cannot use .*file/sub as the cache folder.*"
+                                          r"choose another --cache-dir"):
+        create_app(cache_dir=blocker / "sub")
+    assert [p.name for p in tmp_path.iterdir()] == ["file"]
+
+
 def test_serve_passes_the_root_path(monkeypatch, free_port):
     from vizgrad.lab import cli
 

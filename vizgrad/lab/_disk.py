@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..exceptions import DomainError
+from ..exceptions import DomainError, OptionError
 
-__all__ = ["DiskCache", "ENV_CACHE_DIR", "ENV_CACHE_MB", "DEFAULT_MB", "disk_from_env"]
+__all__ = ["DiskCache", "ENV_CACHE_DIR", "ENV_CACHE_MB", "DEFAULT_MB", "check_folder", "disk_from_env"]
 
 #: the folder workers share (set by ``vizgrad serve``; unset: no disk cache)
 ENV_CACHE_DIR = "VIZGRAD_LAB_CACHE_DIR"
@@ -51,8 +51,8 @@ class DiskCache:
     at most ``max_bytes`` in all (checked after every eighth of the bound written)."""
 
     def __init__(self, folder: str | os.PathLike[str], max_bytes: int) -> None:
+        check_folder(folder)
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
         self.max_bytes = max_bytes
         self.hits = 0
         self.misses = 0
@@ -162,3 +162,19 @@ def disk_from_env(environ: Any = None) -> DiskCache | None:
         raise DomainError(f"{ENV_CACHE_MB}={raw!r}: must be whole megabytes > 0")
     mb = int(raw) if raw else DEFAULT_MB
     return DiskCache(folder, mb * 1024 * 1024)
+
+
+def check_folder(folder: str | os.PathLike[str]) -> None:
+    """Make ``folder`` if needed and check that files can be written there.
+
+    Raises :class:`~vizgrad.exceptions.OptionError`, which says what to choose instead.
+    """
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        raise OptionError(
+            f"cannot use {os.fspath(folder)} as the cache folder: {err.strerror or err}; "
+            "choose another --cache-dir (cache_dir=) or use --no-disk-cache (cache_dir=None)"
+        ) from None

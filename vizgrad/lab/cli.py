@@ -15,9 +15,9 @@ import tempfile
 
 import click
 
-from ..exceptions import DomainError
+from ..exceptions import DomainError, OptionError
 from . import _limits as lim
-from ._disk import DEFAULT_MB, ENV_CACHE_DIR, ENV_CACHE_MB
+from ._disk import DEFAULT_MB, ENV_CACHE_DIR, ENV_CACHE_MB, check_folder
 from ._hosts import ENV_ALLOWED_HOSTS, check_host_name
 from ._limits import ENV_PREFIX, SERVER_LIMITS, Limits
 from ._workers import run_workers, tcp_listener
@@ -175,13 +175,9 @@ def check_root_path(prefix: str) -> str:
 def _check_cache_dir(folder: str) -> None:
     """Fail with a clear message (exit 1) when the cache folder cannot be made or written."""
     try:
-        os.makedirs(folder, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as err:
-        raise click.ClickException(
-            f"cannot use {folder} as the cache folder: {err.strerror or err}; "
-            "choose another --cache-dir or use --no-disk-cache") from None
+        check_folder(folder)
+    except OptionError as err:
+        raise click.ClickException(str(err)) from None
 
 
 def _allowed(host: str, names: tuple[str, ...]) -> list[str]:
