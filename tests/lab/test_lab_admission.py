@@ -118,3 +118,38 @@ def test_cancelled_waits_leave_the_gate_as_it_was(monkeypatch):
     errors, running, queued, after = outcome[0]
     assert errors == [] and running == 0 and queued == {False: 0, True: 0}
     assert after == "a slot is free"
+
+
+@pytest.mark.parametrize("path", LAYOUT_ROUTES)
+def test_identical_requests_in_flight_share_one_layout(path, monkeypatch):
+    release, laid_out = threading.Event(), []
+    real = scene_module.run_layout
+
+    def held_layout(*args, **kwargs):  # lays out once every request has arrived
+        laid_out.append(path)
+        assert release.wait(30), "the test never let the layout finish"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scene_module, "run_layout", held_layout)
+    app = create_app(cache_size=0, max_waiting=0)  # no cache, and nobody may queue
+
+    async def same() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            tasks = [asyncio.create_task(c.post(path, json=_body(0))) for _ in range(FLOOD)]
+            for _ in range(200):  # until the first one lays out and the others wait for it
+                await asyncio.sleep(0.02)
+                if laid_out:
+                    break
+            await asyncio.sleep(0.2)
+            release.set()
+            return list(await asyncio.wait_for(asyncio.gather(*tasks), 60))
+
+    try:
+        answers = asyncio.run(same())
+    finally:
+        release.set()
+    assert [r.status_code for r in answers] == [200] * FLOOD, [r.text[:120] for r in answers]
+    assert len({r.content for r in answers}) == 1
+    assert sorted(r.headers["x-vizgrad-cache"] for r in answers) == ["hit"] * (FLOOD - 1) + ["miss"]
+    assert laid_out == [path]

@@ -4,11 +4,12 @@ it), the step and key of a render request, and laid-out scenes; each thread-safe
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from ._disk import DiskCache
     from ._requests import Query
 
-__all__ = ["RenderCache", "KeyMemo", "SceneCache", "query_key", "cached", "keep"]
+__all__ = ["RenderCache", "KeyMemo", "SceneCache", "Flights", "query_key", "cached", "keep"]
 
 
 class RenderCache:
@@ -155,3 +156,47 @@ async def keep(cache: RenderCache, key: tuple[Any, ...], text: str) -> None:
         cache.store(key, text)
     else:
         await run_in_threadpool(cache.store, key, text)
+
+
+class Flights:
+    """Layouts in flight, by cache key: a request for a drawing that another request is
+    laying out now waits for that one instead of queueing at the gate for its own.
+
+    The first request's answer (or its error) is every waiter's; if its client left and
+    its layout was stopped (``None``), the next waiter lays out itself. Used on the event
+    loop only (no lock needed).
+
+    >>> async def demo():
+    ...     f, runs = Flights(), []
+    ...     async def make():
+    ...         runs.append(1); await asyncio.sleep(0.01); return "svg"
+    ...     answers = await asyncio.gather(*(f.share("k", make) for _ in range(3)))
+    ...     return answers, len(runs)
+    >>> asyncio.run(demo())
+    ([('svg', False), ('svg', True), ('svg', True)], 1)
+    """
+
+    def __init__(self) -> None:
+        self._running: dict[Any, asyncio.Future[Any]] = {}
+
+    async def share(self, key: Any, make: Callable[[], Awaitable[Any]]) -> tuple[Any, bool]:
+        """``(answer, shared)``: ``make()``'s answer, or that of the same key in flight."""
+        while (running := self._running.get(key)) is not None:
+            answer = await asyncio.shield(running)
+            if answer is not None:
+                return answer, True
+        mine: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._running[key] = mine
+        try:
+            answer = await make()
+        except Exception as err:
+            mine.set_exception(err)
+            mine.exception()  # seen here: no "never retrieved" warning when nobody waits
+            raise
+        except BaseException:
+            mine.set_result(None)  # cancelled: a waiter lays out itself
+            raise
+        finally:
+            del self._running[key]
+        mine.set_result(answer)
+        return answer, False

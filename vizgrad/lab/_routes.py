@@ -226,12 +226,13 @@ async def _render(request: Request, q: Query) -> Response:
     found = await caches.cached(cache, key)
     if found is not None:
         return _render_answer(found, True, step, key, q.format)
-    body = await laid_out(request, deadline, G.number_of_nodes() <= SMALL_GRAPH,
-                          _draw, q, G, step)
+    body, shared = await request.app.state.flights.share(key, lambda: laid_out(
+        request, deadline, G.number_of_nodes() <= SMALL_GRAPH, _draw, q, G, step))
     if body is None:
         return _disconnected(request)
-    await caches.keep(cache, key, body)
-    return _render_answer(body, False, step, key, q.format)
+    if not shared:
+        await caches.keep(cache, key, body)
+    return _render_answer(body, shared, step, key, q.format)
 
 
 def _scene_graph(request: Request, q: Query) -> tuple[Any, Any, tuple[Any, ...]]:
@@ -256,11 +257,13 @@ async def _scene(request: Request, q: Query) -> Response:
     found = await caches.cached(cache, key)
     hit = found is not None
     if found is None:
-        found = await laid_out(request, deadline, G.number_of_nodes() <= SMALL_GRAPH,
-                               _scene_body, q, G, source, key)
+        found, hit = await request.app.state.flights.share(key, lambda: laid_out(
+            request, deadline, G.number_of_nodes() <= SMALL_GRAPH, _scene_body, q, G, source,
+            key))
         if found is None:
             return _disconnected(request)
-        await caches.keep(cache, key, found)
+        if not hit:
+            await caches.keep(cache, key, found)
     return Response(found, 200, {"X-Vizgrad-Cache": "hit" if hit else "miss"},
                     media_type="application/json")
 

@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException
 
 from . import _service as service
 from ._admission import LayoutGate
+from ._caches import Flights
 from ._disk import DEFAULT_MB, DiskCache, disk_from_env
 from ._answers import http_error, server_error
 from ._hosts import HostCheck, allowed_hosts
@@ -92,6 +93,7 @@ def create_app(
             else disk_from_env())
     app.state.cache = service.RenderCache(limits.cache_size, disk)
     app.state.gate = LayoutGate(active=1, waiting=max_waiting)
+    app.state.flights = Flights()  # identical layouts in flight: one runs, the others wait
     app.add_middleware(HostCheck, hosts=allowed_hosts(allow_hosts))
     app.add_middleware(Guard)
     app.add_middleware(SecurityHeaders)
