@@ -312,13 +312,14 @@ def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs:
         job = job_list[0]
         animation = output.suffix.lower() in (".gif", ".mp4", ".webp")
         if quiet or not animation:
-            write_one(job.graph, output, opts, title=job.title, name=job.name)
+            written = write_one(job.graph, output, opts, title=job.title, name=job.name)
         else:
             with _bar(len(job.graph.graph["steps"]), "rendering frames") as bar:
-                write_one(job.graph, output, opts, title=job.title, name=job.name,
-                          on_step=bar.update)
+                written = write_one(job.graph, output, opts, title=job.title, name=job.name,
+                                    on_step=bar.update)
         if not quiet:
-            click.echo(f"wrote {output}", err=True)
+            more = f" ({len(written)} slides)" if len(written) > 1 else ""
+            click.echo(f"wrote {', '.join(map(str, written))}{more}", err=True)
         return
     if quiet:
         report = export(job_list, out, opts, workers=jobs, readme=everything)

@@ -33,6 +33,7 @@ from ._jobs import (ANIMATED_SUFFIX, DEFAULT_FORMATS, FORMATS, PICTURES, SINGLE_
                     Job, Options, player_source, resolve)
 from .exceptions import OptionError, RenderError
 from .options import Options as DrawOptions
+from .render.presets import get as get_preset
 
 __all__ = [
     "FORMATS",
@@ -311,11 +312,13 @@ def units(jobs: Sequence[Job], opts: Options) -> int:
 
 def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
               title: str | None = None, name: str | None = None,
-              on_step: Callable[[int], None] | None = None) -> Path:
+              on_step: Callable[[int], None] | None = None) -> list[Path]:
     """Write one file; its suffix names the format (see :data:`SINGLE_FILE_FORMATS`).
 
     ``name`` is what messages call the graph (default: the file's stem);
-    ``on_step(1)`` is called after each frame of an animation.
+    ``on_step(1)`` is called after each frame of an animation. Returns the paths
+    written: one, except an SVG with the ``slides`` preset too big for one slide,
+    written as ``NAME-1.svg``, ``NAME-2.svg`` … (:meth:`~vizgrad.render.svg.Drawing.slides`).
     """
     target = Path(path)
     fmt = target.suffix.lower().lstrip(".")
@@ -340,13 +343,15 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         from .render.write.picture.frames import animate
 
         via_temp(target, lambda p: animate(G, p, options=_drawn(opts.drawing), progress=on_step))
-        return target
+        return [target]
     from .graph import to_json
     from .render.write.html import player_html
     from .render.write.svg import draw
 
     o = _drawn(opts.drawing)
     drawing = draw(G, job.view_step(opts.step), options=_print(o) if fmt in ("png", "pdf") else o)
+    if fmt == "svg" and get_preset(o.preset).name == "slides":
+        return drawing.save_slides(target)
     if fmt == "svg":
         write_atomic(target, drawing.svg().encode("utf-8"))
     elif fmt == "anim.svg":
@@ -361,4 +366,4 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         write_atomic(target, page.encode("utf-8"))
     else:
         via_temp(target, drawing.save)
-    return target
+    return [target]

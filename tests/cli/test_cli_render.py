@@ -320,3 +320,30 @@ def test_an_unwritable_folder_is_a_failure_with_the_path(run, tmp_path):
     (tmp_path / "file").write_text("x", encoding="utf-8")
     out = run("render", "fork", "--format", "json", "--out", str(tmp_path / "file" / "sub"), code=1).output
     assert f"cannot write {tmp_path / 'file' / 'sub'}" in out
+
+
+def _points(svg: Path) -> tuple[float, float]:
+    root = ET.parse(svg).getroot()
+    return tuple(float(root.get(k).removesuffix("pt")) for k in ("width", "height"))
+
+
+def test_slides_preset_writes_one_svg_per_slide(run, tmp_path):
+    """`--preset slides -o NAME.svg`: a picture too big for one 960 × 540 slide becomes
+    NAME-1.svg, NAME-2.svg …, each a 16:9 page whose smallest text is 14 pt or more when
+    shown as a 960 pt wide slide; a small one stays NAME.svg."""
+    result = run("render", "course-mlp", "--preset", "slides", "-o", str(tmp_path / "course.svg"))
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert len(written) >= 2, written
+    assert written == sorted(f"course-{i}.svg" for i in range(1, len(written) + 1)), written
+    assert f"({len(written)} slides)" in result.output
+    for name in written:
+        width, height = _points(tmp_path / name)
+        assert width / height == pytest.approx(960 / 540, rel=0.005), (name, width, height)
+        sizes = re.findall(r'font-size="([0-9.]+)"', (tmp_path / name).read_text("utf-8"))
+        assert sizes and min(map(float, sizes)) * 960 / width >= 14 - 0.01, (name, width)
+    one = tmp_path / "one"
+    one.mkdir()
+    run("render", "fork", "--preset", "slides", "-o", str(one / "fork.svg"))
+    assert [p.name for p in one.iterdir()] == ["fork.svg"]
+    whole = draw(examples.graph("fork"), preset="slides").svg()
+    assert (one / "fork.svg").read_text(encoding="utf-8") == whole
