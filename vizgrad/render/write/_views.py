@@ -159,16 +159,30 @@ def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[st
 
 
 def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
-    """:func:`~vizgrad.render.write.playback.node_table` with each group's parameter rows."""
+    """:func:`~vizgrad.render.write.playback.node_table` with each group's path and
+    parameter rows, and the texts a row shows where its box has none (a constant has no
+    grad row): the data the script of the player and the lab builds its table from
+    (``render/assets/vg/table.js``).
+
+    >>> from vizgrad import examples
+    >>> from vizgrad.render.scene.model import Scene
+    >>> r = table_rows(Scene(examples.graph("fork")))[0]
+    >>> r["name"], r["data"], r["grad"]
+    ('a', '−2', '—')
+    """
     rows: list[dict[str, Any]] = list(node_table(scene))
     G = scene.graph
     for r in rows:
         n = r["id"]
+        r["data"] = scene.num(G.nodes[n].get("data"))
+        # a constant learns nothing from its gradient: say what it is, not "not reached"
+        r["grad"] = scene.word("node.const") if r["kind"] == "const" else tx.NOT_REACHED
         if scene.kind(n) == "group":
             ins = sorted(set(G.predecessors(n)), key=lambda p: G.nodes[p].get("order", 0))
             r["how"] = scene.word("player.group.how", size=f"{G.nodes[n].get('size', 0):,}",
                                   inputs=", ".join(tx.name(G, p) for p in ins) or "—")
             r["params"] = _params(scene, source, n, scene.params_done.get(n))
+            r["path"] = str(G.nodes[n].get("group") or r["name"])
     return rows
 
 
