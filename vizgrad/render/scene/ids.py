@@ -10,11 +10,11 @@ scene answer, so that Python and JavaScript cannot disagree::
     >>> text("v3", "grad"), edge("v1", "v3", 0), caption(1)
     ('t-v3-grad', 'e-v1-v3-0', 'cap-1')
     >>> parse("t-v3-grad")
-    ShapeId(kind='text', node='v3', slot='grad', line=None, target=None)
+    ShapeId(kind='text', node='v3', slot='grad', line=None, target=None, end=None)
     >>> parse("e-v1-v3-0").target, parse("e-v7-op").kind
     ('v3', 'op_edge')
-    >>> parse("badge") is None
-    True
+    >>> parse("badge").kind, parse("vg-hatch-light") is None
+    ('badge', True)
 
 A node id is letters then digits (``v12``, ``g3``): :data:`NODE`.
 """
@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-__all__ = ["NODE", "PATTERNS", "ShapeId", "box", "caption", "cell", "edge", "edge_box",
-           "edge_label", "frame", "frame_label", "legend", "node_of", "op", "op_edge",
-           "parse", "scheme", "sep", "text"]
+__all__ = ["NODE", "PATTERNS", "ShapeId", "arrow", "badge", "badge_text", "box", "caption",
+           "cell", "edge", "edge_box", "edge_label", "frame", "frame_label", "legend",
+           "node_of", "op", "op_edge", "parse", "scheme", "sep", "text"]
 
 #: what a node id looks like
 NODE = r"[a-z]+\d+"
@@ -39,16 +39,20 @@ PATTERNS: dict[str, str] = {
     "text": "t-{node}-{slot}",         # a text of a box: name, data, grad, dl, gl, op, p0, p0l …
     "cell": "c-{node}-{slot}",         # a coloured cell behind a text: grad, p0, i0 …
     "op_edge": "e-{node}-op",          # the edge from the op circle to its box
+    "op_edge_head": "e-{node}-op-{end}",  # its arrowhead (end: f, the forward one)
     "edge": "e-{node}-{target}-{slot}",  # an edge (slot: which of parallel edges)
+    "edge_head": "e-{node}-{target}-{slot}-{end}",  # an arrowhead: f forward, b backward
     "edge_label": "l-{node}-{target}-{slot}",  # the text on an edge
     "edge_box": "lb-{node}-{target}-{slot}",   # the box behind it
     "caption": "cap-{line}",           # a line of the picture's caption
     "legend": "legend-{line}",         # a line of the legend
+    "badge": "badge",                  # the badge before the caption ("step 3", "final")
+    "badge_text": "badge-t",           # its text
     "frame": "frame",                  # an opened group's halos
     "frame_label": "frame-label",      # an opened group's label (a click closes it)
 }
 
-_FIELDS = {"node": NODE, "target": NODE, "slot": r"[a-z0-9]+", "line": r"\d+"}
+_FIELDS = {"node": NODE, "target": NODE, "slot": r"[a-z0-9]+", "line": r"\d+", "end": "[fb]"}
 #: the kinds that belong to a node's box (a click on any of them is a click on the box)
 _OF_BOX = ("box", "text", "cell", "sep")
 #: the texts the node table shows, in its column order
@@ -78,6 +82,7 @@ class ShapeId(NamedTuple):
     slot: str | None = None
     line: int | None = None
     target: str | None = None
+    end: str | None = None
 
 
 def _build(kind: str, **fields: Any) -> str:
@@ -119,6 +124,16 @@ def op_edge(n: str) -> str:
     return _build("op_edge", node=n)
 
 
+def arrow(edge_id: str, end: str) -> str:
+    """The arrowhead of the edge ``edge_id`` at its ``end``: ``f`` (the forward one, at
+    its head) or ``b`` (the backward one, at its tail).
+
+    >>> arrow(edge("v1", "v3", 0), "b"), parse(arrow(op_edge("v3"), "f")).kind
+    ('e-v1-v3-0-b', 'op_edge_head')
+    """
+    return f"{edge_id}-{end}"
+
+
 def edge_label(u: str, v: str, slot: int | str) -> str:
     """The text on the edge ``u → v``."""
     return _build("edge_label", node=u, target=v, slot=slot)
@@ -139,6 +154,16 @@ def legend(i: int) -> str:
     return _build("legend", line=i)
 
 
+def badge() -> str:
+    """The badge before the caption."""
+    return PATTERNS["badge"]
+
+
+def badge_text() -> str:
+    """The badge's text."""
+    return PATTERNS["badge_text"]
+
+
 def frame(suffix: str = "") -> str:
     """The halos of an opened group (``suffix``: ``-1``, ``-2`` … for the second and later)."""
     return PATTERNS["frame"] + suffix
@@ -157,7 +182,7 @@ def parse(sid: str) -> ShapeId | None:
             f = m.groupdict()
             return ShapeId(kind, f.get("node"), f.get("slot"),
                            int(f["line"]) if f.get("line") is not None else None,
-                           f.get("target"))
+                           f.get("target"), f.get("end"))
     return None
 
 
