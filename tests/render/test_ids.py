@@ -93,7 +93,8 @@ def test_the_scripts_read_the_ids_python_builds(browser, scenes, monkeypatch):
     built = page.evaluate("""async (scheme) => {
       const m = await import('/vg/ids.js');
       m.setScheme(scheme);
-      return [m.boxId('v3'), m.textId('v3', 'grad'), m.captionId(2), m.frameLabelId(), m.cellSlots()];
+      return [m.boxId('v3'), m.textId('v3', 'grad'), m.captionId(2), m.frameLabelId(),
+              m.cellSlots()];
     }""", ids.scheme())
     assert built == [ids.box("v3"), ids.text("v3", "grad"), ids.caption(2), ids.frame_label(),
                      ["data", "grad"]]
