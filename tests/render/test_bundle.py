@@ -98,3 +98,17 @@ def test_the_bundle_compiles_as_a_classic_script_in_chromium(browser):
     }""", bundle("player.js").replace("var __vg_words", 'import "x";\nvar __vg_words'))
     page.close()
     assert error is None and bad  # the check can fail: a module's import would not compile
+
+
+def test_comment_lines_stay_in_the_files_and_out_of_the_page():
+    out = transform("x.js", "// about f\nexport function f() {\n  // inside\n  return '//'; // end\n}\n")
+    assert "about f" not in out and "inside" not in out
+    assert "return '//'; // end" in out  # code, and a comment after code, are kept whole
+    assert not re.search(r"^\s*//", bundle("player.js"), re.M)
+    assert (VG / "table.js").read_text(encoding="utf-8").startswith("// The node table")
+
+
+def test_a_template_literal_over_several_lines_is_refused():
+    with pytest.raises(BundleError, match="x.js: a template literal spans lines"):
+        transform("x.js", "const s = `one\n// two\n`;\n")
+    assert "`a${1}b`" in transform("x.js", "export const s = `a${1}b`;\n")

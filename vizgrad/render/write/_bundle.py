@@ -10,7 +10,10 @@ module it names. The modules keep to a small, checked subset of the syntax:
 - ``import { a, b as c } from "./name.js";`` on one line, at the start of a line;
 - ``export function name(``, ``export const name =`` or ``export let name =``;
 - no other ``import`` or ``export`` (a default export, ``export { … }``, a bare import,
-  an import from outside ``vg/`` raise :class:`BundleError`).
+  an import from outside ``vg/`` raise :class:`BundleError`);
+- lines that hold only a ``//`` comment are left out of the bundle (the page carries the
+  code, the files keep the comments), so no template literal may span lines (a line with an
+  odd number of backticks raises :class:`BundleError`).
 
 Chosen over esbuild: no Node toolchain, no generated file to keep current, and the
 transformation is a few checked lines of Python, tested in
@@ -34,6 +37,7 @@ __all__ = ["BundleError", "bundle", "module_text", "order", "transform"]
 _IMPORT = re.compile(r'^import \{([\w\s,]+)\} from "\./([a-z_]+\.js)";[ \t]*$', re.M)
 _EXPORT = re.compile(r"^export (function|const|let) (\w+)", re.M)
 _ANY = re.compile(r"^\s*(import|export)\b.*$", re.M)
+_COMMENT = re.compile(r"^[ \t]*//.*\n?", re.M)
 
 
 class BundleError(Exception):
@@ -70,7 +74,8 @@ def _var(module: str) -> str:
 def transform(name: str, text: str) -> str:
     """Module ``name`` as a ``var`` holding its exports, for :func:`bundle`.
 
-    >>> print(transform("b.js", 'import { f as g } from "./a.js";\\nexport const h = g;'))
+    >>> source = 'import { f as g } from "./a.js";\\n// h is g\\nexport const h = g;'
+    >>> print(transform("b.js", source))
     var __vg_b = (function () {
     var g = __vg_a.f;
     const h = g;
@@ -79,7 +84,11 @@ def transform(name: str, text: str) -> str:
     """
     reads = ["var %s = %s.%s;" % (local, _var(module), exported)
              for module, pairs in _imports(text) for exported, local in pairs]
-    body = _IMPORT.sub("", text)
+    body = _COMMENT.sub("", _IMPORT.sub("", text))
+    for line in body.splitlines():
+        if line.count("`") % 2:
+            raise BundleError(f"{name}: a template literal spans lines, which the bundler "
+                              f"cannot keep whole: {line.strip()}")
     exports = [m[1] for m in _EXPORT.findall(body)]
     body = _EXPORT.sub(lambda m: f"{m[1]} {m[2]}", body)
     stray = _ANY.search(body)
