@@ -200,3 +200,17 @@ def test_a_picture_a_little_too_wide_starts_fitted_and_a_much_wider_one_scrolls(
     expect(wide.locator("#player")).not_to_have_class(re.compile(r"\bfit\b"))
     pg = open_page(fork_html)  # room enough: its own size
     expect(pg.locator("#player")).not_to_have_class(re.compile(r"\bfit\b"))
+
+
+def test_without_javascript_the_page_says_where_the_numbers_are(open_page, fork_html):
+    pg = open_page(fork_html, java_script_enabled=False)
+    assert pg.locator("#stage svg").is_visible()  # the final view
+    assert pg.locator("#vg-t-v0-grad").text_content() == "−3"
+    assert pg.locator(".steps li.step-text").count() == 9 and pg.locator(".steps").is_visible()
+    assert pg.locator(".table-wrap").is_hidden() and pg.locator(".bar").is_hidden()
+    note = pg.locator("p.no-script")
+    assert note.is_visible() and "needs JavaScript" in note.inner_text()
+    # with the script, the note is not shown and the table has its rows
+    js = open_page(fork_html)
+    assert js.locator("p.no-script").count() == 0 or js.locator("p.no-script").is_hidden()
+    assert js.locator("#nodes tbody tr[data-node]").count() == 5
