@@ -164,6 +164,13 @@ def test_without_javascript_the_final_picture_and_every_step(open_page, fork_htm
     items = pg.locator(".steps li.step-text")
     assert items.count() == 9 and all(items.nth(k).is_visible() for k in range(9))
     assert not pg.locator("nav.controls").is_visible()
+    # the node table is built by the script: hidden, and a note says where the numbers are
+    assert pg.locator(".table-wrap").is_hidden()
+    note = pg.locator("p.no-script")
+    assert note.is_visible() and "needs JavaScript" in note.inner_text()
+    js = open_page(fork_html)  # with the script: the rows, and no note
+    assert js.locator("#nodes tbody tr[data-node]").count() == 5
+    assert js.locator("p.no-script").count() == 0
 
 
 def test_printing_hides_the_controls_and_lists_the_steps(open_page, fork_html):
@@ -201,16 +208,3 @@ def test_a_picture_a_little_too_wide_starts_fitted_and_a_much_wider_one_scrolls(
     pg = open_page(fork_html)  # room enough: its own size
     expect(pg.locator("#player")).not_to_have_class(re.compile(r"\bfit\b"))
 
-
-def test_without_javascript_the_page_says_where_the_numbers_are(open_page, fork_html):
-    pg = open_page(fork_html, java_script_enabled=False)
-    assert pg.locator("#stage svg").is_visible()  # the final view
-    assert pg.locator("#vg-t-v0-grad").text_content() == "−3"
-    assert pg.locator(".steps li.step-text").count() == 9 and pg.locator(".steps").is_visible()
-    assert pg.locator(".table-wrap").is_hidden() and pg.locator(".bar").is_hidden()
-    note = pg.locator("p.no-script")
-    assert note.is_visible() and "needs JavaScript" in note.inner_text()
-    # with the script, the note is not shown and the table has its rows
-    js = open_page(fork_html)
-    assert js.locator("p.no-script").count() == 0 or js.locator("p.no-script").is_hidden()
-    assert js.locator("#nodes tbody tr[data-node]").count() == 5
