@@ -31,6 +31,7 @@ import zlib
 from typing import TYPE_CHECKING, Any
 
 from .. import text as tx
+from ..scene import ids
 from ..scene._groups import box_name, ordered_params
 from .playback import node_table, pack, playback, scene_svg
 
@@ -56,7 +57,8 @@ def _member_boxes(scene: Scene, members: set[str]) -> list[tuple[str, float, flo
     """The box and op circle of every member: (node, x, y, width, height)."""
     out = []
     for sh in scene.shapes:
-        node = sh.id.split("-", 2)[1] if sh.id[:2] in ("n-", "o-") else None
+        p = ids.parse(sh.id)
+        node = p.node if p is not None and p.kind in ("box", "op") else None
         if node not in members:
             continue
         if sh.kind == "rect":
@@ -75,13 +77,14 @@ def frame_svg(scene: Scene, frame: dict[str, Any], prefix: str,
 
     f = scene.preset.font * 0.85
     th = scene.theme
-    out = [f'<g id="{prefix}frame{suffix}" class="vg-frame">']
+    out = [f'<g id="{prefix}{ids.frame(suffix)}" class="vg-frame">']
     for x, y, w, h in frame["halos"]:
         out.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" '
                    f'rx="{f * 0.6:.2f}" fill="{_TINT}" fill-opacity="{_ALPHA[th.name]}" '
                    f'stroke="{_TINT}" stroke-width="1.2"/>')
     x, y = frame["at"]
-    label = (f'<text id="{prefix}frame-label{suffix}" class="vg-frame-label" data-path="{xml_text(frame["path"])}" '
+    label = (f'<text id="{prefix}{ids.frame_label(suffix)}" class="vg-frame-label" '
+             f'data-path="{xml_text(frame["path"])}" '
              f'x="{x:.2f}" y="{y:.2f}" '
              f'font-size="{f:.2f}" font-weight="bold" fill="{th.text}" stroke="{th.background}" '
              f'stroke-width="4" paint-order="stroke">{xml_text(frame["label"])} ▴</text>')
@@ -111,8 +114,9 @@ def _label_at(scene: Scene, shapes: list[tuple[str, float, float, float, float]]
     members = {s[0] for s in shapes}
     others = [sh.geom[:4] if sh.kind == "rect" else (sh.geom[0] - sh.geom[2], sh.geom[1] - sh.geom[3],
                                                       2 * sh.geom[2], 2 * sh.geom[3])
-              for sh in scene.shapes if sh.id[:2] in ("n-", "o-") and sh.kind in ("rect", "ellipse")
-              and sh.id.split("-", 2)[1] not in members]
+              for sh, p in ((sh, ids.parse(sh.id)) for sh in scene.shapes)
+              if p is not None and p.kind in ("box", "op") and sh.kind in ("rect", "ellipse")
+              and p.node not in members]
     right, bottom = scene.size
     best: tuple[float, int, list[float]] | None = None
     rank = {m: i for i, m in enumerate(order)}
@@ -159,16 +163,30 @@ def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[st
 
 
 def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
-    """:func:`~vizgrad.render.write.playback.node_table` with each group's parameter rows."""
+    """:func:`~vizgrad.render.write.playback.node_table` with each group's path and
+    parameter rows, and the texts a row shows where its box has none (a constant has no
+    grad row): the data the script of the player and the lab builds its table from
+    (``render/assets/vg/table.js``).
+
+    >>> from vizgrad import examples
+    >>> from vizgrad.render.scene.model import Scene
+    >>> r = table_rows(Scene(examples.graph("fork")))[0]
+    >>> r["name"], r["data"], r["grad"]
+    ('a', '−2', '—')
+    """
     rows: list[dict[str, Any]] = list(node_table(scene))
     G = scene.graph
     for r in rows:
         n = r["id"]
+        r["data"] = scene.num(G.nodes[n].get("data"))
+        # a constant learns nothing from its gradient: say what it is, not "not reached"
+        r["grad"] = scene.word("node.const") if r["kind"] == "const" else tx.NOT_REACHED
         if scene.kind(n) == "group":
             ins = sorted(set(G.predecessors(n)), key=lambda p: G.nodes[p].get("order", 0))
             r["how"] = scene.word("player.group.how", size=f"{G.nodes[n].get('size', 0):,}",
                                   inputs=", ".join(tx.name(G, p) for p in ins) or "—")
             r["params"] = _params(scene, source, n, scene.params_done.get(n))
+            r["path"] = str(G.nodes[n].get("group") or r["name"])
     return rows
 
 
