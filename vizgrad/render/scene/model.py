@@ -1,11 +1,12 @@
 """The scene: every shape of a drawing, placed once from one layout, for every step.
 
-A :class:`Scene` sizes each box for the widest text it shows in any step,
-runs Graphviz once (:mod:`vizgrad.render.scene.geometry`), and places every shape:
-value boxes, op circles, edges, arrowheads, edge labels, the caption block and
-the legend. Shapes never move; :meth:`Scene.look` says what each one shows
-after a step (texts, colours, visibility), so every medium (SVG, frames,
-player, lab) draws the same picture::
+A :class:`Scene` sizes each box for the widest text it shows in any step
+(:mod:`._dot`), runs Graphviz once (:mod:`vizgrad.render.scene.geometry`), wraps the
+caption and legend lines (:mod:`._captions`) and places every shape: value boxes, op
+circles, edges, arrowheads, edge labels, the caption block and the legend. Built once,
+it is read-only data. Shapes never move; :meth:`Scene.look` says what each one shows
+after a step (texts, colours, visibility), so every medium (SVG, frames, player, lab)
+draws the same picture::
 
     >>> from vizgrad import examples
     >>> scene = Scene(examples.graph("fork"))
