@@ -65,7 +65,7 @@ def caption_texts(scene: Scene, k: int | None) -> list[str]:
 def wrap_caption(scene: Scene, k: int | None) -> list[str]:
     """:func:`caption_texts` as drawn: long lines wrap before an ``=``."""
     c = scene.preset.caption
-    lines = caption_texts(scene, k)
+    lines = scene.caption_texts(k)  # the method: a scene of another kind may say more
     out = [lines[0]]
     for line in lines[1:]:
         sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "

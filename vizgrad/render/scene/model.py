@@ -166,8 +166,12 @@ class Scene:
             to_output=_frozen(_dot.heights(G, self.order)))
         put(free=frozenset(_dot.free_edges(self)))
         put(dot=_dot.layout_dot(self, self.box_sizes, self.op_sizes, self.free))
-        self._place(gm.parse(run_layout(self.dot, "json", backend, timeout)))
+        self._place(self._geometry(backend, timeout))
         put(looks=Looks(self))
+
+    def _geometry(self, backend: str | None, timeout: float) -> gm.Geometry:
+        """Where Graphviz puts every box, op circle and edge of :attr:`dot`."""
+        return gm.parse(run_layout(self.dot, "json", backend, timeout))
 
     def _put(self, **fields: Any) -> None:
         """Set fields while the scene is built (the only writes it ever takes)."""
