@@ -54,6 +54,8 @@ def test_a_scene_refuses_a_change_after_it_is_built(scenes):
         s.edge_texts[next(iter(s.edge_texts))] = "changed"  # type: ignore[index]
     with pytest.raises(TypeError):
         s.params[next(iter(s.params))] = ()  # type: ignore[index]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.looks.scale = 1.0
 
 
 def test_every_field_is_set_once_built(scenes):

@@ -8,7 +8,7 @@ the player and the lab show the same picture.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -73,16 +73,20 @@ class Looks:
     __slots__ = ("scene", "contrib", "made", "scale", "_edges_of")
 
     def __init__(self, scene: Scene) -> None:
-        self.scene = scene
-        #: each contribution by its edge, and the step that made it
-        self.contrib = scene.contributions.by_edge
-        self.made = scene.contributions.made
-        self.scale = scene.scale
         by: dict[str, list[tuple[str, str, int]]] = {}
         for e in scene.edge_texts:
             by.setdefault(e[0], []).append(e)
             by.setdefault(e[1], []).append(e)
-        self._edges_of = {n: tuple(es) for n, es in by.items()}
+        put = object.__setattr__
+        put(self, "scene", scene)
+        #: each contribution by its edge, and the step that made it
+        put(self, "contrib", scene.contributions.by_edge)
+        put(self, "made", scene.contributions.made)
+        put(self, "scale", scene.scale)
+        put(self, "_edges_of", {n: tuple(es) for n, es in by.items()})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"looks are read-only: cannot assign to {name!r}")
 
     # -- one look per shape --------------------------------------------------------
     def all(self, k: int | None, st: State) -> dict[str, Look]:
