@@ -35,7 +35,7 @@ LAYERS = {
               "render.scene", "render.scene.geometry", "render.scene.layout", "render.scene._embedded",
               "render.scene._wasm_worker", "render.scene.model", "render.scene._looks",
               "render.scene._groups", "render.scene._shapes", "render.scene._labels",
-              "render.scene.ids"],
+              "render.scene.ids", "render.scene._captions", "render.scene._dot"],
     # SVG, animated SVG, pictures and frames, the HTML player
     "writers": ["render.write", "render.write._svgout", "render.write.playback",
                 "render.write._views", "render.write._bundle", "render.write.svg",

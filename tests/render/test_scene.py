@@ -270,7 +270,7 @@ def test_caption_block_keeps_its_size_and_long_lines_wrap():
     s = Scene(examples.graph("tanh-native"), preset="slides", rankdir="TB")
     for k in steps(s):
         lines = s.caption_lines(k)
-        assert len(lines) <= s._lines
+        assert len(lines) <= s.caption_rows
         assert all(width(x, s.preset.caption) <= s.width for x in lines)
 
 

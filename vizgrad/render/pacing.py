@@ -42,7 +42,7 @@ def reading_seconds(scene: Scene, k: int | None) -> float:
     """Seconds step ``k`` (``None``: the final view) is shown by default, to 0.1 s."""
     kind = "final" if k is None else str(scene.graph.graph["steps"][k]["kind"])
     texts = scene.caption_texts(k)
-    notes = len(getattr(scene, "_notes", ()))
+    notes = len(scene.notes)
     body = texts[1:len(texts) - notes] if notes else texts[1:]
     chars = sum(_length(t) for t in body)
     secs = 0.5 + chars / READING if chars else 0.0

@@ -2,9 +2,10 @@
 
 ``prepare`` turns what a user gives into the graph drawn (collapsed or focused);
 ``layout`` runs Graphviz (embedded WebAssembly or a system ``dot``); ``geometry``
-reads its positions; ``model`` holds the :class:`Scene` (every shape, placed once);
-``_shapes`` and ``_labels`` place them; ``_looks`` says what each shows after a step;
-``_groups`` adds what collapsed groups carry.
+reads its positions; ``model`` holds the :class:`Scene` (every shape, placed once:
+read-only data); ``_dot`` sizes the boxes and writes the DOT; ``_captions`` writes the
+caption and legend lines; ``_shapes`` and ``_labels`` place the shapes; ``_looks`` says
+what each shows after a step; ``_groups`` adds what collapsed groups carry.
 """
 
 from .model import (RANKDIRS, SLIDE_WIDTH, TURN_NODES, Scene, Shape, fits, make_scene, readable,

@@ -109,7 +109,7 @@ def input_rows(scene: Scene) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     for (u, v, slot) in scene.edge_texts:
         if G.nodes[u].get("kind") == "group" and G.nodes[v].get("kind") == "group":
-            c = scene.looks.contrib.get((v, u, slot))
+            c = scene.contributions.by_edge.get((v, u, slot))
             amount = tx.NOT_REACHED if c is None else scene.num(c["amount"])
             out.setdefault(v, []).append(
                 ((u, v, slot), (scene.word("box.from", name=tx.name(G, u)), amount)))

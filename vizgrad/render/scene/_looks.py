@@ -8,7 +8,9 @@ the player and the lab show the same picture.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import FrozenInstanceError, dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ...tracing import State, replay
 from .. import text as tx
@@ -20,7 +22,7 @@ from ..theme import edge_color, grad_color, robust_scale
 if TYPE_CHECKING:
     from .model import Scene
 
-__all__ = ["Looks", "final_state"]
+__all__ = ["Contributions", "Looks", "final_state"]
 
 Look = dict[str, str]
 _ON, _OFF = "1", ""
@@ -39,39 +41,53 @@ def final_state(G: Any) -> State:
     return st
 
 
-class Looks:
-    """The looks of one scene's shapes; made by the :class:`~vizgrad.render.scene.model.Scene`."""
+@dataclass(frozen=True)
+class Contributions:
+    """A graph's contributions, read once: each by its edge ``(source, target, slot)``,
+    the step that made it, and the grad colour scale of the values the steps show."""
 
-    def __init__(self, scene: Scene) -> None:
-        self.scene = scene
-        G = scene.graph
-        self.contrib: dict[tuple[str, str, int], dict[str, Any]] = {}
-        #: the step that made each contribution
-        self.made: dict[tuple[str, str, int], int] = {}
+    by_edge: Mapping[tuple[str, str, int], dict[str, Any]]
+    made: Mapping[tuple[str, str, int], int]
+    scale: float
+
+    @classmethod
+    def of(cls, G: Any) -> Contributions:
+        contrib: dict[tuple[str, str, int], dict[str, Any]] = {}
+        made: dict[tuple[str, str, int], int] = {}
         shown: list[float] = []
         for s in G.graph["steps"]:
             if s["kind"] == "seed":
                 shown.append(s["grad"])
             for c in s.get("contributions", ()):
-                self.contrib[(c["source"], c["target"], c["slot"])] = c
-                self.made[(c["source"], c["target"], c["slot"])] = s["index"]
+                contrib[(c["source"], c["target"], c["slot"])] = c
+                made[(c["source"], c["target"], c["slot"])] = s["index"]
                 shown.append(c["after"])
-        self.scale = robust_scale([v for v in shown if isinstance(v, (int, float))])
+        scale = robust_scale([v for v in shown if isinstance(v, (int, float))])
+        return cls(MappingProxyType(contrib), MappingProxyType(made), scale)
 
-    def edge_texts(self) -> dict[tuple[str, str, int], str | None]:
-        """Every operand edge (tail, head, slot) in drawing order, with its label text."""
-        s, G = self.scene, self.scene.graph
-        rank = {n: i for i, n in enumerate(s.order)}
-        edges = sorted(G.edges(keys=True), key=lambda e: (rank[e[1]], e[2], rank[e[0]]))
-        out: dict[tuple[str, str, int], str | None] = {}
-        label = tx.amount_text if s.collapsed else tx.contribution_text
-        for u, v, slot in edges:
-            c = self.contrib.get((v, u, slot))
-            if c is None or (s.collapsed and c["amount"] == 0):  # a dead neuron's edges: grey
-                out[(u, v, slot)] = None
-                continue
-            out[(u, v, slot)] = label(c, s.decimals, s.trim, s.lang)
-        return out
+
+class Looks:
+    """The looks of one finished :class:`~vizgrad.render.scene.model.Scene`'s shapes: a pure
+    function of the scene and a step's state, with tables read once from the scene and
+    never changed."""
+
+    __slots__ = ("scene", "contrib", "made", "scale", "_edges_of")
+
+    def __init__(self, scene: Scene) -> None:
+        by: dict[str, list[tuple[str, str, int]]] = {}
+        for e in scene.edge_texts:
+            by.setdefault(e[0], []).append(e)
+            by.setdefault(e[1], []).append(e)
+        put = object.__setattr__
+        put(self, "scene", scene)
+        #: each contribution by its edge, and the step that made it
+        put(self, "contrib", scene.contributions.by_edge)
+        put(self, "made", scene.contributions.made)
+        put(self, "scale", scene.scale)
+        put(self, "_edges_of", {n: tuple(es) for n, es in by.items()})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"looks are read-only: cannot assign to {name!r}")
 
     # -- one look per shape --------------------------------------------------------
     def all(self, k: int | None, st: State) -> dict[str, Look]:
@@ -96,12 +112,6 @@ class Looks:
         step and the one before it touched (see :meth:`touched`).
         """
         s = self.scene
-        if not hasattr(self, "_edges_of"):
-            by: dict[str, list[tuple[str, str, int]]] = {}
-            for e in s.edge_texts:
-                by.setdefault(e[0], []).append(e)
-                by.setdefault(e[1], []).append(e)
-            self._edges_of = by
         out: dict[str, Look] = {}
         ctx = self._context(st)
         edges: set[tuple[str, str, int]] = set()
@@ -255,7 +265,7 @@ class Looks:
             out[ids.badge_text()] = {"text": s.word(f"phase.{kind}"), "fill": th.background,
                                      "bold": _ON}
             lines = s.caption_lines(k)
-            for i in range(s._lines):
+            for i in range(s.caption_rows):
                 out[ids.caption(i)] = {"text": lines[i] if i < len(lines) else "", "fill": th.text,
                                    "bold": _ON if i == 0 else _OFF}
         for i, line in enumerate(s.legend_lines()):

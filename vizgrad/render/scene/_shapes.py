@@ -75,27 +75,29 @@ def _baseline(cy: float, size: float) -> float:
     return _r(cy + 0.36 * size)
 
 
-def place_caption(scene: Scene, x: float, y: float) -> None:
+def place_caption(scene: Scene, x: float, y: float) -> list[Shape]:
+    """The phase badge and the caption's rows, the block's top left at ``(x, y)``."""
     c = scene.preset.caption
     line = c * 1.45
     bw = scene.badge_width
-    add = scene.shapes.append
+    out: list[Shape] = []
+    add = out.append
     add(Shape(ids.badge(), "rect",
               (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)), "vg-badge"))
     add(Shape(ids.badge_text(), "text", (_r(x + bw / 2), _baseline(y + line / 2, c * ROW)),
               "vg-badge-text", c * ROW, True, "middle"))
-    for i in range(scene._lines):
+    for i in range(scene.caption_rows):
         add(Shape(ids.caption(i), "text",
                   (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
                   "vg-caption" if i == 0 else "vg-rule", c, i == 0))
+    return out
 
 
-def place_legend(scene: Scene, x: float, y: float, lines: list[str]) -> None:
+def place_legend(scene: Scene, x: float, y: float, lines: Any) -> list[Shape]:
+    """A text row per legend line, the first one's top left at ``(x, y)``."""
     size = scene.preset.legend
-    for i in range(len(lines)):
-        scene.shapes.append(Shape(ids.legend(i), "text",
-                                  (_r(x), _baseline(y + size * 1.45 * (i + 0.5), size)),
-                                  "vg-legend", size))
+    return [Shape(ids.legend(i), "text", (_r(x), _baseline(y + size * 1.45 * (i + 0.5), size)),
+                  "vg-legend", size) for i in range(len(lines))]
 
 
 def _unit(a: Point, b: Point) -> Point:
@@ -113,9 +115,8 @@ def _arrow(tip: Point, base_dir: Point) -> tuple[Point, ...]:
             (_r(bx + uy * hw), _r(by - ux * hw)))
 
 
-def _edge(scene: Scene, eid: str, e: gm.Edge, dx: float, dy: float, backward: bool) -> None:
+def _edge(add: Any, eid: str, e: gm.Edge, dx: float, dy: float, backward: bool) -> None:
     pts = tuple((_r(x + dx), _r(y + dy)) for x, y in e.points)
-    add = scene.shapes.append
     add(Shape(eid, "path", pts, "vg-edge"))
     if e.tip is not None:
         tip = (e.tip[0] + dx, e.tip[1] + dy)
@@ -142,8 +143,11 @@ def _straight(scene: Scene, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
     return gm.Edge(pts, b, mid)
 
 
-def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
+def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> list[Shape]:
+    """Every edge, its arrowheads and its label, the graph's top left moved to ``(dx, dy)``."""
     size = scene.preset.label
+    out: list[Shape] = []
+    add = out.append
     routed = {}
     for (u, v, slot) in scene.edge_texts:
         eid = ids.edge(u, v, slot)
@@ -162,7 +166,7 @@ def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
     for (u, v, slot), label in scene.edge_texts.items():
         eid = ids.edge(u, v, slot)
         e = routed[eid]
-        _edge(scene, eid, e, dx, dy, backward=True)
+        _edge(add, eid, e, dx, dy, backward=True)
         if label and e.label is not None:
             w = width(label, size) + size * 0.4
             # on its own edge, clear of boxes, labels and the other edges (see _labels);
@@ -170,20 +174,22 @@ def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             spot = (e.label[0] + dx, e.label[1] + dy)
             lx, ly = (place_label(lines[eid], (w, size * 1.3), room, eid, spot)
                       if room is not None else nearest_on(lines[eid], spot))
-            scene.shapes.append(Shape(ids.edge_box(u, v, slot), "rect",
-                                      (_r(lx - w / 2), _r(ly - size * 0.65), _r(w), _r(size * 1.3),
-                                       _r(size * 0.3)), "vg-label-bg"))
-            scene.shapes.append(Shape(ids.edge_label(u, v, slot), "text",
-                                      (_r(lx), _baseline(ly, size)),
-                                      "vg-label", size, False, "middle"))
+            add(Shape(ids.edge_box(u, v, slot), "rect", (_r(lx - w / 2), _r(ly - size * 0.65),
+                                                         _r(w), _r(size * 1.3), _r(size * 0.3)),
+                      "vg-label-bg"))
+            add(Shape(ids.edge_label(u, v, slot), "text", (_r(lx), _baseline(ly, size)),
+                      "vg-label", size, False, "middle"))
     for n in scene.op_sizes:
-        _edge(scene, ids.op_edge(n), geo.edges[ids.op_edge(n)], dx, dy, backward=False)
+        _edge(add, ids.op_edge(n), geo.edges[ids.op_edge(n)], dx, dy, backward=False)
+    return out
 
 
-def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
+def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> list[Shape]:
+    """Every box with its rows and cells, and every op circle, moved by ``(dx, dy)``."""
     f = scene.preset.font
     line = 1.3 * f
-    add = scene.shapes.append
+    out: list[Shape] = []
+    add = out.append
     for n in scene.order:
         cx, cy, w, h = geo.nodes[n]
         cx, cy = cx + dx, cy + dy
@@ -257,3 +263,4 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             size = scene.preset.op * (0.8 if len(glyph) > 1 else 1.0)
             add(Shape(ids.text(n, "op"), "text", (_r(ox), _baseline(oy, size)), "vg-op-glyph", size,
                       False, "middle"))
+    return out

@@ -140,7 +140,7 @@ def slides(drawing: Drawing) -> list[str]:
     p = scene.preset
     margin = p.font
     look = scene.look(drawing.step)
-    shown = [i for i in range(scene._lines) if look.get(f"cap-{i}", {}).get("text")]
+    shown = [i for i in range(scene.caption_rows) if look.get(f"cap-{i}", {}).get("text")]
     lines = max(shown, default=-1) + 1 if scene.caption else 0
     top = margin + lines * p.caption * 1.45 + (p.caption * 0.6 if lines else 0)
     room_w, room_h = pw - 2 * margin, ph - top - margin

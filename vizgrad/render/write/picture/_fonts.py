@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ....exceptions import OptionError, RenderError
+from ...scene._dot import box_texts
 from ...scene._shapes import op_glyph
 
 if TYPE_CHECKING:
@@ -60,8 +61,7 @@ def scene_texts(scene: Scene) -> list[str]:
     """Every text a scene can show at any step (names, values, words, captions, labels)."""
     out = [scene.word(w) for w in ("box.data", "box.grad", "pending")]
     out += [scene.word(f"phase.{w}") for w in ("inputs", "forward", "seed", "backward", "final")]
-    for n in scene.order:
-        name, values = scene._box_texts(n)
+    for n, (name, values) in box_texts(scene).items():
         out += [name, *values, op_glyph(str(scene.graph.nodes[n].get("op", "")))]
     out += [t for t in scene.edge_texts.values() if t]
     out += scene.legend_lines()
