@@ -246,14 +246,14 @@ def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 10 s and was stopped")
 
-    monkeypatch.setattr(scene, "Scene", slow)
+    monkeypatch.setattr(scene, "run_layout", slow)  # not Scene: an import would keep a stub
     error_of(client.post("/api/render", json=FORK), 422, "layout_timeout")
     error_of(client.post("/api/scene", json=FORK), 422, "layout_timeout")
 
     def missing(*args, **kwargs):
         raise BackendError("no layout backend")
 
-    monkeypatch.setattr(scene, "Scene", missing)
+    monkeypatch.setattr(scene, "run_layout", missing)
     error_of(client.post("/api/render", json={**FORK, "step": 1}), 503, "layout_unavailable")
 
 
@@ -262,17 +262,17 @@ def test_render_passes_the_layout_time_limit(make_client, monkeypatch):
     import vizgrad.render.scene.model as scene
 
     seen = {}
-    real, real_check = scene.Scene, prepare.refuse_large
+    real, real_check = scene.run_layout, prepare.refuse_large
 
-    def spy(*args, **kwargs):
-        seen.update(kwargs)
-        return real(*args, **kwargs)
+    def spy(dot, fmt, backend, timeout):
+        seen["timeout"] = timeout
+        return real(dot, fmt, backend, timeout)
 
     def check(G, max_nodes):
         seen["max_nodes"] = max_nodes
         return real_check(G, max_nodes)
 
-    monkeypatch.setattr(scene, "Scene", spy)
+    monkeypatch.setattr(scene, "run_layout", spy)
     monkeypatch.setattr(prepare, "refuse_large", check)
     make_client(layout_timeout=2.5, max_nodes=50).post(
         "/api/render", json={**FORK, "format": "dot"})
