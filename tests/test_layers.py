@@ -34,7 +34,8 @@ LAYERS = {
               "render.theme", "render.presets", "render._metrics", "render.pacing",
               "render.scene", "render.scene.geometry", "render.scene.layout", "render.scene._embedded",
               "render.scene._wasm_worker", "render.scene.model", "render.scene._looks",
-              "render.scene._groups", "render.scene._shapes", "render.scene._labels"],
+              "render.scene._groups", "render.scene._shapes", "render.scene._labels",
+              "render.scene._opened"],
     # SVG, animated SVG, pictures and frames, the HTML player
     "writers": ["render.write", "render.write._svgout", "render.write.playback",
                 "render.write._views", "render.write.svg", "render.write.animated",

@@ -69,7 +69,8 @@ class Scene:
     def __init__(self, x: Any, *, preset: str | Preset = "docs", theme: str | Theme = "light",
                  rankdir: str = "LR", decimals: int | None = None, trim: bool | None = None,
                  lang: str | None = None, caption: bool = True, legend: bool = True,
-                 backend: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+                 backend: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 scale: float | None = None) -> None:
         self.graph = G = as_graph(x)
         self.preset = p = get_preset(preset)
         self.theme = get_theme(theme)
@@ -88,9 +89,10 @@ class Scene:
         self.collapsed = "collapsed" in G.graph
         self.shapes: list[Shape] = []
         self.looks = Looks(self)
+        if scale is not None:  # one colour scale for the views of one page
+            self.looks.scale = float(scale)
         self.dot = self._layout_dot()
-        geo = gm.parse(run_layout(self.dot, "json", backend, timeout))
-        self._place(geo)
+        self._place(self._geometry(backend, timeout))
 
     # -- numbers and words -------------------------------------------------------
     def num(self, x: float | None, missing: str = tx.NOT_REACHED) -> str:
@@ -194,10 +196,17 @@ class Scene:
             if (u, v, slot) not in self.free:
                 edges.append((u, v, f"e-{u}-{v}-{slot}", size))
         inputs, first = self._aligned()
-        return gm.layout_dot(self.box_sizes, self.op_sizes, edges, inputs=inputs, first=first,
-                             rankdir=self.rankdir, font=p.label * _LABEL_H / gm.LINE_EM,
-                             nodesep=p.nodesep * (0.6 if self.collapsed else 1),
-                             ranksep=p.ranksep)
+        #: the layout's input but the box sizes (a group opened in place resizes its box)
+        self.dot_parts: dict[str, Any] = dict(
+            edges=edges, inputs=inputs, first=first, rankdir=self.rankdir,
+            font=p.label * _LABEL_H / gm.LINE_EM,
+            nodesep=p.nodesep * (0.6 if self.collapsed else 1), ranksep=p.ranksep)
+        return gm.layout_dot(self.box_sizes, self.op_sizes, **self.dot_parts)
+
+    def _geometry(self, backend: str | None, timeout: float) -> gm.Geometry:
+        """Where Graphviz puts everything (:mod:`~vizgrad.render.scene._opened` composes
+        several layouts)."""
+        return gm.parse(run_layout(self.dot, "json", backend, timeout))
 
     def _heights(self) -> None:
         """Each node's longest path to an output: about how far right (LR) it lands."""

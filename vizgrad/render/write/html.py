@@ -31,13 +31,14 @@ from ...exceptions import OptionError
 from ...options import Options, StepArg, options_for
 from .. import text as tx
 from ..scene._groups import sample_choices
-from ._views import index, positions, table_rows, views
+from ._views import index, plan, positions, shown, table_rows, views
+from ..theme import robust_scale
 from .playback import pack, playback, scene_svg
 from ..pacing import pace
 from ..scene.prepare import Prepared, prepare
 from ..scene.model import Scene, make_scene
 
-__all__ = ["estimate", "player_html", "player_parts"]
+__all__ = ["estimate", "find_examples", "player_html", "player_parts"]
 
 
 def estimate(n: int, steps: int) -> tuple[int, float]:
@@ -89,7 +90,8 @@ def player_parts(scene: Scene, source: Any = None) -> dict[str, Any]:
     words = {"step": scene.word("caption.step", k="{k}", n="{n}"),
              "final": scene.word("player.final"), "play": scene.word("player.play"),
              "pause": scene.word("player.pause"), "pending": scene.word("pending"),
-             "grad": scene.word("player.col.grad", root=root)}
+             "grad": scene.word("player.col.grad", root=root),
+             "inside": scene.word("player.inside", path="{path}", i="{i}", n="{n}")}
     words.update({k.split(".", 1)[1].replace(".", "_"): scene.word(k) for k in _WORDS})
     boxes = {str(G.nodes[n]["group"]): n for n in scene.order
              if scene.kind(n) == "group" and G.nodes[n].get("group")}
@@ -161,7 +163,30 @@ def _sample_select(scene: Scene, choices: dict[str, Any] | None, chosen: str) ->
             f'<select id="sample" title="{e(w("player.sample.title"))}">{opts}</select></span>')
 
 
-def _tools(scene: Scene, openable: bool, samples: str = "") -> str:
+def find_examples(scene: Scene, index: list[list[str]] | None = None) -> str:
+    """What the find box offers as examples: the graph's own labels (an input, a value
+    inside, and a group or the output).
+
+    >>> from vizgrad import examples
+    >>> find_examples(Scene(examples.graph("fork")))
+    'a, u, q'
+    """
+    G = scene.graph
+    kinds = {n: scene.kind(n) for n in scene.order}
+    first = next((n for n in scene.order if kinds[n] == "input"), None)
+    out = [tx.name(G, first)] if first else []
+    groups = [str(G.nodes[n]["group"]) for n in scene.order
+              if kinds[n] == "group" and G.nodes[n].get("group")]
+    if index:
+        out.append(index[0][0])
+    else:
+        mid = [n for n in scene.order if kinds[n] == "op" and n != G.graph["root"]]
+        out += [tx.name(G, mid[0])] if mid else []
+    out.append(groups[min(1, len(groups) - 1)] if groups else tx.name(G, G.graph["root"]))
+    return ", ".join(dict.fromkeys(out))
+
+
+def _tools(scene: Scene, openable: bool, samples: str = "", examples: str = "") -> str:
     """The picture's tools: zoom, find, the sample selector, and (with views) the way back
     to all collapsed."""
     e, w = html.escape, scene.word
@@ -176,7 +201,8 @@ def _tools(scene: Scene, openable: bool, samples: str = "") -> str:
             f'title="{e(w("player.zoom.in.title"))}">+</button></span>'
             f'<span class="find"><label for="find">{e(w("player.find"))}</label>'
             f'<input type="search" id="find" autocomplete="off" spellcheck="false" '
-            f'placeholder="{e(w("player.find.placeholder"))}" aria-describedby="found">'
+            f'placeholder="{e(w("player.find.placeholder", examples=examples))}" '
+            f'aria-describedby="found">'
             f'<output id="found" aria-live="polite"></output></span>{samples}{close}</div>')
 
 
@@ -241,14 +267,20 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
         chosen = str(o.sample)
         prepared = prepare(x, o)
         G = prepared.graph
-        scene = make_scene(G, **o.scene())
         info = G.graph.get("collapsed")
+        planned, look = None, {}
         # groups open only when this page collapsed them (not a graph collapsed before)
         if info and "runs" not in info and "collapsed" not in prepared.source.graph:
             chain = prepared.chain
             source = chain[-2] if len(chain) > 1 else prepared.source
-            opened = views(scene, source, info["level"], o.group_steps,
-                           {**o.scene(), "rankdir": scene.rankdir}, _PREFIX, limit=max_views)
+            planned = plan(G, source, info["level"], o.group_steps, max_views)
+            # one colour scale for every view of the page (a box keeps its colour)
+            look["scale"] = robust_scale([v for _, v in set().union(
+                shown(G), *(shown(E) for _, E in planned[0]))])
+        scene = make_scene(G, **o.scene(), **look)
+        if planned is not None:
+            opened = views(scene, source, info["level"], o.group_steps, o.scene(), _PREFIX,
+                           planned=planned)
     G = scene.graph
     first = prepared.step(step, default=0)
     first = scene.last + 1 if first is None else first
@@ -268,6 +300,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
     data = {"playback": parts["playback"], "rows": [r["id"] for r in parts["rows"]],
             "words": parts["words"], "prefix": _PREFIX, "from": parts["from"],
             "boxes": parts["boxes"], "views": [], "index": [], "left_out": [],
+            "last": last,
             "samples": sample_choices(scene)}
     if opened is not None:
         data.update(views=opened["views"], left_out=opened["left_out"],
@@ -310,7 +343,8 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 <label for="slider">{e(w("player.slider"))}</label>
 <input type="range" id="slider" min="0" max="{last + 1}" step="1" value="{first}">
 </nav>
-{_tools(scene, bool(data["views"]), _sample_select(scene, data["samples"], chosen))}
+{_tools(scene, bool(data["views"]), _sample_select(scene, data["samples"], chosen),
+        find_examples(scene, data["index"]))}
 </div>
 <p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
 {_groups_hint(scene, data)}
