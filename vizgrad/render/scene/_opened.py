@@ -28,7 +28,7 @@ from .._metrics import width
 from .layout import run_layout
 from .model import _LABEL_H, Scene
 
-__all__ = ["PAD", "OpenScene", "label_band"]
+__all__ = ["PAD", "OpenScene", "label_band", "step_map"]
 
 #: points between an opened group's content and its frame
 PAD = 8.0
@@ -76,6 +76,23 @@ class OpenScene(Scene):
             options.setdefault(key, getattr(base, key))
         options.setdefault("scale", base.looks.scale)
         super().__init__(x, **options)
+
+    def caption_texts(self, k: int | None) -> list[str]:
+        """The caption counts the collapsed picture's steps, as the player's counter:
+        "step 12 / 13 (inside L0/N1: 1 of 5)"."""
+        lines = super().caption_texts(k)
+        if k is None or not lines:
+            return lines
+        if not hasattr(self, "_steps"):
+            self._steps = step_map(self.base.graph, self.graph, list(self.opened))
+        own = self.word("caption.step", k=k, n=self.last)
+        K, i, n, path = self._steps[k]
+        said = self.word("caption.step", k=K, n=self.base.last)
+        if path:
+            said += " " + self.word("player.inside", path=path, i=i, n=n)
+        if lines[0].startswith(own):
+            lines = [said + lines[0][len(own):], *lines[1:]]
+        return lines
 
     # -- who is where ---------------------------------------------------------------
     def _containers(self, n: str) -> list[str]:
@@ -210,7 +227,7 @@ class OpenScene(Scene):
             boxes[port] = (_PORT, _PORT)
         names = {key: f"s{i}" for i, key in enumerate(edges)}
         spec = [(t, h, names[key], edges[key]) for key in edges for t, h in [key[:2]]]
-        parts = {**self.base.dot_parts, "inputs": ins, "first": (), "last": outs}
+        parts = {**self.base.dot_parts, "inputs": (), "first": (), "sources": ins, "sinks": outs}
         parts.pop("edges")
         return gm.layout_dot(boxes, ops, spec, **parts), names
 
@@ -268,3 +285,41 @@ class OpenScene(Scene):
         want = f"e-{u}-{v}-{slot}"
         return want if want in ids else (ids[0] if ids else want)
 
+
+def step_map(H: Any, E: Any, opened: list[str]) -> list[list[Any]]:
+    """For each step of ``E`` (``H`` with the groups ``opened``), the step of ``H`` it belongs
+    to, and inside an opened group which of that step's steps it is: ``[k, i, n, path]``
+    (``i``, ``n`` 0 and ``path`` "" outside), so the counter keeps ``H``'s numbering.
+
+    >>> import vizgrad
+    >>> from vizgrad.collapse import collapse
+    >>> G = vizgrad.examples.graph("mlp")
+    >>> H = collapse(G, "neuron")
+    >>> m = step_map(H, collapse(G, "neuron", expand=["L0/N1"]), ["L0/N1"])
+    >>> m[1], m[2], m[6], m[16], m[21]
+    ([1, 0, 0, ''], [2, 1, 5, 'L0/N1'], [2, 5, 5, 'L0/N1'], [12, 1, 5, 'L0/N1'], [13, 0, 0, ''])
+    """
+    box = {str(H.nodes[b]["group"]): b for b in H if H.nodes[b].get("kind") == "group"}
+    by_from = {s["from"]: s["index"] for s in H.graph["steps"]}
+    by_node = {(s["node"], s["kind"] == "forward"): s["index"] for s in H.graph["steps"]
+               if s.get("node") is not None}
+    out: list[list[Any]] = []
+    for s in E.graph["steps"]:
+        g = str(E.nodes[s["node"]].get("group") or "") if s.get("node") in E else ""
+        inside = [p for p in opened if g == p or g.startswith(p + "/")]
+        k = None
+        if inside:
+            top = next((p for p in sorted(inside, key=len) if p in box), None)
+            k = by_node.get((box[top], s["kind"] == "forward")) if top else None
+            path = max(inside, key=len)
+        if k is None:
+            k = by_from.get(s["from"])
+            inside = []
+        if k is None:  # no such step collapsed: the last one before it
+            k = max((i for f, i in by_from.items() if f <= s["from"]), default=0)
+        out.append([k, 0, 0, path if inside else ""])
+    for j, row in enumerate(out):
+        if row[3]:
+            same = [i for i, r in enumerate(out) if r[0] == row[0]]
+            row[1], row[2] = same.index(j) + 1, len(same)
+    return out

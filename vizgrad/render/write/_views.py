@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import text as tx
 from ..scene._groups import box_name, ordered_params
+from ..scene._opened import step_map
 from .playback import node_table, pack, playback, scene_svg
 
 if TYPE_CHECKING:
@@ -146,45 +147,6 @@ def with_frames(scene: Scene, svg: str, frames: list[dict[str, Any]], prefix: st
         boxes.append(box + "\n")
         labels.append(label + "\n")
     return svg[:at] + "".join(boxes) + svg[at:end] + "".join(labels) + svg[end:]
-
-
-def step_map(H: Any, E: Any, opened: list[str]) -> list[list[Any]]:
-    """For each step of ``E`` (``H`` with the groups ``opened``), the step of ``H`` it belongs
-    to, and inside an opened group which of that step's steps it is: ``[k, i, n, path]``
-    (``i``, ``n`` 0 and ``path`` "" outside), so the counter keeps ``H``'s numbering.
-
-    >>> import vizgrad
-    >>> from vizgrad.collapse import collapse
-    >>> G = vizgrad.examples.graph("mlp")
-    >>> H = collapse(G, "neuron")
-    >>> m = step_map(H, collapse(G, "neuron", expand=["L0/N1"]), ["L0/N1"])
-    >>> m[1], m[2], m[6], m[16], m[21]
-    ([1, 0, 0, ''], [2, 1, 5, 'L0/N1'], [2, 5, 5, 'L0/N1'], [12, 1, 5, 'L0/N1'], [13, 0, 0, ''])
-    """
-    box = {str(H.nodes[b]["group"]): b for b in H if H.nodes[b].get("kind") == "group"}
-    by_from = {s["from"]: s["index"] for s in H.graph["steps"]}
-    by_node = {(s["node"], s["kind"] == "forward"): s["index"] for s in H.graph["steps"]
-               if s.get("node") is not None}
-    out: list[list[Any]] = []
-    for s in E.graph["steps"]:
-        g = str(E.nodes[s["node"]].get("group") or "") if s.get("node") in E else ""
-        inside = [p for p in opened if g == p or g.startswith(p + "/")]
-        k = None
-        if inside:
-            top = next((p for p in sorted(inside, key=len) if p in box), None)
-            k = by_node.get((box[top], s["kind"] == "forward")) if top else None
-            path = max(inside, key=len)
-        if k is None:
-            k = by_from.get(s["from"])
-            inside = []
-        if k is None:  # no such step collapsed: the last one before it
-            k = max((i for f, i in by_from.items() if f <= s["from"]), default=0)
-        out.append([k, 0, 0, path if inside else ""])
-    for j, row in enumerate(out):
-        if row[3]:
-            same = [i for i, r in enumerate(out) if r[0] == row[0]]
-            row[1], row[2] = same.index(j) + 1, len(same)
-    return out
 
 
 def view_data(scene: Scene, prefix: str, source: Any = None, *, base: Any = None,
