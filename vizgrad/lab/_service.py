@@ -344,7 +344,7 @@ def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCach
     if q.expand:  # the opened groups framed where their boxes were, under their labels
         from ..render.write._views import frames_of, with_frames
 
-        frames = frames_of(scene, source)
+        frames = frames_of(scene)
         parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
         parts["open"] = [f["path"] for f in frames]
     return {"graph_key": key, "last_step": parts["playback"]["last"], **parts}

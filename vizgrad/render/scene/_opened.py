@@ -77,6 +77,12 @@ class OpenScene(Scene):
         options.setdefault("scale", base.looks.scale)
         super().__init__(x, **options)
 
+    def frame_label(self, path: str) -> str:
+        """The label of an opened group's frame: its path and how many values it holds."""
+        size = sum(1 for _, g in self.source.nodes(data="group")
+                   if g and (str(g) == path or str(g).startswith(path + "/")))
+        return f"{path} · {self.word('box.group', size=f'{size:,}')}"
+
     def caption_texts(self, k: int | None) -> list[str]:
         """The caption counts the collapsed picture's steps, as the player's counter:
         "step 12 / 13 (inside L0/N1: 1 of 5)"."""
@@ -172,7 +178,10 @@ class OpenScene(Scene):
         for q in sorted(self.opened, key=lambda q: (-q.count("/"), q)):  # deepest first
             dot, names[q] = self._inner_dot(q, levels.get(q, {}), sizes)
             inner[q] = gm.parse(run_layout(dot, "json", backend, timeout))
-            sizes["box:" + q] = (inner[q].width + 2 * PAD, inner[q].height + 2 * PAD + band)
+            text = self.frame_label(q)  # a frame is never narrower than its label
+            room = width(text + " ▴", p.font * 0.85, True) + 2 * PAD
+            sizes["box:" + q] = (max(inner[q].width + 2 * PAD, room),
+                                 inner[q].height + 2 * PAD + band)
         # the base's layout, each box as large as it is here (a box fed by an opened group
         # has a row per member it hears from), each opened one as large as its content
         boxes, ops = dict(base.box_sizes), dict(base.op_sizes)

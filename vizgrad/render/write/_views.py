@@ -80,21 +80,17 @@ _TINT = "#8da0cb"  # ColorBrewer Set2 blue: membership, apart from the highlight
 _ALPHA = {"light": "0.16", "dark": "0.22"}
 
 
-def frames_of(scene: Any, source: Any = None) -> list[dict[str, Any]]:
+def frames_of(scene: Any) -> list[dict[str, Any]]:
     """The frames of the opened groups of an :class:`~vizgrad.render.scene._opened.OpenScene`
     (outermost first), in the picture's points, with their labels."""
     from ..scene._opened import PAD, label_band
 
     dx, dy = scene.graph_box[:2]
-    G = source if source is not None else scene.graph
     out = []
     for fr in getattr(scene, "frames", ()):
         path = fr["path"]
         x, y, w, h = fr["rect"]
-        size = sum(1 for _, g in G.nodes(data="group")
-                   if g and (str(g) == path or str(g).startswith(path + "/")))
-        label = f"{path} · {scene.word('box.group', size=f'{size:,}')}"
-        out.append({"path": path, "label": label,
+        out.append({"path": path, "label": scene.frame_label(path),
                     "rect": [round(x + dx, 2), round(y + dy, 2), round(w, 2), round(h, 2)],
                     "at": [round(x + dx + PAD, 2),
                            round(y + dy + label_band(scene) * 0.72, 2)]})
@@ -157,7 +153,7 @@ def view_data(scene: Scene, prefix: str, source: Any = None, *, base: Any = None
     boxes = {str(G.nodes[n]["group"]): n for n in scene.order
              if scene.kind(n) == "group" and G.nodes[n].get("group")}
     opened = list(getattr(scene, "opened", ()))
-    frames = frames_of(scene, source)
+    frames = frames_of(scene)
     out: dict[str, Any] = {"open": opened[-1] if opened else None, "from": positions(G),
                            "boxes": boxes, "rows": table_rows(scene, source),
                            "playback": pack(playback(scene)), "frames": frames,
@@ -169,16 +165,22 @@ def view_data(scene: Scene, prefix: str, source: Any = None, *, base: Any = None
     return out
 
 
-def index(base: Any, collapsed: Any) -> list[list[str]]:
+def index(base: Any, collapsed: Any, opens: Any = ()) -> list[list[str]]:
     """What the find box searches: ``[name, group path or "", node id]`` of every value
-    inside a group of ``collapsed`` (``base`` is the graph it was collapsed from)."""
+    inside a group of ``collapsed`` (``base`` is the graph it was collapsed from); the path
+    is the innermost group in ``opens`` (the paths with a view) holding the value, else the
+    box's own."""
+    opens = set(opens)
     out = []
     for b in sorted(collapsed, key=lambda n: collapsed.nodes[n]["order"]):
         a = collapsed.nodes[b]
         if a.get("kind") != "group" or not a.get("group"):
             continue
         for m in a.get("members") or ():
-            out.append([tx.name(base, m), str(a["group"]), m])
+            parts = str(base.nodes[m].get("group") or a["group"]).split("/")
+            path = next((p for d in range(len(parts), 0, -1)
+                         if (p := "/".join(parts[:d])) in opens), str(a["group"]))
+            out.append([tx.name(base, m), path, m])
     return out
 
 

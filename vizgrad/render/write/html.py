@@ -304,7 +304,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
             "samples": sample_choices(scene)}
     if opened is not None:
         data.update(views=opened["views"], left_out=opened["left_out"],
-                    index=index(source, G))
+                    index=index(source, G, [v["open"] for v in opened["views"]]))
     script = "\n".join(_asset(f) for f in ("playback.js", "find.js", "player.js"))
     dark = ' class="dark"' if scene.theme.name == "dark" else ""
 

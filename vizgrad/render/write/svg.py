@@ -85,7 +85,7 @@ class Drawing:
             if getattr(s, "frames", None):  # groups opened in place: their frames
                 from ._views import frames_of, with_frames
 
-                self._svg = with_frames(s, self._svg, frames_of(s, s.source), "")
+                self._svg = with_frames(s, self._svg, frames_of(s), "")
         return self._svg
 
     def slides(self) -> list[str]:
