@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 
-PAGE = ["/", "/static/lab.css", "/static/playback.js", "/static/lab.js", "/static/api.js",
+PAGE = ["/", "/static/lab.css", "/static/vg/playback.js", "/static/lab.js", "/static/api.js",
         "/static/view.js", "/api/examples", "/api/words"]
 #: the values the teacher asks for, one per input change (the same for every student)
 CHANGES = [{"a": -1, "b": 2}, {"a": 0.5, "b": 3}, {"a": 2, "b": -1}, {"a": -3, "b": -2},

@@ -147,9 +147,22 @@ def test_digest_names_the_options_and_is_stable():
 
 
 def test_player_height_grows_with_the_picture_and_the_table():
-    small = _embed.player_height('<svg height="100pt"><tr data-node="v0">')
-    tall = _embed.player_height('<svg height="400pt"><tr data-node="v0"><tr data-node="v1">')
+    small = _embed.player_height('<svg height="100pt"><table id="nodes" data-rows="1">')
+    tall = _embed.player_height('<svg height="400pt"><table id="nodes" data-rows="2">')
     assert 320 <= small < tall <= 1600
+    short, long_ = (_embed.player_height(f'<svg height="300pt"><table id="nodes" data-rows="{n}">'
+                                         '<li class="step-text">') for n in (1, 20))
+    assert short < long_  # more rows, a taller frame
+
+
+def test_player_height_counts_the_rows_the_script_will_build():
+    from vizgrad import examples
+    from vizgrad.render.write.html import player_html
+
+    page = player_html(examples.graph("fork"))  # five values: the script builds five rows
+    assert '<table id="nodes" data-rows="5"' in page and "<tbody></tbody>" in page
+    assert _embed.player_height(page) > _embed.player_height(
+        page.replace('data-rows="5"', 'data-rows="0"'))
 
 
 def test_collapse_draws_each_group_as_one_box_and_steps_count_the_boxes():

@@ -278,6 +278,7 @@ def digest(spec: Spec) -> str:
 
 
 _SVG_HEIGHT = re.compile(r'<svg\b[^>]*?\sheight="([0-9.]+)(pt|px)?"')
+_TABLE_ROWS = re.compile(r'<table id="nodes" data-rows="(\d+)"')
 _SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)(pt|px)?"')
 
 
@@ -296,13 +297,14 @@ def natural_width(svg: str) -> float | None:
 def player_height(page: str) -> int:
     """An iframe height (CSS px) that shows a player page's tallest picture and its table.
 
-    >>> player_height('<svg width="10pt" height="150pt"><tr data-node="v0">')
+    >>> player_height('<svg width="10pt" height="150pt"><table id="nodes" data-rows="1">')
     629
     """
     tallest = 0.0
     for number, unit in _SVG_HEIGHT.findall(page):
         tallest = max(tallest, float(number) * (4 / 3 if unit != "px" else 1.0))
-    rows = page.count("<tr data-node=")
+    # the table's rows are built by the page's script; the table says how many it will have
+    rows = sum(int(n) for n in _TABLE_ROWS.findall(page))
     sections = max(1, page.count('class="step'))
     return int(min(1600, max(320, tallest + 29 * rows / sections + 400)))
 

@@ -74,7 +74,17 @@ def test_words_can_be_asked_by_name(client):
     assert body["lang"] == "zh" and body["words"]["lab.h"] == "中心差分步长 h"
 
 
-def test_the_playback_script_is_served(client):
-    r = client.get("/static/playback.js")
+@pytest.mark.parametrize("name", ["playback.js", "table.js", "zoom.js", "ids.js", "words.js"])
+def test_the_shared_scripts_are_served_as_modules(client, name):
+    r = client.get(f"/static/vg/{name}")
     assert r.status_code == 200 and "javascript" in r.headers["content-type"]
-    assert "VizgradPlayback" in r.text
+    assert "\nexport function " in r.text  # an ES module, the same file the player bundles
+    assert r.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_the_scene_answer_carries_the_id_scheme(client):
+    from vizgrad.render.scene import ids
+
+    body = client.post("/api/scene", json={"example": "fork"}).json()
+    assert body["ids"] == ids.scheme() and body["ids"]["box"] == "n-{node}"
+    assert {r["id"] for r in body["rows"]} == {"v0", "v1", "v2", "v3", "v4"}

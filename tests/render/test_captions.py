@@ -161,7 +161,7 @@ def test_a_long_unlabelled_value_keeps_its_id():
 
 
 @pytest.mark.parametrize("ex, decimals", [("fork", 4), ("mlp", 2), ("softmax-nll", 4)])
-def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals):
+def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals, open_page):
     from vizgrad.render.write.html import player_html
 
     G = examples.graph(ex)
@@ -179,9 +179,10 @@ def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals):
             assert look[f"t-{target}-grad"]["text"] == after, (k, line)
         assert len(lines) == len(targets)
     page = player_html(G, decimals=decimals)
+    table = open_page(page, "#step=final").inner_html("#nodes tbody")  # the script builds it
     final = scene.look(None)
     for n in G:
-        row = re.search(rf'<tr data-node="{n}" class="[^"]*">.*?<td class="num grad">([^<]*)</td>',
-                        page)
+        row = re.search(rf'<tr data-node="{n}" class="[^"]*">.*?'
+                        rf'<td class="number grad[^"]*">([^<]*)</td>', table)
         if G.nodes[n]["kind"] != "const":
             assert row.group(1) == final[f"t-{n}-grad"]["text"], n

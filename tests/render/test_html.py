@@ -83,7 +83,10 @@ def test_the_changes_replay_every_step(fork_page):
     for k in range(8):
         assert _replay(data, k) == scene.look(k), k
     assert _replay(data, 8) == scene.look(None)
-    assert data["playback"]["active"][7] == "v2" and data["rows"][:2] == ["v0", "v1"]
+    assert data["playback"]["active"][7] == "v2"
+    assert [r["id"] for r in data["rows"][:2]] == ["v0", "v1"]
+    assert data["rows"][0] == {"id": "v0", "name": "a", "how": "input node", "kind": "input",
+                               "on_path": "1", "data": "−2", "grad": "—"}
     # a step changes a few shapes, not the picture
     assert max(len(c) for c in data["playback"]["changes"][1:]) < len(scene.shapes) / 2
 
@@ -129,14 +132,28 @@ def test_labelled_controls_and_a_live_counter(fork_page):
     assert page.find("html", lang="en")
 
 
-def _cell(page: str, node: str, column: str) -> str:
-    row = re.search(rf'<tr data-node="{node}"[^>]*>(.*?)</tr>', page, flags=re.DOTALL).group(1)
-    return re.search(rf'<td class="[^"]*\b{column}">([^<]*)</td>', row).group(1)
+def _table(open_page, page: str, at: str = "final") -> str:
+    """The node table the page's script builds, at position ``at`` (in Chromium)."""
+    return open_page(page, f"#step={at}").inner_html("#nodes tbody")
 
 
-def test_the_table_and_the_text_alternative_show_the_final_view_and_every_step(fork_page):
-    assert (_cell(fork_page, "v0", "data"), _cell(fork_page, "v0", "grad")) == ("−2", "−3")
-    assert _cell(fork_page, "v1", "grad") == "−8"
+def _cell(table: str, node: str, column: str) -> str:
+    row = re.search(rf'<tr data-node="{node}"[^>]*>(.*?)</tr>', table, flags=re.DOTALL).group(1)
+    return re.search(rf'<td class="[^"]*\b{column}\b[^"]*">([^<]*)</td>', row).group(1)
+
+
+def test_the_table_follows_the_steps_and_the_text_alternative_shows_every_step(fork_page,
+                                                                               open_page):
+    final = _table(open_page, fork_page)
+    assert (_cell(final, "v0", "data"), _cell(final, "v0", "grad")) == ("−2", "−3")
+    assert _cell(final, "v1", "grad") == "−8"
+    start = _table(open_page, fork_page, "0")
+    assert _cell(start, "v2", "data") == "pending" and _cell(start, "v0", "grad") == "—"
+    assert '<td class="number grad pending">—</td>' in start
+    # without a script the table is hidden, and the page says where the numbers are
+    assert ('<noscript><p class="no-script">The table of every value and grad needs '
+            "JavaScript") in fork_page
+    assert "html:not(.js) .bar, html:not(.js) .hint, html:not(.js) .table-wrap" in fork_page
     steps = re.findall(r'<li class="step-text" value="(\d+)"><p>([^<]*)</p>(.*?)</li>(?=<li|</ol>)',
                        fork_page, flags=re.DOTALL)
     assert [int(k) for k, _, _ in steps] == list(range(9))
@@ -145,9 +162,9 @@ def test_the_table_and_the_text_alternative_show_the_final_view_and_every_step(f
     assert steps[8][1].startswith("after backward()")
 
 
-def test_off_path_rows_are_marked():
+def test_off_path_rows_are_marked(open_page):
     page = player_html(examples.graph("softmax-nll"), step=25)
-    assert len(re.findall(r'class="output off-path"', page)) == 3
+    assert len(re.findall(r'class="output off-path"', _table(open_page, page, "25"))) == 3
     assert 'data-start="25"' in page
 
 
@@ -251,15 +268,15 @@ def test_a_collapsed_page_holds_one_view_per_group_at_the_same_steps(mlp_page):
     assert ["L1.N0.w2", "L1/N0"] in [e[:2] for e in data["index"]]
 
 
-def test_a_collapsed_page_lists_every_parameter_grad_and_is_deterministic(mlp_page):
+def test_a_collapsed_page_lists_every_parameter_grad_and_is_deterministic(mlp_page, open_page):
     G = examples.graph("mlp")
-    page = Page(mlp_page)
-    rows = page.find("tr", **{"class": "param"})
-    assert len(rows) == sum(1 for n in G if str(G.nodes[n].get("label", "")).startswith("L"))
-    params = re.findall(r'<tr data-param="(g\d)" data-done="(\d+)" class="param"><th scope="row">'
+    table = _table(open_page, mlp_page)
+    params = re.findall(r'<tr data-param="(g\d)" data-done="(\d+)" data-grad="[^"]*" '
+                        r'class="param"><th scope="row">'
                         r'<span class="nest">([^<]+)</span></th><td>([^<]+)</td>'
-                        r'<td class="num data">([^<]*)</td><td class="num grad">([^<]*)</td>',
-                        mlp_page)
+                        r'<td class="number data">([^<]*)</td><td class="number grad">([^<]*)</td>',
+                        table)
+    assert len(params) == sum(1 for n in G if str(G.nodes[n].get("label", "")).startswith("L"))
     w2 = next(n for n in G if G.nodes[n].get("label") == "L1.N0.w2")
     from vizgrad.render.text import fmt
     assert ("g0", "10", "L1.N0.w2", "parameter of L1/N0", fmt(G.nodes[w2]["data"], 4, trim=True),
@@ -315,4 +332,7 @@ def test_a_collapsed_page_without_javascript_keeps_the_final_view_and_the_parame
     assert mlp_page.count('id="vg-frame-label"') == 0
     data = _data(mlp_page)
     assert all(set(v) == {"open", "z"} for v in data["views"])
-    assert _cell(mlp_page, "g0", "grad") != "—" and page.find("tr", **{"class": "param"})
+    # the boxes show the groups' parameter grads; the table, hidden, needs the script
+    assert all(f'id="vg-t-{r["id"]}-p0"' in mlp_page for r in data["rows"] if r.get("params"))
+    assert not page.find("tr", **{"class": "param"})
+    assert '<noscript><p class="no-script">' in mlp_page

@@ -164,6 +164,13 @@ def test_without_javascript_the_final_picture_and_every_step(open_page, fork_htm
     items = pg.locator(".steps li.step-text")
     assert items.count() == 9 and all(items.nth(k).is_visible() for k in range(9))
     assert not pg.locator("nav.controls").is_visible()
+    # the node table is built by the script: hidden, and a note says where the numbers are
+    assert pg.locator(".table-wrap").is_hidden()
+    note = pg.locator("p.no-script")
+    assert note.is_visible() and "needs JavaScript" in note.inner_text()
+    js = open_page(fork_html)  # with the script: the rows, and no note
+    assert js.locator("#nodes tbody tr[data-node]").count() == 5
+    assert js.locator("p.no-script").count() == 0
 
 
 def test_printing_hides_the_controls_and_lists_the_steps(open_page, fork_html):
@@ -200,3 +207,4 @@ def test_a_picture_a_little_too_wide_starts_fitted_and_a_much_wider_one_scrolls(
     expect(wide.locator("#player")).not_to_have_class(re.compile(r"\bfit\b"))
     pg = open_page(fork_html)  # room enough: its own size
     expect(pg.locator("#player")).not_to_have_class(re.compile(r"\bfit\b"))
+

@@ -41,11 +41,11 @@ from ._requests import (
     parse_query,
 )
 
-__all__ = ["STATIC", "PLAYBACK_JS", "LAYOUT_ROUTES", "SMALL_GRAPH", "endpoints", "laid_out"]
+__all__ = ["STATIC", "SHARED_JS", "LAYOUT_ROUTES", "SMALL_GRAPH", "endpoints", "laid_out"]
 
 STATIC = Path(__file__).with_name("static")
-#: the script that replays a scene, shared with the HTML step player
-PLAYBACK_JS = Path(__file__).parent.parent / "render" / "assets" / "playback.js"
+#: the ES modules shared with the HTML step player (playback, table, zoom …), at /static/vg/
+SHARED_JS = Path(__file__).parent.parent / "render" / "assets" / "vg"
 #: the routes that lay a graph out, all through the layout gate
 LAYOUT_ROUTES = ("/api/render", "/api/scene")
 #: values up to which a drawing counts as quick to lay out and queues ahead of bigger ones
@@ -291,10 +291,6 @@ def _accepted(header: str | None) -> str:
     return min(ranked)[2] if ranked else i18n.DEFAULT
 
 
-async def _playback_js(request: Request) -> Response:
-    return FileResponse(PLAYBACK_JS, media_type="text/javascript; charset=utf-8")
-
-
 async def _index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
@@ -328,6 +324,6 @@ def endpoints() -> list[Any]:
         Route("/api/gradcheck", _api(_gradcheck, GRADCHECK_FIELDS), methods=["POST"]),
         Route("/api/scene", _gated(_scene, SCENE_FIELDS), methods=["POST"]),
         Route("/api/words", _words, methods=["GET"]),
-        Route("/static/playback.js", _playback_js, methods=["GET", "HEAD"]),
+        Mount("/static/vg", StaticFiles(directory=SHARED_JS), name="shared"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

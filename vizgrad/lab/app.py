@@ -7,7 +7,7 @@ renders), so several uvicorn workers or hosts can serve it::
     >>> app.state.limits.max_nodes, [r.path for r in app.routes][3:6]
     (100, ['/api/trace', '/api/render', '/api/gradcheck'])
     >>> [r.path for r in app.routes][6:9]
-    ['/api/scene', '/api/words', '/static/playback.js']
+    ['/api/scene', '/api/words', '/static/vg']
 
 Every error is JSON ``{"error": code, "detail": sentence, ...}`` with a 4xx
 status: 400 malformed JSON, 413 body too large, 415 not JSON, 431 headers too
@@ -35,10 +35,10 @@ from ._answers import http_error, server_error
 from ._hosts import HostCheck, allowed_hosts
 from ._limits import Limits
 from ._middleware import Guard, SecurityHeaders
-from ._routes import PLAYBACK_JS, STATIC, endpoints
+from ._routes import SHARED_JS, STATIC, endpoints
 from ._workers import follow_supervisor
 
-__all__ = ["create_app", "STATIC", "PLAYBACK_JS"]
+__all__ = ["create_app", "STATIC", "SHARED_JS"]
 
 
 @asynccontextmanager

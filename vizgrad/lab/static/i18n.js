@@ -1,14 +1,16 @@
 // The page's words: one catalogue per language from GET /api/words (the same files as
 // the pictures and the player use). Elements marked data-i18n="key" show the key's text.
 import { api } from "./api.js";
+import { fill } from "./vg/words.js";
 
 const current = { lang: "en", words: {}, languages: ["en"] };
 
-// The text of `key` with {name} fields filled; a missing key shows the key itself.
+// The text of `key` with {name} fields filled (vg/words.js: a field without a value stays
+// "{name}", as in the step player); a missing key shows the key itself.
 export function t(key, fields) {
   const text = current.words[key];
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (fields && name in fields ? String(fields[name]) : ""));
+  return fill(text, fields);
 }
 
 export function lang() { return current.lang; }

@@ -7,6 +7,7 @@ import { $, state, say, lo, hi, traceBody, sourceBody, graphOptions } from "./st
 import { buildInputs, describeInputs, inputIds, keeps, labelInputs, setFieldError } from "./inputs.js";
 import { captionOver, drawScene, renderCheck, renderMetrics, setFit, showPicture, zoom } from "./view.js";
 import { describeError } from "./errors.js";
+import { boxId, nodeOf } from "./vg/ids.js";
 import * as i18n from "./i18n.js";
 const { t } = i18n;
 
@@ -273,15 +274,16 @@ function wire() {
     recompute(null, from);
   });
   // a click (or Enter) on a group box opens it, on the opened group's label closes it
-  const SHAPE = /^vg-[ntcs]-([a-z]+\d+)(?:-|$)/;
   function openOrClose(target) {
     const svg = $("graph").querySelector("svg");
     if (!svg || !state.trace || state.busy) return false;
     const label = target.closest && target.closest(".vg-frame-label");
     let path = null;
     if (!label) {
-      const m = SHAPE.exec(target.id || "");
-      const rect = m ? svg.querySelector(`#vg-n-${m[1]}`) : null;
+      const prefix = state.scene ? state.scene.prefix : "";
+      const id = target.id && target.id.startsWith(prefix) ? target.id.slice(prefix.length) : "";
+      const node = nodeOf(id);  // the box, or a text or cell of it (vg/ids.js)
+      const rect = node ? svg.querySelector(`#${CSS.escape(prefix + boxId(node))}`) : null;
       path = rect && rect.dataset.open ? rect.dataset.open : null;
       if (!path) return false;
     }

@@ -10,7 +10,7 @@ export const state = {
   examples: [],
   trace: null,    // GET /api/trace: nodes, metrics, steps
   scene: null,    // POST /api/scene: the SVG and the changed shapes of every step
-  player: null,   // VizgradPlayback on the SVG on screen
+  player: null,   // vg/playback.js create() on the SVG on screen
   check: null,
   step: 0,
   gen: 0,

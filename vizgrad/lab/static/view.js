@@ -1,9 +1,14 @@
-// Showing one step: the scene's picture (one SVG, replayed by VizgradPlayback), the node
+// Showing one step: the scene's picture (one SVG, replayed by vg/playback.js), the node
 // table that follows its boxes, the metrics and the numeric check.
 import { api } from "./api.js";
 import { $, state, traceBody, graphOptions } from "./state.js";
 import { lang, t } from "./i18n.js";
 import { describeError } from "./errors.js";
+import { create, reveal } from "./vg/playback.js";
+import { zoomControl } from "./vg/zoom.js";
+import { captionOver as over } from "./vg/caption.js";
+import { boxId, captionId, setScheme } from "./vg/ids.js";
+import { NOT_REACHED, buildRows, markActive, rowIndex, showCell, showCells, showParams } from "./vg/table.js";
 
 const scenes = new Map();
 
@@ -13,60 +18,22 @@ export function theme() {
   return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 
-// -- the node table: rows from the scene, cells from the boxes' texts ------------
-const CELL = /^t-(.+)-(data|grad)$/;
+// -- the node table: rows from the scene, cells from the boxes' texts (vg/table.js) ----
+let rows = {};
 
 function onShape(id, look) {
-  const m = CELL.exec(id);
-  if (!m) return;
-  const tr = document.querySelector(`#node-table tbody tr[data-node="${CSS.escape(m[1])}"]`);
-  if (!tr) return;
-  const td = tr.querySelector(`.${m[2]}`);
-  td.textContent = look.text;
-  td.classList.toggle("pending", m[2] === "data" && look.text === state.scene.words.pending);
+  showCell(rows, id, look, state.scene.words);
 }
 
 function buildTable(scene) {
   const body = document.querySelector("#node-table tbody");
-  body.replaceChildren(...scene.rows.map((r) => {
-    const tr = document.createElement("tr");
-    tr.dataset.node = r.id;
-    if (!r.on_path) tr.classList.add("off-path");
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = r.name;
-    const how = document.createElement("td");
-    how.textContent = r.how;
-    const data = document.createElement("td");
-    data.className = "number data";
-    const grad = document.createElement("td");
-    grad.className = "number grad";
-    tr.append(th, how, data, grad);
-    // a group's parameters, each with its grad from the group's backward step on
-    const params = (r.params || []).map((p) => {
-      const row = document.createElement("tr");
-      row.className = "param";
-      row.dataset.param = r.id;
-      row.dataset.done = String(p.done);
-      const name = document.createElement("th");
-      name.scope = "row";
-      name.textContent = `\u21b3 ${p.name}`;
-      const cells = [t("player.param", { path: r.name }), p.data, p.grad].map((text, i) => {
-        const td = document.createElement("td");
-        td.className = ["", "number data", "number grad"][i];
-        td.textContent = text;
-        return td;
-      });
-      row.dataset.grad = p.grad;
-      row.append(name, ...cells);
-      return row;
-    });
-    return [tr, ...params];
-  }).flat());
+  const built = buildRows(scene.rows, scene.words);
+  body.replaceWith(built);
+  rows = rowIndex(built);
   $("grad-head").textContent = scene.words.grad;
   const root = state.trace ? state.trace.output : "";
   $("node-caption").textContent = t("player.table", { root });
-  $("table-help").textContent = t("lab.table.help", { pending: scene.words.pending, none: "\u2014" });
+  $("table-help").textContent = t("lab.table.help", { pending: scene.words.pending, none: NOT_REACHED });
 }
 
 // -- the picture ------------------------------------------------------------------
@@ -115,11 +82,12 @@ export async function drawScene() {
   if (zoom().scale() === null) setFit(state.fit); else zoom().apply();
   showZoom();
   state.scene = scene;
+  setScheme(scene.ids);
   buildTable(scene);
-  state.player = window.VizgradPlayback.create(svg, scene.playback, scene.prefix, onShape);
+  state.player = create(svg, scene.playback, scene.prefix, onShape);
   // group boxes open, the opened group's label closes (lab.js listens on the box)
   for (const [path, id] of Object.entries(scene.boxes || {})) {
-    const rect = svg.querySelector(`#${scene.prefix}n-${id}`);
+    const rect = svg.querySelector(`#${CSS.escape(scene.prefix + boxId(id))}`);
     if (!rect) continue;
     Object.assign(rect.dataset, { open: path });
     rect.setAttribute("tabindex", "0");
@@ -133,9 +101,7 @@ export async function drawScene() {
     label.setAttribute("aria-label", t("player.collapse", { path: label.dataset.path }));
   }
   if (Object.keys(scene.boxes || {}).length) svg.setAttribute("role", "group");
-  for (const id of Object.keys(scene.playback.base)) {
-    if (CELL.test(id)) onShape(id, state.player.look(id));
-  }
+  showCells(rows, state.player, scene.words);
   box.setAttribute("aria-busy", "false");
   showPicture();
   if (state.focusAfter) {
@@ -145,33 +111,26 @@ export async function drawScene() {
   }
 }
 
-// zoom and pan of the picture, shared with the step player (drag, Ctrl + wheel, pinch)
-let zoomer = null;
+// zoom, pan and fit of the picture, shared with the step player (vg/zoom.js)
+let control = null;
 export function zoom() {
-  if (!zoomer) {
-    zoomer = window.VizgradPlayback.zoomer($("graph"), () => $("graph").querySelector("svg"), (scale) => {
-      if (scale !== null && state.fit) {
-        state.fit = false;
-        $("graph").classList.remove("fit");
-        $("fit").setAttribute("aria-pressed", "false");
-      }
-      showZoom();
-      captionOver();
+  if (!control) {
+    control = zoomControl({
+      box: $("graph"), svgOf: () => $("graph").querySelector("svg"), fitted: $("graph"),
+      fitButton: $("fit"), readout: $("zoom"),
+      onZoom: (scale) => { if (scale !== null) state.fit = false; captionOver(); },
     });
   }
-  return zoomer;
+  return control;
 }
 
 function showZoom() {
-  if (zoomer) $("zoom").textContent = `${Math.round(zoomer.shown() * 100)} %`;
+  if (control) control.showZoom();
 }
 
 export function setFit(on) {
   state.fit = on;
-  zoom().fit();
-  $("graph").classList.toggle("fit", on);
-  $("fit").setAttribute("aria-pressed", on ? "true" : "false");
-  showZoom();
+  zoom().setFit(on);
 }
 
 // Move the picture and the table to the current step.
@@ -181,21 +140,13 @@ export function showPicture() {
   const k = state.step;
   player.show(k);
   const active = player.active(k);
-  for (const tr of document.querySelectorAll("#node-table tbody tr")) {
-    const on = tr.dataset.node === active;
-    tr.classList.toggle("active", on);
-    if (on) tr.setAttribute("aria-current", "step"); else tr.removeAttribute("aria-current");
-  }
-  for (const tr of document.querySelectorAll("#node-table tbody tr.param")) {
-    const done = k >= Number(tr.dataset.done);
-    const td = tr.querySelector(".grad");
-    td.textContent = done ? tr.dataset.grad : "\u2014";
-    td.classList.toggle("pending", !done);
-  }
-  const cap = player.look("cap-0");
+  const body = document.querySelector("#node-table tbody");
+  markActive(body, active);
+  showParams(body, k);
+  const cap = player.look(captionId(0));
   $("caption").textContent = cap ? cap.text : "";
   const svg = $("graph").querySelector("svg");
-  window.VizgradPlayback.reveal($("graph"), svg, active ? `n-${active}` : null, state.scene.prefix, true);
+  reveal($("graph"), svg, active ? boxId(active) : null, state.scene.prefix, true);
   captionOver();
 }
 
@@ -204,18 +155,8 @@ export function showPicture() {
 export function captionOver() {
   const box = $("graph");
   const svg = box.querySelector("svg");
-  const line = $("now");
   if (!svg || !state.scene) return;
-  const lines = [...svg.querySelectorAll(`[id^="${state.scene.prefix}cap-"]`)]
-    .filter((el) => el.getAttribute("display") !== "none" && el.textContent.trim());
-  const b = box.getBoundingClientRect();
-  const cut = lines.some((el) => {
-    const r = el.getBoundingClientRect();
-    return r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5;
-  });
-  line.replaceChildren(...(cut ? lines : []).map((el) =>
-    Object.assign(document.createElement("div"), { textContent: el.textContent })));
-  line.classList.toggle("on", cut);
+  over(box, svg, state.scene.prefix, $("now"));
 }
 
 // -- metrics and the numeric check --------------------------------------------------

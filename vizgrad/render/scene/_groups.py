@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...collapse import LEVELS
 from .. import text as tx
+from . import ids
 
 if TYPE_CHECKING:
     from .model import Scene
@@ -163,10 +164,10 @@ def sample_choices(scene: Scene) -> dict[str, dict[str, str]] | None:
         outs = len(a.get("outputs") or ())
         sigma = "Σ " if outs > total else ""  # a layer: several outputs in one sample
         for k, v in enumerate(a["by_sample"]):
-            out[str(k)][f"t-{n}-dl"] = w("box.data_sample", data=sigma + w("box.data"), s=k)
-            out[str(k)][f"t-{n}-data"] = scene.num(v)
-        out["all"][f"t-{n}-dl"] = w("box.data_all", data="Σ " + w("box.data"), n=total)
-        out["all"][f"t-{n}-data"] = scene.num(a["all"])
+            out[str(k)][ids.text(n, "dl")] = w("box.data_sample", data=sigma + w("box.data"), s=k)
+            out[str(k)][ids.text(n, "data")] = scene.num(v)
+        out["all"][ids.text(n, "dl")] = w("box.data_all", data="Σ " + w("box.data"), n=total)
+        out["all"][ids.text(n, "data")] = scene.num(a["all"])
     return out
 
 

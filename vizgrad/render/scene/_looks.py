@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...tracing import State, replay
 from .. import text as tx
+from . import ids
 from ._groups import box_name, row_labels
 from ._shapes import op_glyph
 from ..theme import edge_color, grad_color, robust_scale
@@ -147,60 +148,60 @@ class Looks:
         if kind == "group" and on_path:
             box["fill"] = th.group_fill
             box["sw"] = "3" if active else "2"
-        out = {f"n-{n}": box}
+        out = {ids.box(n): box}
         if kind in ("const", "stub"):
             box["dash"] = "4 3" if kind == "stub" else ""
-            out[f"t-{n}-name"] = {"text": name, "fill": th.muted}
+            out[ids.text(n, "name")] = {"text": name, "fill": th.muted}
             return out
         grad = st.grad.get(n)
         reached = grad is not None
         text_fill = th.muted if dim else th.text
-        out[f"t-{n}-name"] = {"text": name, "fill": text_fill, "bold": _ON}
-        out[f"s-{n}"] = {"stroke": border if not active else th.border, "sw": "0.8", "dash": ""}
+        out[ids.text(n, "name")] = {"text": name, "fill": text_fill, "bold": _ON}
+        out[ids.sep(n)] = {"stroke": border if not active else th.border, "sw": "0.8", "dash": ""}
         data_label, grad_label = row_labels(s, n)
-        out[f"t-{n}-dl"] = {"text": data_label, "fill": th.muted}
-        out[f"t-{n}-gl"] = {"text": grad_label, "fill": th.text}
-        out[f"t-{n}-data"] = {"text": s.word("pending") if pending else s.num(st.data.get(n)),
+        out[ids.text(n, "dl")] = {"text": data_label, "fill": th.muted}
+        out[ids.text(n, "gl")] = {"text": grad_label, "fill": th.text}
+        out[ids.text(n, "data")] = {"text": s.word("pending") if pending else s.num(st.data.get(n)),
                               "fill": th.muted if pending else th.text}
         fill = grad_color(grad if on_path else None, self.scale, th)
         # off the path no gradient is on its way: not hatched like one still to arrive
-        out[f"c-{n}-grad"] = {"fill": fill, "hatch": _OFF if reached or not on_path else _ON,
+        out[ids.cell(n, "grad")] = {"fill": fill, "hatch": _OFF if reached or not on_path else _ON,
                               "stroke": "none", "sw": "0", "dash": ""}
-        out[f"t-{n}-grad"] = {"text": s.num(grad), "fill": th.text,
+        out[ids.text(n, "grad")] = {"text": s.num(grad), "fill": th.text,
                               "bold": _ON if n in ctx["changed"] else _OFF}
         done = n in s.params_done and st.step >= s.params_done[n] or ctx["final"]
         for i, (label, g) in enumerate(s.params.get(n, ())):
             shown = g if done else None
-            out[f"c-{n}-p{i}"] = {"fill": grad_color(shown if on_path else None, self.scale, th),
-                                  "hatch": _OFF if done else _ON, "stroke": "none", "sw": "0",
-                                  "dash": ""}
-            out[f"t-{n}-p{i}l"] = {"text": label, "fill": th.text}
+            out[ids.cell(n, f"p{i}")] = {
+                "fill": grad_color(shown if on_path else None, self.scale, th),
+                "hatch": _OFF if done else _ON, "stroke": "none", "sw": "0", "dash": ""}
+            out[ids.text(n, f"p{i}l")] = {"text": label, "fill": th.text}
             arrived = done and not ctx["final"] and st.step == s.params_done.get(n)
-            out[f"t-{n}-p{i}"] = {"text": "" if g is None else s.num(shown), "fill": th.text,
+            out[ids.text(n, f"p{i}")] = {"text": "" if g is None else s.num(shown), "fill": th.text,
                                   "bold": _ON if arrived else _OFF}
         for i, ((u, v, slot), (label, amount)) in enumerate(s.inrows.get(n, ())):
             k = self.made.get((v, u, slot))
             sent = k is not None and (ctx["final"] or st.step >= k)
             c = self.contrib.get((v, u, slot))
             value = c["amount"] if sent and c is not None else None
-            out[f"c-{n}-i{i}"] = {"fill": grad_color(value if on_path else None, self.scale, th),
-                                  "hatch": _OFF if sent or not on_path else _ON,
-                                  "stroke": "none", "sw": "0", "dash": ""}
-            out[f"t-{n}-i{i}l"] = {"text": label, "fill": th.text}
-            out[f"t-{n}-i{i}"] = {"text": amount if sent else tx.NOT_REACHED, "fill": th.text,
-                                  "bold": _ON if sent and not ctx["final"] and st.step == k
-                                  else _OFF}
+            out[ids.cell(n, f"i{i}")] = {
+                "fill": grad_color(value if on_path else None, self.scale, th),
+                "hatch": _OFF if sent or not on_path else _ON,
+                "stroke": "none", "sw": "0", "dash": ""}
+            out[ids.text(n, f"i{i}l")] = {"text": label, "fill": th.text}
+            out[ids.text(n, f"i{i}")] = {
+                "text": amount if sent else tx.NOT_REACHED, "fill": th.text,
+                "bold": _ON if sent and not ctx["final"] and st.step == k else _OFF}
         if n in s.op_sizes:
-            out[f"o-{n}"] = {"fill": th.op_fill, "stroke": border, "sw": "3" if active else "1.2",
+            out[ids.op(n)] = {"fill": th.op_fill, "stroke": border, "sw": "3" if active else "1.2",
                              "dash": "5 3" if dim else ""}
-            out[f"t-{n}-op"] = {"text": op_glyph(str(G.nodes[n].get("op", ""))),
+            out[ids.text(n, "op")] = {"text": op_glyph(str(G.nodes[n].get("op", ""))),
                                 "fill": th.muted if dim else th.text}
         return out
 
     def edge(self, u: str, v: str, slot: int, st: State, ctx: dict[str, Any]) -> dict[str, Look]:
         s, th = self.scene, self.scene.theme
-        eid = f"e-{u}-{v}-{slot}"
-        lid = f"{u}-{v}-{slot}"
+        eid = ids.edge(u, v, slot)
         c = ctx["cur"].get((v, u, slot))
         child_pending = v not in st.data
         on_path = bool(s.graph.nodes[v].get("on_path", True))
@@ -223,23 +224,24 @@ class Looks:
         elif child_pending or not on_path:
             line = {"stroke": th.muted, "sw": "1.2", "dash": "5 3"}
             fwd = {"fill": th.muted, "hidden": _OFF}
-        out = {eid: line, eid + "-f": fwd, eid + "-b": back}
+        out = {eid: line, ids.arrow(eid, "f"): fwd, ids.arrow(eid, "b"): back}
         if label is not None and s.edge_texts.get((u, v, slot)):
             colour = edge_color(label["amount"], th)
-            out["l-" + lid] = {"text": s.edge_texts[(u, v, slot)] or "", "fill": colour,
-                               "hidden": _OFF if shown else _ON, "bold": _OFF}
-            out["lb-" + lid] = {"fill": th.background, "stroke": colour, "sw": "0.8",
+            out[ids.edge_label(u, v, slot)] = {
+                "text": s.edge_texts[(u, v, slot)] or "", "fill": colour,
+                "hidden": _OFF if shown else _ON, "bold": _OFF}
+            out[ids.edge_box(u, v, slot)] = {"fill": th.background, "stroke": colour, "sw": "0.8",
                                 "hidden": _OFF if shown else _ON, "dash": ""}
         return out
 
     def out_edge(self, n: str, st: State) -> dict[str, Look]:
         th = self.scene.theme
-        eid = f"e-{n}-op"
+        eid = ids.op_edge(n)
         dim = n not in st.data or not self.scene.graph.nodes[n].get("on_path", True)
         colour = th.active if (st.kind == "forward" and st.active == n) else (
             th.muted if dim else th.edge)
         return {eid: {"stroke": colour, "sw": "1.2", "dash": "5 3" if dim else ""},
-                eid + "-f": {"fill": colour, "hidden": _OFF}}
+                ids.arrow(eid, "f"): {"fill": colour, "hidden": _OFF}}
 
     def captions(self, k: int | None, st: State) -> dict[str, Look]:
         s, th = self.scene, self.scene.theme
@@ -249,13 +251,14 @@ class Looks:
             kind = st.kind if k is not None or not ran else "final"
             fill = {"inputs": th.text, "forward": th.active, "seed": th.positive,
                     "backward": th.positive, "final": th.text}.get(kind, th.text)
-            out["badge"] = {"fill": fill, "stroke": "none", "sw": "0", "dash": ""}
-            out["badge-t"] = {"text": s.word(f"phase.{kind}"), "fill": th.background, "bold": _ON}
+            out[ids.badge()] = {"fill": fill, "stroke": "none", "sw": "0", "dash": ""}
+            out[ids.badge_text()] = {"text": s.word(f"phase.{kind}"), "fill": th.background,
+                                     "bold": _ON}
             lines = s.caption_lines(k)
             for i in range(s._lines):
-                out[f"cap-{i}"] = {"text": lines[i] if i < len(lines) else "", "fill": th.text,
+                out[ids.caption(i)] = {"text": lines[i] if i < len(lines) else "", "fill": th.text,
                                    "bold": _ON if i == 0 else _OFF}
         for i, line in enumerate(s.legend_lines()):
-            out[f"legend-{i}"] = {"text": line, "fill": th.muted}
+            out[ids.legend(i)] = {"text": line, "fill": th.muted}
         return out
 

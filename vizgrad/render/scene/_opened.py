@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from . import geometry as gm
+from . import ids
 from .._metrics import width
 from .layout import run_layout
 from .model import _LABEL_H, Scene
@@ -264,8 +265,9 @@ class OpenScene(Scene):
                 if a in layout[level].nodes:
                     x, y, w, h = layout[level].nodes[a]
                     geo.nodes[b] = (round(x + ox, 3), round(y + oy, 3), w, h)
-            if f"e-{name}-op" in layout[level].edges:
-                geo.edges[f"e-{n}-op"] = _moved(layout[level].edges[f"e-{name}-op"], offset[level])
+            if ids.op_edge(name) in layout[level].edges:
+                geo.edges[ids.op_edge(n)] = _moved(layout[level].edges[ids.op_edge(name)],
+                                                   offset[level])
         for (u, v, slot), segs in segments.items():
             pieces = []
             for level, key in segs:
@@ -277,7 +279,7 @@ class OpenScene(Scene):
                     break
                 pieces.append(_moved(e, offset[level]))
             else:
-                geo.edges[f"e-{u}-{v}-{slot}"] = _chain(pieces)
+                geo.edges[ids.edge(u, v, slot)] = _chain(pieces)
         return geo
 
     def _opened_over(self, q: str) -> list[str]:
@@ -289,10 +291,10 @@ class OpenScene(Scene):
         if not hasattr(self, "_base_edges"):
             self._base_edges: dict[tuple[str, str], list[str]] = {}
             for (a, b, s) in self.base.edge_texts:
-                self._base_edges.setdefault((a, b), []).append(f"e-{a}-{b}-{s}")
-        ids = self._base_edges.get((u, v), [])
-        want = f"e-{u}-{v}-{slot}"
-        return want if want in ids else (ids[0] if ids else want)
+                self._base_edges.setdefault((a, b), []).append(ids.edge(a, b, s))
+        known = self._base_edges.get((u, v), [])
+        want = ids.edge(u, v, slot)
+        return want if want in known else (known[0] if known else want)
 
 
 def step_map(H: Any, E: Any, opened: list[str]) -> list[list[Any]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import geometry as gm
+from . import ids
 from .. import text as tx
 from ._labels import MANY_LABELS, Obstacles, curve, nearest_on, place_label
 from .._metrics import width
@@ -79,19 +80,20 @@ def place_caption(scene: Scene, x: float, y: float) -> None:
     line = c * 1.45
     bw = scene.badge_width
     add = scene.shapes.append
-    add(Shape("badge", "rect", (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)),
-              "vg-badge"))
-    add(Shape("badge-t", "text", (_r(x + bw / 2), _baseline(y + line / 2, c * ROW)), "vg-badge-text",
-              c * ROW, True, "middle"))
+    add(Shape(ids.badge(), "rect",
+              (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)), "vg-badge"))
+    add(Shape(ids.badge_text(), "text", (_r(x + bw / 2), _baseline(y + line / 2, c * ROW)),
+              "vg-badge-text", c * ROW, True, "middle"))
     for i in range(scene._lines):
-        add(Shape(f"cap-{i}", "text", (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
+        add(Shape(ids.caption(i), "text",
+                  (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
                   "vg-caption" if i == 0 else "vg-rule", c, i == 0))
 
 
 def place_legend(scene: Scene, x: float, y: float, lines: list[str]) -> None:
     size = scene.preset.legend
     for i in range(len(lines)):
-        scene.shapes.append(Shape(f"legend-{i}", "text",
+        scene.shapes.append(Shape(ids.legend(i), "text",
                                   (_r(x), _baseline(y + size * 1.45 * (i + 0.5), size)),
                                   "vg-legend", size))
 
@@ -117,10 +119,11 @@ def _edge(scene: Scene, eid: str, e: gm.Edge, dx: float, dy: float, backward: bo
     add(Shape(eid, "path", pts, "vg-edge"))
     if e.tip is not None:
         tip = (e.tip[0] + dx, e.tip[1] + dy)
-        add(Shape(eid + "-f", "poly", _arrow(tip, _unit(tip, pts[-1])), "vg-arrow"))
+        add(Shape(ids.arrow(eid, "f"), "poly", _arrow(tip, _unit(tip, pts[-1])), "vg-arrow"))
     if backward and len(pts) > 1:
         nxt = next((q for q in pts[1:] if q != pts[0]), pts[-1])
-        add(Shape(eid + "-b", "poly", _arrow(pts[0], _unit(pts[0], nxt)), "vg-arrow vg-back"))
+        add(Shape(ids.arrow(eid, "b"), "poly", _arrow(pts[0], _unit(pts[0], nxt)),
+                  "vg-arrow vg-back"))
 
 
 def _straight(scene: Scene, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
@@ -143,21 +146,21 @@ def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
     size = scene.preset.label
     routed = {}
     for (u, v, slot) in scene.edge_texts:
-        eid = f"e-{u}-{v}-{slot}"
+        eid = ids.edge(u, v, slot)
         routed[eid] = geo.edges.get(eid) or _straight(
             scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
     labels = sum(1 for t in scene.edge_texts.values() if t)
     moved = [(eid, [(x + dx, y + dy) for x, y in curve(e.points)]) for eid, e in routed.items()]
     room = None
     if labels <= MANY_LABELS:
-        moved += [(f"e-{n}-op", [(x + dx, y + dy) for x, y in
-                                 curve(geo.edges[f"e-{n}-op"].points)]) for n in scene.op_sizes]
+        moved += [(ids.op_edge(n), [(x + dx, y + dy) for x, y in
+                                 curve(geo.edges[ids.op_edge(n)].points)]) for n in scene.op_sizes]
         boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
                  for x, y, w, h in geo.nodes.values()]
         room = Obstacles(moved, boxes, (1.0, dy, scene.width - 1.0, dy + geo.height), labels)
     lines = dict(moved)
     for (u, v, slot), label in scene.edge_texts.items():
-        eid = f"e-{u}-{v}-{slot}"
+        eid = ids.edge(u, v, slot)
         e = routed[eid]
         _edge(scene, eid, e, dx, dy, backward=True)
         if label and e.label is not None:
@@ -167,13 +170,14 @@ def place_edges(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             spot = (e.label[0] + dx, e.label[1] + dy)
             lx, ly = (place_label(lines[eid], (w, size * 1.3), room, eid, spot)
                       if room is not None else nearest_on(lines[eid], spot))
-            scene.shapes.append(Shape("lb-" + eid[2:], "rect",
+            scene.shapes.append(Shape(ids.edge_box(u, v, slot), "rect",
                                       (_r(lx - w / 2), _r(ly - size * 0.65), _r(w), _r(size * 1.3),
                                        _r(size * 0.3)), "vg-label-bg"))
-            scene.shapes.append(Shape("l-" + eid[2:], "text", (_r(lx), _baseline(ly, size)),
+            scene.shapes.append(Shape(ids.edge_label(u, v, slot), "text",
+                                      (_r(lx), _baseline(ly, size)),
                                       "vg-label", size, False, "middle"))
     for n in scene.op_sizes:
-        _edge(scene, f"e-{n}-op", geo.edges[f"e-{n}-op"], dx, dy, backward=False)
+        _edge(scene, ids.op_edge(n), geo.edges[ids.op_edge(n)], dx, dy, backward=False)
 
 
 def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
@@ -187,30 +191,32 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
         kind = scene.kind(n)
         cls = f"vg-box vg-{kind}"
         if kind in ("const", "stub"):
-            add(Shape(f"n-{n}", "rect", (_r(x), _r(y), _r(w), _r(h), _r(h / 2)), cls))
-            add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(cy, f * 0.9)), "vg-name",
+            add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(h / 2)), cls))
+            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(cy, f * 0.9)), "vg-name",
                       f * 0.9, False, "middle"))
             continue
         top = y + 0.3 * f
-        add(Shape(f"n-{n}", "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
+        add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
         params = scene.params.get(n, ())
         rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom
         last = not params and not scene.inrows.get(n)
-        add(Shape(f"c-{n}-grad", "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
+        add(Shape(ids.cell(n, "grad"), "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
                                           _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
-        add(Shape(f"s-{n}", "path", ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
+        add(Shape(ids.sep(n), "path",
+                  ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
                   "vg-rule-line"))
         if tx.raw_name(scene.graph, n):  # only an id (v5), a last resort: footnote-sized,
             raw = max(f * RAW, scene.preset.legend)  # as small as the legend, no smaller
-            add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, raw)),
+            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, raw)),
                       "vg-name vg-raw", raw, False, "middle"))
         else:
-            add(Shape(f"t-{n}-name", "text", (_r(cx), _baseline(top + line / 2, f)), "vg-name",
-                      f, True, "middle"))
+            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, f)),
+                      "vg-name", f, True, "middle"))
         for row, key in ((1, "data"), (2, "grad")):
             base = _baseline(top + line * (row + 0.5), f)
-            add(Shape(f"t-{n}-{key[0]}l", "text", (_r(x + 0.6 * f), base), "vg-row-label", f * ROW))
-            add(Shape(f"t-{n}-{key}", "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
+            add(Shape(ids.text(n, f"{key[0]}l"), "text", (_r(x + 0.6 * f), base),
+                      "vg-row-label", f * ROW))
+            add(Shape(ids.text(n, key), "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
                       "end"))
         cols = 2 if len(params) >= 4 else 1
         cell_w = (w - 3) / cols
@@ -220,13 +226,13 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             row_top = top + line * (3 + row)
             h = line + (rest if row == rows - 1 and not scene.inrows.get(n) else 0)
             x0 = x + 1.5 + col * cell_w
-            add(Shape(f"c-{n}-p{i}", "rect", (_r(x0), _r(row_top), _r(cell_w), _r(h), 0.0),
+            add(Shape(ids.cell(n, f"p{i}"), "rect", (_r(x0), _r(row_top), _r(cell_w), _r(h), 0.0),
                       "vg-grad-cell"))
             base = _baseline(row_top + line / 2, f)
-            add(Shape(f"t-{n}-p{i}l", "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
+            add(Shape(ids.text(n, f"p{i}l"), "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
                       f * ROW))
-            add(Shape(f"t-{n}-p{i}", "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base), "vg-grad",
-                      f, False, "end"))
+            add(Shape(ids.text(n, f"p{i}"), "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base),
+                      "vg-grad", f, False, "end"))
         ins = scene.inrows.get(n, ())
         icols = 2 if len(ins) >= 4 else 1
         icell = (w - 3) / icols
@@ -236,18 +242,18 @@ def place_nodes(scene: Scene, geo: gm.Geometry, dx: float, dy: float) -> None:
             row_top = top + line * (3 + rows + row)
             h = line + (rest if row == irows - 1 else 0)
             x0 = x + 1.5 + col * icell
-            add(Shape(f"c-{n}-i{i}", "rect", (_r(x0), _r(row_top), _r(icell), _r(h), 0.0),
+            add(Shape(ids.cell(n, f"i{i}"), "rect", (_r(x0), _r(row_top), _r(icell), _r(h), 0.0),
                       "vg-grad-cell"))
             base = _baseline(row_top + line / 2, f)
-            add(Shape(f"t-{n}-i{i}l", "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
+            add(Shape(ids.text(n, f"i{i}l"), "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
                       f * ROW))
-            add(Shape(f"t-{n}-i{i}", "text", (_r(x0 + icell - 0.6 * f + 1.5), base), "vg-grad",
-                      f, False, "end"))
+            add(Shape(ids.text(n, f"i{i}"), "text", (_r(x0 + icell - 0.6 * f + 1.5), base),
+                      "vg-grad", f, False, "end"))
         if n in scene.op_sizes:
             ox, oy, ow, oh = geo.nodes[gm.op_id(n)]
             ox, oy = ox + dx, oy + dy
-            add(Shape(f"o-{n}", "ellipse", (_r(ox), _r(oy), _r(ow / 2), _r(oh / 2)), "vg-op"))
+            add(Shape(ids.op(n), "ellipse", (_r(ox), _r(oy), _r(ow / 2), _r(oh / 2)), "vg-op"))
             glyph = op_glyph(str(scene.graph.nodes[n].get("op", "")))
             size = scene.preset.op * (0.8 if len(glyph) > 1 else 1.0)
-            add(Shape(f"t-{n}-op", "text", (_r(ox), _baseline(oy, size)), "vg-op-glyph", size,
+            add(Shape(ids.text(n, "op"), "text", (_r(ox), _baseline(oy, size)), "vg-op-glyph", size,
                       False, "middle"))

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from ...exceptions import BackendError
+from . import ids
 
 __all__ = ["Edge", "Geometry", "layout_dot", "parse", "op_id", "CHAR_EM", "LINE_EM"]
 
@@ -137,7 +138,7 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
         target = op_id(head) if head in ops else head
         out.append(f"  {_q(tail)} -> {_q(target)} {_attrs(attrs)};")
     for n in ops:
-        out.append(f"  {_q(op_id(n))} -> {_q(n)} {_attrs({'id': f'e-{n}-op'})};")
+        out.append(f"  {_q(op_id(n))} -> {_q(n)} {_attrs({'id': ids.op_edge(n)})};")
     out.append("}")
     return "\n".join(out) + "\n"
 

@@ -27,6 +27,7 @@ from ...graph import as_graph
 from ...i18n import resolve, t
 from ...tracing import State, replay, states
 from . import geometry as gm
+from . import ids
 from .. import text as tx
 from ._groups import (box_name, input_rows, note_lines, param_rows, params_line, params_step,
                       row_labels)
@@ -194,7 +195,7 @@ class Scene:
         for (u, v, slot), label in self.edge_texts.items():
             size = (width(label, p.label) + p.label * 0.5, p.label * _LABEL_H) if label else None
             if (u, v, slot) not in self.free:
-                edges.append((u, v, f"e-{u}-{v}-{slot}", size))
+                edges.append((u, v, ids.edge(u, v, slot), size))
         inputs, first = self._aligned()
         #: the layout's input but the box sizes (a group opened in place resizes its box)
         self.dot_parts: dict[str, Any] = dict(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
+from ..scene import ids
 from ..scene._shapes import Shape
 
 if TYPE_CHECKING:
@@ -78,10 +79,11 @@ def shape_element(sh: Shape, lk: dict[str, str], head: str, hatch: str) -> str:
     if sh.kind == "poly":
         pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in g)
         return f'<polygon {head} points="{pts}" {_paint(lk, hatch)}/>'
+    is_caption = (p := ids.parse(sh.id)) is not None and p.kind == "caption"
     anchor = "" if sh.anchor == "start" else f' text-anchor="{sh.anchor}"'
     weight = ' font-weight="bold"' if lk.get("bold") else ""
     # captions keep their runs of spaces ("= 3   (−6 → −3)"), which browsers would collapse
-    spaces = ' style="white-space:pre"' if sh.id.startswith("cap-") else ""
+    spaces = ' style="white-space:pre"' if is_caption else ""
     return (f'<text {head} x="{_n(g[0])}" y="{_n(g[1])}" font-size="{_n(sh.size)}"'
             f'{anchor}{weight}{spaces} fill="{lk.get("fill", "#000")}">'
             f'{xml_text(lk.get("text", ""))}</text>')

@@ -33,6 +33,7 @@ import zlib
 from typing import TYPE_CHECKING, Any
 
 from .. import text as tx
+from ..scene import ids
 from ..scene._groups import box_name, ordered_params
 from ..scene._opened import step_map
 from .playback import node_table, pack, playback, scene_svg
@@ -64,12 +65,12 @@ def frame_svg(scene: Scene, frame: dict[str, Any], prefix: str,
     f = scene.preset.font * 0.85
     th = scene.theme
     x, y, w, h = frame["rect"]
-    box = (f'<g id="{prefix}frame{suffix}" class="vg-frame" data-path="{xml_text(frame["path"])}">'
+    box = (f'<g id="{prefix}{ids.frame(suffix)}" class="vg-frame" data-path="{xml_text(frame["path"])}">'
            f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" rx="{f * 0.6:.2f}" '
            f'fill="{_TINT}" fill-opacity="{_ALPHA[th.name]}" stroke="{_TINT}" '
            f'stroke-width="1.5"/></g>')
     lx, ly = frame["at"]
-    label = (f'<text id="{prefix}frame-label{suffix}" class="vg-frame-label" '
+    label = (f'<text id="{prefix}{ids.frame_label(suffix)}" class="vg-frame-label" '
              f'data-path="{xml_text(frame["path"])}" x="{lx:.2f}" y="{ly:.2f}" '
              f'font-size="{f:.2f}" font-weight="bold" fill="{th.text}">'
              f'{xml_text(frame["label"])} ▴</text>')
@@ -115,18 +116,31 @@ def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[st
 
 
 def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
-    """:func:`~vizgrad.render.write.playback.node_table` with each group's parameter rows;
-    the parameters of an opened group stay "parameter of L0/N1", not input nodes."""
+    """:func:`~vizgrad.render.write.playback.node_table` with each group's path and
+    parameter rows, and the texts a row shows where its box has none (a constant has no
+    grad row): the data the script of the player and the lab builds its table from
+    (``render/assets/vg/table.js``); an opened group's parameters stay "parameter of L0/N1".
+
+    >>> from vizgrad import examples
+    >>> from vizgrad.render.scene.model import Scene
+    >>> r = table_rows(Scene(examples.graph("fork")))[0]
+    >>> r["name"], r["data"], r["grad"]
+    ('a', '−2', '—')
+    """
     rows: list[dict[str, Any]] = list(node_table(scene))
     G = scene.graph
     opened = getattr(scene, "opened", ())
     for r in rows:
         n = r["id"]
+        r["data"] = scene.num(G.nodes[n].get("data"))
+        # a constant learns nothing from its gradient: say what it is, not "not reached"
+        r["grad"] = scene.word("node.const") if r["kind"] == "const" else tx.NOT_REACHED
         if scene.kind(n) == "group":
             ins = sorted(set(G.predecessors(n)), key=lambda p: G.nodes[p].get("order", 0))
             r["how"] = scene.word("player.group.how", size=f"{G.nodes[n].get('size', 0):,}",
                                   inputs=", ".join(tx.name(G, p) for p in ins) or "—")
             r["params"] = _params(scene, source, n, scene.params_done.get(n))
+            r["path"] = str(G.nodes[n].get("group") or r["name"])
         elif opened and scene.kind(n) == "input" and str(G.nodes[n].get("group") or "") in opened:
             r["how"] = scene.word("player.param", path=str(G.nodes[n]["group"]))
     return rows

@@ -30,7 +30,9 @@ from typing import Any
 from ...exceptions import OptionError
 from ...options import Options, StepArg, options_for
 from .. import text as tx
+from ..scene import ids
 from ..scene._groups import sample_choices
+from ._bundle import bundle
 from ._views import index, plan, positions, shown, table_rows, views
 from ..theme import robust_scale
 from .playback import pack, playback, scene_svg
@@ -98,7 +100,8 @@ def player_parts(scene: Scene, source: Any = None) -> dict[str, Any]:
     return {"svg": scene_svg(scene, scene.look(None), prefix=_PREFIX), "prefix": _PREFIX,
             "playback": pack(play), "from": positions(G), "boxes": boxes,
             "captions": play["captions"], "rows": table_rows(scene, source), "words": words,
-            "lang": scene.lang, "theme": scene.theme.name, "active": scene.theme.active}
+            "lang": scene.lang, "theme": scene.theme.name, "active": scene.theme.active,
+            "ids": ids.scheme()}
 
 
 #: words the script fills in (``{path}``, ``{q}``, ``{i}``, ``{n}``, ``{name}`` are filled there)
@@ -107,36 +110,23 @@ _WORDS = ("player.expand", "player.collapse", "player.find.none", "player.find.c
           "player.zoom.out", "player.param")
 
 
-def _table(scene: Scene, parts: dict[str, Any], final: dict[str, dict[str, str]]) -> str:
+def _table(scene: Scene, parts: dict[str, Any]) -> str:
+    """The node table's frame: caption and column heads; the page's script builds its rows
+    from the data (``vg/table.js``, shared with the lab). Without a script the table is
+    hidden and a note points to the picture and the steps below, which hold every number."""
     e, w = html.escape, scene.word
     G = scene.graph
     root = e(tx.name(G, G.graph["root"]))
     # the table scrolls in its own box: the box takes the focus, so keys scroll it too
-    out = ['<div class="table-wrap" role="region" tabindex="0" aria-labelledby="nodes-caption">'
-           '<table class="nodes" id="nodes">',
-           f'<caption id="nodes-caption">{e(w("player.table", root=root))}</caption>',
-           (f'<thead><tr><th scope="col">{e(w("player.col.node"))}</th>'
+    return ('<div class="table-wrap" role="region" tabindex="0" aria-labelledby="nodes-caption">'
+            f'<table id="nodes" data-rows="{len(parts["rows"])}" class="nodes">'
+            f'<caption id="nodes-caption">{e(w("player.table", root=root))}</caption>'
+            f'<thead><tr><th scope="col">{e(w("player.col.node"))}</th>'
             f'<th scope="col">{e(w("player.col.how"))}</th>'
             f'<th scope="col">{e(w("player.col.data"))}</th>'
-            f'<th scope="col">{e(parts["words"]["grad"])}</th></tr></thead><tbody>')]
-    for r in parts["rows"]:
-        n = r["id"]
-        data = final.get(f"t-{n}-data", {}).get("text") or scene.num(G.nodes[n].get("data"))
-        # a constant learns nothing from its gradient: say what it is, not "not reached"
-        grad = final.get(f"t-{n}-grad", {}).get("text", w("node.const") if r["kind"] == "const"
-                                                 else tx.NOT_REACHED)
-        cls = " ".join([r["kind"]] + ([] if r["on_path"] else ["off-path"]))
-        out.append(f'<tr data-node="{e(n)}" class="{cls}"><th scope="row">{e(r["name"])}</th>'
-                   f'<td>{e(r["how"])}</td><td class="num data">{e(data)}</td>'
-                   f'<td class="num grad">{e(grad)}</td></tr>')
-        how = w("player.param", path=str(G.nodes[n].get("group") or r["name"]))
-        for p in r.get("params", ()):
-            out.append(f'<tr data-param="{e(n)}" data-done="{p["done"]}" class="param">'
-                       f'<th scope="row"><span class="nest">{e(p["name"])}</span></th>'
-                       f'<td>{e(how)}</td><td class="num data">{e(p["data"])}</td>'
-                       f'<td class="num grad">{e(p["grad"])}</td></tr>')
-    out.append("</tbody></table></div>")
-    return "\n".join(out)
+            f'<th scope="col">{e(parts["words"]["grad"])}</th></tr></thead><tbody></tbody>'
+            "</table></div>\n"
+            f'<noscript><p class="no-script">{e(w("player.table.noscript"))}</p></noscript>')
 
 
 def _steps_list(scene: Scene, captions: list[list[str]]) -> str:
@@ -291,13 +281,12 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
     paced = [round(s * 1000) for s in pace(scene)] if interval_ms is None else [interval_ms]
     holds = " ".join(map(str, paced))  # ms each position is held while playing
     parts = player_parts(scene, source)
-    final = scene.look(None)
     e, w = html.escape, scene.word
     last = scene.last
     heading = tx.typeset(title) if title is not None else tx.formula(G, G.graph["root"])
     counter = (parts["words"]["final"] if first > last
                else parts["words"]["step"].format(k=first, n=last))
-    data = {"playback": parts["playback"], "rows": [r["id"] for r in parts["rows"]],
+    data = {"playback": parts["playback"], "rows": parts["rows"], "ids": parts["ids"],
             "words": parts["words"], "prefix": _PREFIX, "from": parts["from"],
             "boxes": parts["boxes"], "views": [], "index": [], "left_out": [],
             "last": last,
@@ -305,7 +294,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
     if opened is not None:
         data.update(views=opened["views"], left_out=opened["left_out"],
                     index=index(source, G, [v["open"] for v in opened["views"]]))
-    script = "\n".join(_asset(f) for f in ("playback.js", "find.js", "player.js"))
+    script = bundle("player.js")
     dark = ' class="dark"' if scene.theme.name == "dark" else ""
 
     def button(go: str, label: str, icon: str, after: bool = False) -> str:
@@ -351,7 +340,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 <p class="now" id="now" aria-hidden="true"></p>
 <figure class="stage" id="stage" role="{'group' if data['views'] else 'img'}" aria-label="{e(w("player.picture"))}" tabindex="0">
 {parts["svg"]}</figure>
-{_table(scene, parts, final)}
+{_table(scene, parts)}
 {_steps_list(scene, parts["captions"])}
 </main>
 <script type="application/json" id="vg-data">{_json_block(data)}</script>

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..scene import ids
 from ._svgout import FONTS, _attr, _n, layered, shape_element, xml_text
 from ..scene.model import SLIDE_WIDTH, readable
 
@@ -43,11 +44,15 @@ def page_size(scene: Scene) -> tuple[float, float]:
 
 
 def _frame(sh_id: str) -> str | None:
-    if sh_id in ("badge", "badge-t") or sh_id.startswith("cap-"):
+    kind = _kind(sh_id)
+    if kind in ("badge", "badge_text", "caption"):
         return "caption"
-    if sh_id.startswith("legend-"):
-        return "legend"
-    return None
+    return "legend" if kind == "legend" else None
+
+
+def _kind(sh_id: str) -> str | None:
+    p = ids.parse(sh_id)
+    return p.kind if p is not None else None
 
 
 def cuts(spans: list[tuple[float, float]], start: float, end: float, room: float) -> list[float]:
@@ -89,9 +94,9 @@ def _items(scene: Scene) -> list[tuple[str, tuple[float, float, float, float]]]:
     out = []
     for sh in scene.shapes:
         g = sh.geom
-        if sh.kind == "rect" and (sh.id.startswith("n-") or sh.id.startswith("lb-")):
+        if sh.kind == "rect" and _kind(sh.id) in ("box", "edge_box"):
             out.append((sh.id, (g[0], g[1], g[0] + g[2], g[1] + g[3])))
-        elif sh.kind == "ellipse" and sh.id.startswith("o-"):
+        elif sh.kind == "ellipse" and _kind(sh.id) == "op":
             out.append((sh.id, (g[0] - g[2], g[1] - g[3], g[0] + g[2], g[1] + g[3])))
     return out
 
@@ -105,7 +110,7 @@ def _windows(scene: Scene, room_w: float, room_h: float) -> list[tuple[float, fl
     a0, a1 = (0, 2) if lr else (1, 3)  # along the direction
     b0, b1 = (1, 3) if lr else (0, 2)  # across it
     room_a, room_b = (room_w, room_h) if lr else (room_h, room_w)
-    solid = [(r[a0], r[a1]) for i, r in items if not i.startswith("lb-")]
+    solid = [(r[a0], r[a1]) for i, r in items if _kind(i) != "edge_box"]
     gx, gy, gw, gh = scene.graph_box
     start, end = (gx, gx + gw) if lr else (gy, gy + gh)
     out = []
