@@ -82,7 +82,7 @@ export function attach(box, out, page) {
     var path = m.box || m.path;
     if (path && page.view().open !== path && page.byPath()[path] !== undefined && !m.box) { page.switchTo(page.byPath()[path], false); }
     if (m.box && page.view().open === m.box) {
-      markShape(frameLabelId());
+      markShape(page.frame ? page.frame(m.box) : frameLabelId());
     } else if (m.box || (path && page.view().open !== path)) {
       var closed = page.view().boxes[path];  // inside a group that stays closed: its box
       markShape(boxId(closed));
