@@ -145,9 +145,6 @@ function use(i) {
   if (buttons["collapse-all"]) { buttons["collapse-all"].disabled = !v.open; }
   zoom.apply();
   keepScale();
-  if (was && was !== v) {
-    glide(was.svgEl, v.svgEl, prefix, function (n) { return sameNode(v, was, n); });
-  }
   unmark();
 }
 
@@ -195,6 +192,8 @@ function switchTo(i, say) {
   } else if (was && was.open && view.boxes[was.open]) {
     reveal(stage, view.svgEl, boxId(view.boxes[was.open]), prefix, false);
   }
+  // then the boxes glide from where they were (the scroll above saw their new places)
+  glide(was.svgEl, view.svgEl, prefix, function (n) { return sameNode(view, was, n); });
   saveHash();
 }
 
@@ -213,7 +212,7 @@ function closePath(path, focus) {
   switchTo(up === null ? 0 : byPath[up]);
   if (focus) {
     var box = view.boxes[path] !== undefined ? shape(view, boxId(view.boxes[path])) : null;
-    if (box) { box.focus(); }
+    if (box) { box.focus({ preventScroll: true }); }
   }
 }
 function closeAll(focus) {
@@ -369,7 +368,7 @@ stage.addEventListener("keydown", function (e) {
     ready(byPath[path], function () {
       openPath(path);
       var label = shape(view, frameOf(view, path));
-      if (label) { label.focus(); }
+      if (label) { label.focus({ preventScroll: true }); }
     });
   }
 });
