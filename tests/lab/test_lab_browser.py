@@ -375,3 +375,35 @@ def test_a_grouped_example_can_be_drawn_collapsed(page):
     pg.get_by_label("Graph to study").select_option("example:fork")
     expect(pg.locator("#collapse-field")).to_be_hidden()
     expect(pg.locator("#step-label")).to_have_text("step 0 / 7")
+
+
+def test_several_groups_stay_open_in_place(page):
+    """Issue 24: the lab opens groups in place, several at once, each framed where its box
+    was; a frame's label closes its group, Esc all of them."""
+    pg = page
+    pg.get_by_label("Graph to study").select_option("example:mlp")
+    pg.get_by_label("Groups").select_option("neuron")
+    expect(pg.locator("#vg-n-g0")).to_have_count(1)
+    loss = "document.getElementById('vg-n-v39').getBoundingClientRect().height"
+    height = pg.evaluate(loss)
+    for path in ("L0/N0", "L1/N0"):
+        pg.get_by_role("button", name=f"Open group {path}").focus()
+        pg.keyboard.press("Enter")
+        expect(pg.get_by_role("button", name=f"Close group {path}")).to_be_focused()
+    expect(pg.locator("#graph .vg-frame")).to_have_count(2)
+    assert pg.evaluate(loss) == pytest.approx(height, abs=0.5)  # the text keeps its size
+    members = """path => {
+      const f = document.querySelector(`.vg-frame[data-path="${path}"] rect`)
+        .getBoundingClientRect();
+      return Array.from(document.querySelectorAll('#graph rect[id^="vg-n-"]'))
+        .map((r) => r.getBoundingClientRect())
+        .filter((r) => r.left >= f.left && r.right <= f.right && r.top >= f.top
+                       && r.bottom <= f.bottom).length;
+    }"""
+    assert pg.evaluate(members, "L0/N0") >= 5 and pg.evaluate(members, "L1/N0") >= 5
+    pg.get_by_role("button", name="Close group L0/N0").press("Enter")
+    expect(pg.locator("#graph .vg-frame")).to_have_count(1)
+    expect(pg.get_by_role("button", name="Close group L1/N0")).to_have_count(1)
+    expect(pg.get_by_role("button", name="Open group L0/N0")).to_be_focused()
+    pg.keyboard.press("Escape")
+    expect(pg.locator("#graph .vg-frame")).to_have_count(0)

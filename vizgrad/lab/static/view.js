@@ -6,6 +6,7 @@ import { lang, t } from "./i18n.js";
 import { describeError } from "./errors.js";
 import { create, reveal } from "./vg/playback.js";
 import { zoomControl } from "./vg/zoom.js";
+import { glide } from "./vg/move.js";
 import { captionOver as over } from "./vg/caption.js";
 import { boxId, captionId, setScheme } from "./vg/ids.js";
 import { NOT_REACHED, buildRows, markActive, rowIndex, showCell, showCells, showParams } from "./vg/table.js";
@@ -71,6 +72,8 @@ export async function drawScene() {
   }
   const svg = document.importNode(doc.documentElement, true);
   svg.setAttribute("role", "img");
+  const was = box.querySelector("svg");
+  const before = state.scene;
   box.replaceChildren(svg);
   // a picture that fits at 60 % of its size or more is shown fitted to the box; a wider
   // one keeps its size and scrolls (the Fit width button toggles)
@@ -79,7 +82,12 @@ export async function drawScene() {
     state.fit = natural * 0.6 <= box.clientWidth;
     state.fitKey = scene.graph_key;
   }
-  if (zoom().scale() === null) setFit(state.fit); else zoom().apply();
+  // a group opened or closed in the same graph keeps the picture's scale (the text its size)
+  const regrouped = state.regroup && before && was && scene.graph_key !== before.graph_key;
+  state.regroup = false;
+  if (regrouped && zoom().scale() === null && state.fit) {
+    zoom().set(was.getBoundingClientRect().width / (was.viewBox.baseVal.width * 4 / 3));
+  } else if (zoom().scale() === null) setFit(state.fit); else zoom().apply();
   showZoom();
   state.scene = scene;
   setScheme(scene.ids);
@@ -104,6 +112,16 @@ export async function drawScene() {
   showCells(rows, state.player, scene.words);
   box.setAttribute("aria-busy", "false");
   showPicture();
+  if (regrouped) {  // the boxes glide from where they were (vg/move.js)
+    const path = {};
+    for (const [p, id] of Object.entries(before.boxes || {})) path[id] = p;
+    const mine = {};
+    for (const [p, id] of Object.entries(scene.boxes || {})) mine[id] = p;
+    glide(was, svg, scene.prefix, (n) => {
+      if (mine[n] !== undefined) return (before.boxes || {})[mine[n]] ?? null;
+      return was.querySelector(`#${CSS.escape(scene.prefix + boxId(n))}`) && !path[n] ? n : null;
+    });
+  }
   if (state.focusAfter) {
     const el = svg.querySelector(state.focusAfter);
     state.focusAfter = null;
