@@ -407,3 +407,26 @@ def test_several_groups_stay_open_in_place(page):
     expect(pg.get_by_role("button", name="Open group L0/N0")).to_be_focused()
     pg.keyboard.press("Escape")
     expect(pg.locator("#graph .vg-frame")).to_have_count(0)
+
+
+def test_the_lab_has_the_players_find_box(page):
+    """Issue 24: the same find box as the player; a value inside a closed group opens it."""
+    pg = page
+    find = pg.get_by_label("Find")
+    expect(find).to_have_attribute("placeholder", "a label: a, u, q")  # the fork's own
+    find.fill("u")
+    find.press("Enter")
+    expect(pg.locator("#found")).to_have_text("1 of 1: u")
+    expect(pg.locator("#graph rect.vg-found")).to_have_count(1)
+    pg.get_by_label("Graph to study").select_option("example:mlp")
+    pg.get_by_label("Groups").select_option("layer")
+    expect(pg.locator("#vg-n-g0")).to_have_count(1)
+    expect(find).to_have_attribute("placeholder", re.compile(r"^a label: x0, L0\.N0\.b, L"))
+    find.fill("L0.N1.w1")  # inside the neuron L0/N1 of the layer L0: both open
+    find.press("Enter")
+    expect(pg.locator("#found")).to_have_text("1 of 2: L0.N1.w1")  # and L0.N1.w1·x1
+    expect(pg.locator("#graph .vg-frame")).to_have_count(2)
+    assert pg.locator("#graph .vg-frame").evaluate_all(
+        "els => els.map((e) => e.dataset.path)") == ["L0", "L0/N1"]
+    expect(pg.locator("#graph rect.vg-found")).to_have_count(1)
+    expect(pg.locator("#node-table tr.found th")).to_have_text("L0.N1.w1")

@@ -300,13 +300,16 @@ function wire() {
     return true;
   }
   $("graph").addEventListener("click", (e) => { openOrClose(e.target); });
+  // the find box opened a group (view.js): draw the graph with it open
+  document.addEventListener("vg-regroup", () => recompute(null, sourceStep()));
   $("graph").addEventListener("keydown", (e) => {
     if ((e.key === "Enter" || e.key === " ") && openOrClose(e.target)) e.preventDefault();
   });
   $("expression-form").addEventListener("submit", (e) => { e.preventDefault(); applyExpression(); });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    if (e.key === "Escape" && state.expand.length && state.trace && !state.busy) {
+    if (e.key === "Escape" && state.expand.length && state.trace && !state.busy
+        && e.target.id !== "find") {
       const was = state.expand[0];  // Esc closes them all
       state.expand = [];
       state.focusAfter = `[data-open="${CSS.escape(was)}"]`;

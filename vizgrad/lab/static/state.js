@@ -25,6 +25,7 @@ export const state = {
   expand: [],     // the group opened in a collapsed graph (one at a time)
   focusAfter: null,  // the shape to focus once the next scene is drawn
   regroup: false,  // the next scene opens or closes groups of this one: its boxes glide
+  afterScene: null,  // what runs once the next scene is drawn (a find that opened a group)
 };
 
 export function say(message) { $("status").textContent = message || ""; }

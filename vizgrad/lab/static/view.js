@@ -7,6 +7,7 @@ import { describeError } from "./errors.js";
 import { create, reveal } from "./vg/playback.js";
 import { zoomControl } from "./vg/zoom.js";
 import { glide } from "./vg/move.js";
+import { attach } from "./vg/find.js";
 import { captionOver as over } from "./vg/caption.js";
 import { boxId, captionId, setScheme } from "./vg/ids.js";
 import { NOT_REACHED, buildRows, markActive, rowIndex, showCell, showCells, showParams } from "./vg/table.js";
@@ -127,6 +128,61 @@ export async function drawScene() {
     state.focusAfter = null;
     if (el) el.focus();
   }
+  $("find").placeholder = t("player.find.placeholder", { examples: scene.find_examples || "" });
+  const then = state.afterScene;
+  state.afterScene = null;
+  if (then) then(); else finder().reset();  // a find that opened a group goes on
+}
+
+// -- the find box: the step player's (vg/find.js); a value inside a closed group opens it ---
+let found = null;
+function finder() {
+  if (found) return found;
+  const svgNow = () => $("graph").querySelector("svg");
+  const words = () => ({ find_count: t("player.find.count"), find_none: t("player.find.none"),
+                         find_closed: t("player.find.closed") });
+  const page = {
+    get words() { return words(); },
+    get prefix() { return state.scene ? state.scene.prefix : ""; },
+    get index() { return (state.scene && state.scene.index) || []; },
+    get first() { return page.view(); },
+    view: () => {
+      const scene = state.scene || {};
+      const boxOf = {};
+      for (const [p, id] of Object.entries(scene.boxes || {})) boxOf[id] = p;
+      return { svgEl: svgNow(), tbody: document.querySelector("#node-table tbody"),
+               boxes: scene.boxes || {}, boxOf, open: state.expand[state.expand.length - 1] };
+    },
+    rows: () => rows,
+    // every group can open here: a path names itself
+    byPath: () => new Proxy({}, { get: (o, path) => (typeof path === "string" ? path : undefined) }),
+    isOpen: (path) => state.expand.includes(path),
+    waiting: (path) => !state.expand.includes(path),
+    ready: (path, then) => {  // open the group, and the groups it lies in that are closed
+      if (!state.trace || state.busy) return;
+      const boxes = (state.scene && state.scene.boxes) || {};
+      const open = state.expand.slice();
+      const parts = path.split("/");
+      for (let d = 1; d <= parts.length; d++) {
+        const p = parts.slice(0, d).join("/");
+        const up = parts.slice(0, d - 1).join("/");
+        if (!open.includes(p) && (p in boxes || open.includes(up))) open.push(p);
+      }
+      if (!open.includes(path)) return;  // not a group this picture can open
+      state.expand = open;
+      state.afterScene = then;
+      state.regroup = true;
+      document.dispatchEvent(new CustomEvent("vg-regroup"));
+    },
+    switchTo: () => {},
+    reveal: (id) => reveal($("graph"), svgNow(), id, page.prefix, true),
+    frame: (path) => {
+      const l = svgNow().querySelector(`.vg-frame-label[data-path="${CSS.escape(path)}"]`);
+      return l ? l.id.slice(page.prefix.length) : "";
+    },
+  };
+  found = attach($("find"), $("found"), page);
+  return found;
 }
 
 // zoom, pan and fit of the picture, shared with the step player (vg/zoom.js)
