@@ -339,20 +339,8 @@ def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCach
     ``source``: the graph ``G`` was collapsed from (its parameters' values fill the table)."""
     from ..render.write.html import player_parts
 
+    from ..render.write._views import opened_parts
+
     scene = scene_for(G, q, limits, cache, key)
-    parts = player_parts(scene, source)
-    if q.expand:  # the opened groups framed where their boxes were, under their labels
-        from ..render.write._views import frames_of, with_frames
-
-        frames = frames_of(scene)
-        parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
-        parts["open"] = [f["path"] for f in frames]
-    from ..render.write._views import index
-    from ..render.write.html import find_examples
-
-    # what the find box searches beside the table: the values inside closed groups, each
-    # with its innermost group (the lab opens any group, one inside another too)
-    found = index(source, scene.graph, {str(g) for _, g in source.nodes(data="group") if g}) \
-        if source is not None and "collapsed" in scene.graph.graph else []
-    return {"graph_key": key, "last_step": parts["playback"]["last"], "index": found,
-            "find_examples": find_examples(scene, found), **parts}
+    parts = opened_parts(scene, source, player_parts(scene, source))
+    return {"graph_key": key, "last_step": parts["playback"]["last"], **parts}

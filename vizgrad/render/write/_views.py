@@ -41,7 +41,8 @@ from .playback import node_table, pack, playback, scene_svg
 if TYPE_CHECKING:
     from ..scene.model import Scene
 
-__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "frames_of", "index", "pack_view", "plan",
+__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "frames_of", "index", "opened_parts",
+           "pack_view", "plan",
            "positions", "shown", "step_map", "table_rows", "unpack_view", "view_data", "views",
            "with_frames"]
 
@@ -65,13 +66,14 @@ def frame_svg(scene: Scene, frame: dict[str, Any], prefix: str,
     f = scene.preset.font * 0.85
     th = scene.theme
     x, y, w, h = frame["rect"]
-    box = (f'<g id="{prefix}{ids.frame(suffix)}" class="vg-frame" data-path="{xml_text(frame["path"])}">'
+    path = xml_text(frame["path"])
+    box = (f'<g id="{prefix}{ids.frame(suffix)}" class="vg-frame" data-path="{path}">'
            f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" rx="{f * 0.6:.2f}" '
            f'fill="{_TINT}" fill-opacity="{_ALPHA[th.name]}" stroke="{_TINT}" '
            f'stroke-width="1.5"/></g>')
     lx, ly = frame["at"]
     label = (f'<text id="{prefix}{ids.frame_label(suffix)}" class="vg-frame-label" '
-             f'data-path="{xml_text(frame["path"])}" x="{lx:.2f}" y="{ly:.2f}" '
+             f'data-path="{path}" x="{lx:.2f}" y="{ly:.2f}" '
              f'font-size="{f:.2f}" font-weight="bold" fill="{th.text}">'
              f'{xml_text(frame["label"])} ▴</text>')
     return box, label
@@ -177,6 +179,22 @@ def view_data(scene: Scene, prefix: str, source: Any = None, *, base: Any = None
         text = scene_svg(scene, scene.look(None), prefix=prefix)
         out["svg"] = with_frames(scene, text, frames, prefix) if frames else text
     return out
+
+
+def opened_parts(scene: Any, source: Any, parts: dict[str, Any]) -> dict[str, Any]:
+    """``parts`` (:func:`~vizgrad.render.write.html.player_parts`) of a page that opens any
+    group when asked (the lab): the opened groups' frames in the SVG and their paths
+    (``open``), what the find box searches beside the table (``index``: the values inside
+    closed groups, each with its innermost group) and its placeholder's examples."""
+    from .html import find_examples
+
+    frames = frames_of(scene)
+    if frames:
+        parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
+        parts["open"] = [f["path"] for f in frames]
+    found = index(source, scene.graph, {str(g) for _, g in source.nodes(data="group") if g}) \
+        if source is not None and "collapsed" in scene.graph.graph else []
+    return {**parts, "index": found, "find_examples": find_examples(scene, found)}
 
 
 def index(base: Any, collapsed: Any, opens: Any = ()) -> list[list[str]]:

@@ -103,7 +103,8 @@ function prepare(v) {
     frameLabels(v).forEach(function (label) {  // each opened group's label closes it
       label.setAttribute("tabindex", "0");
       label.setAttribute("role", "button");
-      label.setAttribute("aria-label", fill(words.collapse, { path: label.getAttribute("data-path") }));
+      var path = label.getAttribute("data-path");
+      label.setAttribute("aria-label", fill(words.collapse, { path: path }));
     });
   }
 }
@@ -112,7 +113,10 @@ function prepare(v) {
 // fits the page's own picture, so an opened group's text is as large as the rest
 function keepScale() {
   var svg = view.svgEl;
-  if (!zoom.fitted() || view === views[0]) { if (svg.style.width && zoom.scale() === null) { svg.style.width = ""; svg.style.maxWidth = ""; } return; }
+  if (!zoom.fitted() || view === views[0]) {
+    if (svg.style.width && zoom.scale() === null) { svg.style.width = ""; svg.style.maxWidth = ""; }
+    return;
+  }
   var vb = svg.viewBox.baseVal;
   var vb0 = views[0].svgEl.viewBox.baseVal;
   var room = stage.clientWidth;
