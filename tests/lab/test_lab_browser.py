@@ -355,10 +355,8 @@ def test_a_grouped_example_can_be_drawn_collapsed(page):
     box.focus()
     pg.keyboard.press("Enter")  # opens the group, at the same point of the backward pass
     expect(pg.get_by_role("button", name="Close group L1/N0")).to_be_focused()
-    from vizgrad.collapse import collapse
-
-    last = len(collapse(examples.graph("mlp"), "neuron", expand=["L1/N0"]).graph["steps"]) - 1
-    expect(pg.locator("#step-label")).to_have_text(f"step {last} / {last}")
+    # the steps counted as in the collapsed picture (the last: L0/N0's, not L1/N0's)
+    expect(pg.locator("#step-label")).to_have_text("step 13 / 13")
     expect(pg.locator("#node-table tr[data-node] th", has_text=re.compile(r"^L1\.N0\.w1$"))
            ).to_have_count(1)  # a member's own row, where the box's parameter row was
     pg.keyboard.press("Escape")
@@ -392,6 +390,10 @@ def test_several_groups_stay_open_in_place(page):
         expect(pg.get_by_role("button", name=f"Close group {path}")).to_be_focused()
     expect(pg.locator("#graph .vg-frame")).to_have_count(2)
     assert pg.evaluate(loss) == pytest.approx(height, abs=0.5)  # the text keeps its size
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 13")
+    pg.locator("#next").click()
+    pg.locator("#next").click()  # the second step inside L0/N0: its forward pass
+    expect(pg.locator("#step-label")).to_have_text("step 1 / 13 (inside L0/N0: 2 of 5)")
     members = """path => {
       const f = document.querySelector(`.vg-frame[data-path="${path}"] rect`)
         .getBoundingClientRect();

@@ -217,6 +217,12 @@ export function showPicture() {
   const body = document.querySelector("#node-table tbody");
   markActive(body, active);
   showParams(body, k);
+  const at = state.scene.steps ? state.scene.steps[k] : null;
+  if (at) {  // groups open: the steps counted as in the collapsed picture
+    const text = t("caption.step", { k: at[0], n: state.scene.base_last });
+    $("step-label").textContent = at[3]
+      ? `${text} ${t("player.inside", { path: at[3], i: at[1], n: at[2] })}` : text;
+  }
   const cap = player.look(captionId(0));
   $("caption").textContent = cap ? cap.text : "";
   const svg = $("graph").querySelector("svg");

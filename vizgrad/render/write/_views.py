@@ -184,7 +184,8 @@ def view_data(scene: Scene, prefix: str, source: Any = None, *, base: Any = None
 def opened_parts(scene: Any, source: Any, parts: dict[str, Any]) -> dict[str, Any]:
     """``parts`` (:func:`~vizgrad.render.write.html.player_parts`) of a page that opens any
     group when asked (the lab): the opened groups' frames in the SVG and their paths
-    (``open``), what the find box searches beside the table (``index``: the values inside
+    (``open``) and each step's place in the collapsed steps (``steps``, ``base_last``:
+    see :func:`step_map`), what the find box searches beside the table (``index``: the values inside
     closed groups, each with its innermost group) and its placeholder's examples."""
     from .html import find_examples
 
@@ -192,6 +193,9 @@ def opened_parts(scene: Any, source: Any, parts: dict[str, Any]) -> dict[str, An
     if frames:
         parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
         parts["open"] = [f["path"] for f in frames]
+        # the steps counted as in the collapsed picture, as its caption counts them
+        parts["steps"] = step_map(scene.base.graph, scene.graph, list(scene.opened))
+        parts["base_last"] = scene.base.last
     found = index(source, scene.graph, {str(g) for _, g in source.nodes(data="group") if g}) \
         if source is not None and "collapsed" in scene.graph.graph else []
     return {**parts, "index": found, "find_examples": find_examples(scene, found)}

@@ -163,7 +163,9 @@ def find_examples(scene: Scene, index: list[list[str]] | None = None) -> str:
     """
     G = scene.graph
     kinds = {n: scene.kind(n) for n in scene.order}
-    first = next((n for n in scene.order if kinds[n] == "input"), None)
+    inputs = [n for n in scene.order if kinds[n] == "input"]  # an input of the graph first,
+    first = next((n for n in inputs if not G.nodes[n].get("group")),  # not a parameter
+                 inputs[0] if inputs else None)
     out = [tx.name(G, first)] if first else []
     groups = [str(G.nodes[n]["group"]) for n in scene.order
               if kinds[n] == "group" and G.nodes[n].get("group")]
