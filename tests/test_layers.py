@@ -38,8 +38,8 @@ LAYERS = {
               "render.scene._opened", "render.scene.ids"],
     # SVG, animated SVG, pictures and frames, the HTML player
     "writers": ["render.write", "render.write._svgout", "render.write.playback",
-                "render.write._views", "render.write._bundle", "render.write.svg",
-                "render.write.animated",
+                "render.write._views", "render.write._finding", "render.write._bundle",
+                "render.write.svg", "render.write.animated",
                 "render.write.slides", "render.write.html", "render.write.picture",
                 "render.write.picture.frames", "render.write.picture._picture",
                 "render.write.picture._glyphs", "render.write.picture._fonts",

@@ -21,7 +21,7 @@ follows the outer edge to the frame, then the inner one to its member::
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from . import geometry as gm
 from . import ids

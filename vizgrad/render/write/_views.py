@@ -36,12 +36,14 @@ from .. import text as tx
 from ..scene import ids
 from ..scene._groups import box_name, ordered_params
 from ..scene._opened import step_map
+from ._finding import find_examples, index
 from .playback import node_table, pack, playback, scene_svg
 
 if TYPE_CHECKING:
     from ..scene.model import Scene
 
-__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "frames_of", "index", "opened_parts",
+__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "find_examples", "frame_svg", "frames_of", "index",
+           "opened_parts",
            "pack_view", "plan",
            "positions", "shown", "step_map", "table_rows", "unpack_view", "view_data", "views",
            "with_frames"]
@@ -187,8 +189,6 @@ def opened_parts(scene: Any, source: Any, parts: dict[str, Any]) -> dict[str, An
     (``open``) and each step's place in the collapsed steps (``steps``, ``base_last``:
     see :func:`step_map`), what the find box searches beside the table (``index``: the values inside
     closed groups, each with its innermost group) and its placeholder's examples."""
-    from .html import find_examples
-
     frames = frames_of(scene)
     if frames:
         parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
@@ -199,25 +199,6 @@ def opened_parts(scene: Any, source: Any, parts: dict[str, Any]) -> dict[str, An
     found = index(source, scene.graph, {str(g) for _, g in source.nodes(data="group") if g}) \
         if source is not None and "collapsed" in scene.graph.graph else []
     return {**parts, "index": found, "find_examples": find_examples(scene, found)}
-
-
-def index(base: Any, collapsed: Any, opens: Any = ()) -> list[list[str]]:
-    """What the find box searches: ``[name, group path or "", node id]`` of every value
-    inside a group of ``collapsed`` (``base`` is the graph it was collapsed from); the path
-    is the innermost group in ``opens`` (the paths with a view) holding the value, else the
-    box's own."""
-    opens = set(opens)
-    out = []
-    for b in sorted(collapsed, key=lambda n: collapsed.nodes[n]["order"]):
-        a = collapsed.nodes[b]
-        if a.get("kind") != "group" or not a.get("group"):
-            continue
-        for m in a.get("members") or ():
-            parts = str(base.nodes[m].get("group") or a["group"]).split("/")
-            path = next((p for d in range(len(parts), 0, -1)
-                         if (p := "/".join(parts[:d])) in opens), str(a["group"]))
-            out.append([tx.name(base, m), path, m])
-    return out
 
 
 def pack_view(view: dict[str, Any]) -> dict[str, Any]:

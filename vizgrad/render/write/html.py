@@ -33,7 +33,7 @@ from .. import text as tx
 from ..scene import ids
 from ..scene._groups import sample_choices
 from ._bundle import bundle
-from ._views import index, plan, positions, shown, table_rows, views
+from ._views import find_examples, index, plan, positions, shown, table_rows, views
 from ..theme import robust_scale
 from .playback import pack, playback, scene_svg
 from ..pacing import pace
@@ -151,31 +151,6 @@ def _sample_select(scene: Scene, choices: dict[str, Any] | None, chosen: str) ->
         f'{e(w("player.sample.all") if k == "all" else k)}</option>' for k in choices)
     return (f'<span class="sample"><label for="sample">{e(w("player.sample"))}</label>'
             f'<select id="sample" title="{e(w("player.sample.title"))}">{opts}</select></span>')
-
-
-def find_examples(scene: Scene, index: list[list[str]] | None = None) -> str:
-    """What the find box offers as examples: the graph's own labels (an input, a value
-    inside, and a group or the output).
-
-    >>> from vizgrad import examples
-    >>> find_examples(Scene(examples.graph("fork")))
-    'a, u, q'
-    """
-    G = scene.graph
-    kinds = {n: scene.kind(n) for n in scene.order}
-    inputs = [n for n in scene.order if kinds[n] == "input"]  # an input of the graph first,
-    first = next((n for n in inputs if not G.nodes[n].get("group")),  # not a parameter
-                 inputs[0] if inputs else None)
-    out = [tx.name(G, first)] if first else []
-    groups = [str(G.nodes[n]["group"]) for n in scene.order
-              if kinds[n] == "group" and G.nodes[n].get("group")]
-    if index:
-        out.append(index[0][0])
-    else:
-        mid = [n for n in scene.order if kinds[n] == "op" and n != G.graph["root"]]
-        out += [tx.name(G, mid[0])] if mid else []
-    out.append(groups[min(1, len(groups) - 1)] if groups else tx.name(G, G.graph["root"]))
-    return ", ".join(dict.fromkeys(out))
 
 
 def _tools(scene: Scene, openable: bool, samples: str = "", examples: str = "") -> str:
