@@ -1,5 +1,5 @@
 // When a group opens or closes, the boxes of the new picture glide from where they were in
-// the old one to their new places (about 300 ms), and its edges and frames fade in; nothing
+// the old one to their new places (about 300 ms); new boxes, edges and frames fade in; nothing
 // moves when the reader asks for reduced motion. Shared by the step player and the lab.
 import { boxId, nodeOf, opId } from "./ids.js";
 
@@ -44,7 +44,7 @@ export function glide(was, now, prefix, oldNode) {
         const b = corner(byId(now, prefix + boxOf(n)));
         delta[n] = a && b ? [a[0] - b[0], a[1] - b[1]] : null;
       }
-      shift(el, delta[n]);
+      if (delta[n] === null) { el.classList.add("vg-appear"); } else { shift(el, delta[n]); }
       return;
     }
     const op = el.tagName === "ellipse" ? sid.slice(sid.indexOf("-") + 1) : null;
@@ -52,7 +52,7 @@ export function glide(was, now, prefix, oldNode) {
       const o = oldNode(op);
       const a = o === null ? null : corner(byId(was, prefix + opOf(o)));
       const b = corner(el);
-      shift(el, a ? [a[0] - b[0], a[1] - b[1]] : null);
+      if (a) { shift(el, [a[0] - b[0], a[1] - b[1]]); } else { el.classList.add("vg-appear"); }
       return;
     }
     if (el.parentNode === now || (el.parentNode && el.parentNode.parentNode === now)) {
