@@ -82,9 +82,14 @@ def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
     loose = []
     for n, g in sorted(G.nodes(data="group"), key=lambda e: order[e[0]]["order"]):
         path = _key(g, depth) if depth else None
-        if path is not None and path not in expand:
+        d = depth
+        while path is not None and path in expand:  # an opened group shows its own groups
+            d += 1
+            deeper = _key(g, d)
+            path = deeper if deeper != path else None
+        if path is not None:
             key[n] = (path, path)
-        elif path is None:
+        elif not depth or _key(g, depth) is None:
             loose.append(n)
     if runs is None:
         loose = []
@@ -122,7 +127,9 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
         level: ``"layer"``, ``"neuron"`` or a depth of the group path.
         steps: ``"merge"`` shows a box's backward pass as one step,
             ``"inside"`` keeps one step per member (each names its ``member``).
-        expand: group paths at ``level`` to leave open (their values drawn one by one).
+        expand: group paths to leave open: a group at ``level`` shows the groups one level
+            down inside it (a layer its neurons) as boxes, unless they are opened too
+            (their values drawn one by one).
         sample: of a net run on several samples (:mod:`vizgrad._samples`), the one
             whose values the boxes show (``"all"``: their sum); grads are always totals.
         inputs: draw a net's inputs once per sample and feature (:func:`merge_inputs`),

@@ -355,10 +355,8 @@ def test_a_grouped_example_can_be_drawn_collapsed(page):
     box.focus()
     pg.keyboard.press("Enter")  # opens the group, at the same point of the backward pass
     expect(pg.get_by_role("button", name="Close group L1/N0")).to_be_focused()
-    from vizgrad.collapse import collapse
-
-    last = len(collapse(examples.graph("mlp"), "neuron", expand=["L1/N0"]).graph["steps"]) - 1
-    expect(pg.locator("#step-label")).to_have_text(f"step {last} / {last}")
+    # the steps counted as in the collapsed picture (the last: L0/N0's, not L1/N0's)
+    expect(pg.locator("#step-label")).to_have_text("step 13 / 13")
     expect(pg.locator("#node-table tr[data-node] th", has_text=re.compile(r"^L1\.N0\.w1$"))
            ).to_have_count(1)  # a member's own row, where the box's parameter row was
     pg.keyboard.press("Escape")
@@ -375,3 +373,62 @@ def test_a_grouped_example_can_be_drawn_collapsed(page):
     pg.get_by_label("Graph to study").select_option("example:fork")
     expect(pg.locator("#collapse-field")).to_be_hidden()
     expect(pg.locator("#step-label")).to_have_text("step 0 / 7")
+
+
+def test_several_groups_stay_open_in_place(page):
+    """Issue 24: the lab opens groups in place, several at once, each framed where its box
+    was; a frame's label closes its group, Esc all of them."""
+    pg = page
+    pg.get_by_label("Graph to study").select_option("example:mlp")
+    pg.get_by_label("Groups").select_option("neuron")
+    expect(pg.locator("#vg-n-g0")).to_have_count(1)
+    loss = "document.getElementById('vg-n-v39').getBoundingClientRect().height"
+    height = pg.evaluate(loss)
+    for path in ("L0/N0", "L1/N0"):
+        pg.get_by_role("button", name=f"Open group {path}").focus()
+        pg.keyboard.press("Enter")
+        expect(pg.get_by_role("button", name=f"Close group {path}")).to_be_focused()
+    expect(pg.locator("#graph .vg-frame")).to_have_count(2)
+    assert pg.evaluate(loss) == pytest.approx(height, abs=0.5)  # the text keeps its size
+    expect(pg.locator("#step-label")).to_have_text("step 0 / 13")
+    pg.locator("#next").click()
+    pg.locator("#next").click()  # the second step inside L0/N0: its forward pass
+    expect(pg.locator("#step-label")).to_have_text("step 1 / 13 (inside L0/N0: 2 of 5)")
+    members = """path => {
+      const f = document.querySelector(`.vg-frame[data-path="${path}"] rect`)
+        .getBoundingClientRect();
+      return Array.from(document.querySelectorAll('#graph rect[id^="vg-n-"]'))
+        .map((r) => r.getBoundingClientRect())
+        .filter((r) => r.left >= f.left && r.right <= f.right && r.top >= f.top
+                       && r.bottom <= f.bottom).length;
+    }"""
+    assert pg.evaluate(members, "L0/N0") >= 5 and pg.evaluate(members, "L1/N0") >= 5
+    pg.get_by_role("button", name="Close group L0/N0").press("Enter")
+    expect(pg.locator("#graph .vg-frame")).to_have_count(1)
+    expect(pg.get_by_role("button", name="Close group L1/N0")).to_have_count(1)
+    expect(pg.get_by_role("button", name="Open group L0/N0")).to_be_focused()
+    pg.keyboard.press("Escape")
+    expect(pg.locator("#graph .vg-frame")).to_have_count(0)
+
+
+def test_the_lab_has_the_players_find_box(page):
+    """Issue 24: the same find box as the player; a value inside a closed group opens it."""
+    pg = page
+    find = pg.get_by_label("Find")
+    expect(find).to_have_attribute("placeholder", "a label: a, u, q")  # the fork's own
+    find.fill("u")
+    find.press("Enter")
+    expect(pg.locator("#found")).to_have_text("1 of 1: u")
+    expect(pg.locator("#graph rect.vg-found")).to_have_count(1)
+    pg.get_by_label("Graph to study").select_option("example:mlp")
+    pg.get_by_label("Groups").select_option("layer")
+    expect(pg.locator("#vg-n-g0")).to_have_count(1)
+    expect(find).to_have_attribute("placeholder", re.compile(r"^a label: x0, L0\.N0\.b, L"))
+    find.fill("L0.N1.w1")  # inside the neuron L0/N1 of the layer L0: both open
+    find.press("Enter")
+    expect(pg.locator("#found")).to_have_text("1 of 2: L0.N1.w1")  # and L0.N1.w1·x1
+    expect(pg.locator("#graph .vg-frame")).to_have_count(2)
+    assert pg.locator("#graph .vg-frame").evaluate_all(
+        "els => els.map((e) => e.dataset.path)") == ["L0", "L0/N1"]
+    expect(pg.locator("#graph rect.vg-found")).to_have_count(1)
+    expect(pg.locator("#node-table tr.found th")).to_have_text("L0.N1.w1")

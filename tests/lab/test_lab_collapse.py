@@ -107,6 +107,32 @@ def test_expand_opens_one_group_of_the_collapsed_graph(client):
     assert 'data-path="L0/N1"' in scene["svg"] and 'id="vg-frame"' in scene["svg"]
 
 
+def _rects(svg: str) -> dict[str, tuple[float, float, float, float]]:
+    import xml.etree.ElementTree as ET
+
+    return {r.get("id"): tuple(float(r.get(k)) for k in ("x", "y", "width", "height"))
+            for r in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}rect")
+            if (r.get("id") or "").startswith("vg-n-")}
+
+
+def test_several_groups_open_at_once_in_place_and_a_neuron_inside_a_layer(client):
+    ask = {**MLP, "collapse": "neuron", "rankdir": "LR"}
+    closed = client.post("/api/scene", json=ask).json()
+    both = client.post("/api/scene", json={**ask, "expand": ["L0/N0", "L1/N0"]}).json()
+    assert both["open"] == ["L0/N0", "L1/N0"] and both["svg"].count('class="vg-frame"') == 2
+    before, after = _rects(closed["svg"]), _rects(both["svg"])
+    kept = ["vg-n-v4", "vg-n-v8", "vg-n-v38", "vg-n-v39"]  # x0, x1, the error and the loss
+    rank = [sorted(kept, key=lambda i: (r[i][0], r[i][1])) for r in (before, after)]
+    assert rank[0] == rank[1]  # the same order, left to right and top to bottom
+    nested = client.post("/api/scene", json={**MLP, "collapse": "layer",
+                                             "expand": ["L0", "L0/N1"]}).json()
+    assert nested["open"] == ["L0", "L0/N1"]
+    assert {"L0/N0", "L0/N2", "L1"} == set(nested["boxes"])
+    alone = error_of(client.post("/api/scene", json={**MLP, "collapse": "layer",
+                                                     "expand": ["L0/N1"]}), 422, "unknown_group")
+    assert alone["field"] == "expand"
+
+
 @pytest.mark.parametrize("extra, code", [
     ({"expand": "L0/N1", "collapse": "neuron"}, "invalid_type"),
     ({"expand": [3], "collapse": "neuron"}, "invalid_type"),

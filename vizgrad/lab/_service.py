@@ -184,7 +184,10 @@ def _expanded(G: nx.MultiDiGraph, H: nx.MultiDiGraph, chain: list[Any],
         raise ApiError(422, "invalid_choice", "this graph is not collapsed into groups, so no "
                        "group can be opened; leave \"expand\" out", field="expand")
     paths = {str(g) for _, g in H.nodes(data="group") if g}
-    unknown = [p for p in q.expand if p not in paths]
+    inner = {"/".join(str(g).split("/")[:d]) for _, g in G.nodes(data="group") if g
+             for d in range(1, str(g).count("/") + 2)}  # a group inside an opened one opens
+    unknown = [p for p in q.expand if p not in paths and not (
+        p in inner and "/" in p and p.rsplit("/", 1)[0] in q.expand)]
     if unknown:
         raise ApiError(422, "unknown_group",
                        f"{json.dumps(unknown[0])[:40]} is not a group box of this graph; its "
@@ -310,8 +313,24 @@ def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
     from ..render.scene.model import Scene
 
     k = (key or graph_key(G), q.theme, q.rankdir, q.caption, q.lang)
+    if q.expand:  # groups opened in place of the collapsed picture's boxes
+        return cache.get(k, lambda: _opened(G, q, limits, cache))
     return cache.get(k, lambda: Scene(G, theme=q.theme, rankdir=q.rankdir, caption=q.caption,
                                       lang=q.lang, timeout=limits.layout_timeout))
+
+
+def _opened(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache) -> Any:
+    """The scene of ``G`` (collapsed with ``q.expand`` open) laid out in place of the boxes
+    of the collapsed picture, so every other box stays where it was."""
+    from dataclasses import replace
+
+    from ..render.scene._opened import OpenScene
+
+    closed = replace(q, expand=())
+    source = build_source(closed, limits)
+    base = scene_for(shrink(source, closed), closed, limits, cache)
+    return OpenScene(G, base=base, source=source, caption=q.caption,
+                     timeout=limits.layout_timeout)
 
 
 def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
@@ -320,12 +339,8 @@ def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCach
     ``source``: the graph ``G`` was collapsed from (its parameters' values fill the table)."""
     from ..render.write.html import player_parts
 
-    scene = scene_for(G, q, limits, cache, key)
-    parts = player_parts(scene, source)
-    if q.expand:  # the opened groups' values on tinted halos, under their labels
-        from ..render.write._views import open_frames, with_frames
+    from ..render.write._views import opened_parts
 
-        frames = open_frames(scene, list(q.expand))
-        parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
-        parts["open"] = [f["path"] for f in frames]
+    scene = scene_for(G, q, limits, cache, key)
+    parts = opened_parts(scene, source, player_parts(scene, source))
     return {"graph_key": key, "last_step": parts["playback"]["last"], **parts}

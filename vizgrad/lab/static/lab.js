@@ -287,23 +287,33 @@ function wire() {
       path = rect && rect.dataset.open ? rect.dataset.open : null;
       if (!path) return false;
     }
-    const was = state.expand[0];
-    state.expand = path ? [path] : [];
-    state.focusAfter = path ? ".vg-frame-label" : (was ? `[data-open="${CSS.escape(was)}"]` : null);
+    if (path) {  // open it too: the groups already open stay open
+      state.expand = state.expand.concat([path]);
+      state.focusAfter = `.vg-frame-label[data-path="${CSS.escape(path)}"]`;
+    } else {  // close the label's group, and what is open inside it
+      const shut = label.dataset.path;
+      state.expand = state.expand.filter((p) => p !== shut && !p.startsWith(shut + "/"));
+      state.focusAfter = `[data-open="${CSS.escape(shut)}"]`;
+    }
+    state.regroup = true;  // the next picture: the same graph with other groups open
     recompute(null, sourceStep());
     return true;
   }
   $("graph").addEventListener("click", (e) => { openOrClose(e.target); });
+  // the find box opened a group (view.js): draw the graph with it open
+  document.addEventListener("vg-regroup", () => recompute(null, sourceStep()));
   $("graph").addEventListener("keydown", (e) => {
     if ((e.key === "Enter" || e.key === " ") && openOrClose(e.target)) e.preventDefault();
   });
   $("expression-form").addEventListener("submit", (e) => { e.preventDefault(); applyExpression(); });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    if (e.key === "Escape" && state.expand.length && state.trace && !state.busy) {
-      const was = state.expand[0];
+    if (e.key === "Escape" && state.expand.length && state.trace && !state.busy
+        && e.target.id !== "find") {
+      const was = state.expand[0];  // Esc closes them all
       state.expand = [];
       state.focusAfter = `[data-open="${CSS.escape(was)}"]`;
+      state.regroup = true;
       recompute(null, sourceStep());
       e.preventDefault();
       return;

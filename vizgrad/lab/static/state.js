@@ -24,6 +24,8 @@ export const state = {
   collapse: "",   // "", "neuron" or "layer": how a grouped graph is drawn
   expand: [],     // the group opened in a collapsed graph (one at a time)
   focusAfter: null,  // the shape to focus once the next scene is drawn
+  regroup: false,  // the next scene opens or closes groups of this one: its boxes glide
+  afterScene: null,  // what runs once the next scene is drawn (a find that opened a group)
 };
 
 export function say(message) { $("status").textContent = message || ""; }

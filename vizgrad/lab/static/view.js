@@ -6,6 +6,8 @@ import { lang, t } from "./i18n.js";
 import { describeError } from "./errors.js";
 import { create, reveal } from "./vg/playback.js";
 import { zoomControl } from "./vg/zoom.js";
+import { glide } from "./vg/move.js";
+import { attach } from "./vg/find.js";
 import { captionOver as over } from "./vg/caption.js";
 import { boxId, captionId, setScheme } from "./vg/ids.js";
 import { NOT_REACHED, buildRows, markActive, rowIndex, showCell, showCells, showParams } from "./vg/table.js";
@@ -71,6 +73,8 @@ export async function drawScene() {
   }
   const svg = document.importNode(doc.documentElement, true);
   svg.setAttribute("role", "img");
+  const was = box.querySelector("svg");
+  const before = state.scene;
   box.replaceChildren(svg);
   // a picture that fits at 60 % of its size or more is shown fitted to the box; a wider
   // one keeps its size and scrolls (the Fit width button toggles)
@@ -79,7 +83,12 @@ export async function drawScene() {
     state.fit = natural * 0.6 <= box.clientWidth;
     state.fitKey = scene.graph_key;
   }
-  if (zoom().scale() === null) setFit(state.fit); else zoom().apply();
+  // a group opened or closed in the same graph keeps the picture's scale (the text its size)
+  const regrouped = state.regroup && before && was && scene.graph_key !== before.graph_key;
+  state.regroup = false;
+  if (regrouped && zoom().scale() === null && state.fit) {
+    zoom().set(was.getBoundingClientRect().width / (was.viewBox.baseVal.width * 4 / 3));
+  } else if (zoom().scale() === null) setFit(state.fit); else zoom().apply();
   showZoom();
   state.scene = scene;
   setScheme(scene.ids);
@@ -104,11 +113,76 @@ export async function drawScene() {
   showCells(rows, state.player, scene.words);
   box.setAttribute("aria-busy", "false");
   showPicture();
+  if (regrouped) {  // the boxes glide from where they were (vg/move.js)
+    const path = {};
+    for (const [p, id] of Object.entries(before.boxes || {})) path[id] = p;
+    const mine = {};
+    for (const [p, id] of Object.entries(scene.boxes || {})) mine[id] = p;
+    glide(was, svg, scene.prefix, (n) => {
+      if (mine[n] !== undefined) return (before.boxes || {})[mine[n]] ?? null;
+      return was.querySelector(`#${CSS.escape(scene.prefix + boxId(n))}`) && !path[n] ? n : null;
+    });
+  }
   if (state.focusAfter) {
     const el = svg.querySelector(state.focusAfter);
     state.focusAfter = null;
     if (el) el.focus();
   }
+  $("find").placeholder = t("player.find.placeholder", { examples: scene.find_examples || "" });
+  const then = state.afterScene;
+  state.afterScene = null;
+  if (then) then(); else finder().reset();  // a find that opened a group goes on
+}
+
+// -- the find box: the step player's (vg/find.js); a value inside a closed group opens it ---
+let found = null;
+function finder() {
+  if (found) return found;
+  const svgNow = () => $("graph").querySelector("svg");
+  const words = () => ({ find_count: t("player.find.count"), find_none: t("player.find.none"),
+                         find_closed: t("player.find.closed") });
+  const page = {
+    get words() { return words(); },
+    get prefix() { return state.scene ? state.scene.prefix : ""; },
+    get index() { return (state.scene && state.scene.index) || []; },
+    get first() { return page.view(); },
+    view: () => {
+      const scene = state.scene || {};
+      const boxOf = {};
+      for (const [p, id] of Object.entries(scene.boxes || {})) boxOf[id] = p;
+      return { svgEl: svgNow(), tbody: document.querySelector("#node-table tbody"),
+               boxes: scene.boxes || {}, boxOf, open: state.expand[state.expand.length - 1] };
+    },
+    rows: () => rows,
+    // every group can open here: a path names itself
+    byPath: () => new Proxy({}, { get: (o, path) => (typeof path === "string" ? path : undefined) }),
+    isOpen: (path) => state.expand.includes(path),
+    waiting: (path) => !state.expand.includes(path),
+    ready: (path, then) => {  // open the group, and the groups it lies in that are closed
+      if (!state.trace || state.busy) return;
+      const boxes = (state.scene && state.scene.boxes) || {};
+      const open = state.expand.slice();
+      const parts = path.split("/");
+      for (let d = 1; d <= parts.length; d++) {
+        const p = parts.slice(0, d).join("/");
+        const up = parts.slice(0, d - 1).join("/");
+        if (!open.includes(p) && (p in boxes || open.includes(up))) open.push(p);
+      }
+      if (!open.includes(path)) return;  // not a group this picture can open
+      state.expand = open;
+      state.afterScene = then;
+      state.regroup = true;
+      document.dispatchEvent(new CustomEvent("vg-regroup"));
+    },
+    switchTo: () => {},
+    reveal: (id) => reveal($("graph"), svgNow(), id, page.prefix, true),
+    frame: (path) => {
+      const l = svgNow().querySelector(`.vg-frame-label[data-path="${CSS.escape(path)}"]`);
+      return l ? l.id.slice(page.prefix.length) : "";
+    },
+  };
+  found = attach($("find"), $("found"), page);
+  return found;
 }
 
 // zoom, pan and fit of the picture, shared with the step player (vg/zoom.js)
@@ -143,6 +217,12 @@ export function showPicture() {
   const body = document.querySelector("#node-table tbody");
   markActive(body, active);
   showParams(body, k);
+  const at = state.scene.steps ? state.scene.steps[k] : null;
+  if (at) {  // groups open: the steps counted as in the collapsed picture
+    const text = t("caption.step", { k: at[0], n: state.scene.base_last });
+    $("step-label").textContent = at[3]
+      ? `${text} ${t("player.inside", { path: at[3], i: at[1], n: at[2] })}` : text;
+  }
   const cap = player.look(captionId(0));
   $("caption").textContent = cap ? cap.text : "";
   const svg = $("graph").querySelector("svg");

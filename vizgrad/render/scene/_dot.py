@@ -2,14 +2,17 @@
 the widest text it shows in any step, each edge label's room, and the ranks to line up.
 
 The functions read the scene's public fields that are set before the layout (graph,
-preset, order, edge texts, parameter and input rows); :func:`layout_dot` ties them::
+preset, order, edge texts, parameter and input rows); :func:`dot_parts` and the sizes
+make the DOT::
 
     >>> from vizgrad import examples
     >>> from vizgrad.render.scene.model import Scene
     >>> scene = Scene(examples.graph("fork"))
     >>> box_texts(scene)["v0"]
     ('a', ['pending', '—', '−2', '−3', '−6'])
-    >>> scene.dot == layout_dot(scene, scene.box_sizes, scene.op_sizes, scene.free)
+    >>> from vizgrad.render.scene.geometry import layout_dot
+    >>> parts = dot_parts(scene, scene.op_sizes, scene.free)
+    >>> scene.dot == layout_dot(dict(scene.box_sizes), dict(scene.op_sizes), **parts)
     True
 """
 
@@ -27,8 +30,8 @@ from ._shapes import ROW, op_glyph
 if TYPE_CHECKING:
     from .model import Scene
 
-__all__ = ["LABEL_H", "aligned", "box_sizes", "box_texts", "edge_texts", "free_edges",
-           "heights", "layout_dot", "op_sizes"]
+__all__ = ["LABEL_H", "aligned", "box_sizes", "box_texts", "dot_parts", "edge_texts",
+           "free_edges", "heights", "op_sizes"]
 
 _SPAN_BUDGET = 1500  # ranks that long edges may cross in all before the longest go free
 _LONG = 3  # ranks an edge may cross and still be laid out, past the budget
@@ -155,8 +158,9 @@ def aligned(scene: Scene, ops: Any) -> tuple[list[str], list[str]]:
     return inputs, first
 
 
-def layout_dot(scene: Scene, boxes: Any, ops: Any, free: Any) -> str:
-    """The DOT of the scene's boxes, op circles and laid-out edges with their labels' room."""
+def dot_parts(scene: Scene, ops: Any, free: Any) -> dict[str, Any]:
+    """What :func:`~vizgrad.render.scene.geometry.layout_dot` needs besides the box and op
+    sizes: the laid-out edges with their labels' room, the aligned ranks, the spacing."""
     p = scene.preset
     edges = []
     for (u, v, slot), label in scene.edge_texts.items():
@@ -164,7 +168,6 @@ def layout_dot(scene: Scene, boxes: Any, ops: Any, free: Any) -> str:
         if (u, v, slot) not in free:
             edges.append((u, v, ids.edge(u, v, slot), size))
     inputs, first = aligned(scene, ops)
-    return gm.layout_dot(dict(boxes), dict(ops), edges, inputs=inputs, first=first,
-                         rankdir=scene.rankdir, font=p.label * LABEL_H / gm.LINE_EM,
-                         nodesep=p.nodesep * (0.6 if scene.collapsed else 1),
-                         ranksep=p.ranksep)
+    return dict(edges=tuple(edges), inputs=tuple(inputs), first=tuple(first),
+                rankdir=scene.rankdir, font=p.label * LABEL_H / gm.LINE_EM,
+                nodesep=p.nodesep * (0.6 if scene.collapsed else 1), ranksep=p.ranksep)

@@ -87,7 +87,8 @@ def _placeholder(size: tuple[float, float], font: float) -> str:
 
 def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float, float]],
                edges: Iterable[tuple[str, str, str, tuple[float, float] | None]], *,
-               inputs: Sequence[str] = (), first: Sequence[str] = (), rankdir: str = "LR",
+               inputs: Sequence[str] = (), first: Sequence[str] = (), sources: Sequence[str] = (),
+               sinks: Sequence[str] = (), rankdir: str = "LR",
                font: float = 10.0,
                nodesep: float = 0.3, ranksep: float = 0.3) -> str:
     """DOT for the layout: fixed-size boxes and op circles, edges with sized label placeholders.
@@ -99,6 +100,7 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
         inputs: nodes placed together in the first rank.
         first: values computed from inputs alone: their ops share a rank, and so
             do their boxes, so parallel first steps (``exp(z0)``, ``exp(z1)``...) line up.
+        sources, sinks: nodes alone in the first rank, and alone in the last one.
         rankdir: ``"LR"`` or ``"TB"``.
         font: the placeholder font size (points) used to turn sizes into text.
     """
@@ -121,6 +123,9 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
                        f"{_attrs({'height': _inch(oh), 'shape': 'ellipse', 'width': _inch(ow)})};")
     if inputs:
         out.append("  { rank=min; " + " ".join(_q(n) for n in inputs) + " }")
+    for rank, nodes in (("source", sources), ("sink", sinks)):
+        if nodes:
+            out.append(f"  {{ rank={rank}; " + " ".join(_q(n) for n in nodes) + " }")
     if len(first) > 1:
         out.append("  { rank=same; " + " ".join(_q(n) for n in first) + " }")
         ranked = [op_id(n) for n in first if n in ops]

@@ -206,6 +206,7 @@ def scheme() -> dict[str, Any]:
     """
     cell_rx = _regex("text", {"node": f"({NODE})", "slot": "(" + "|".join(_CELLS) + ")"})
     heads = "|".join(PATTERNS[k].split("{", 1)[0] for k in _OF_BOX)
-    return {"box": PATTERNS["box"], "text": PATTERNS["text"], "caption": PATTERNS["caption"],
+    return {"box": PATTERNS["box"], "op": PATTERNS["op"], "text": PATTERNS["text"],
+            "caption": PATTERNS["caption"],
             "frame_label": PATTERNS["frame_label"], "cells": list(_CELLS),
             "cell": f"^{cell_rx}$", "node": f"^(?:{heads})({NODE})(?:-|$)"}

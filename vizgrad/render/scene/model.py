@@ -75,6 +75,8 @@ class Scene:
         lang: language of the words (default: ``$VIZGRAD_LANG``, else English).
         caption: draw the caption and chain-rule block on top.
         legend: draw the legend at the bottom.
+        scale: the grad colour scale (default: this graph's own); a page whose views
+            open groups gives them all one.
     """
 
     # -- the options and the graph
@@ -110,6 +112,8 @@ class Scene:
     to_output: Mapping[str, int]
     #: edges drawn straight, outside the layout
     free: frozenset[Edge]
+    #: the layout's input but the box sizes (a group opened in place resizes its box)
+    dot_parts: Mapping[str, Any]
     dot: str
     # -- the words around the graph
     notes: tuple[str, ...]
@@ -134,7 +138,8 @@ class Scene:
     def __init__(self, x: Any, *, preset: str | Preset = "docs", theme: str | Theme = "light",
                  rankdir: str = "LR", decimals: int | None = None, trim: bool | None = None,
                  lang: str | None = None, caption: bool = True, legend: bool = True,
-                 backend: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+                 backend: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 scale: float | None = None) -> None:
         put = self._put
         G = as_graph(x)
         p = get_preset(preset)
@@ -149,7 +154,8 @@ class Scene:
             order=tuple(sorted(G.nodes, key=lambda n: (G.nodes[n].get("order", 0), str(n)))),
             last=len(G.graph["steps"]) - 1, collapsed="collapsed" in G.graph)
         contributions = Contributions.of(G)
-        put(contributions=contributions, scale=contributions.scale,
+        put(contributions=contributions,  # one colour scale for every view of a page, if given
+            scale=contributions.scale if scale is None else float(scale),
             params=_frozen({n: tuple(rows) for n in self.order if (rows := param_rows(self, n))}),
             params_done=_frozen(params_step(G)))
         texts = _dot.edge_texts(self)
@@ -165,7 +171,9 @@ class Scene:
         put(box_sizes=_frozen(_dot.box_sizes(self)), op_sizes=_frozen(_dot.op_sizes(self)),
             to_output=_frozen(_dot.heights(G, self.order)))
         put(free=frozenset(_dot.free_edges(self)))
-        put(dot=_dot.layout_dot(self, self.box_sizes, self.op_sizes, self.free))
+        parts = _dot.dot_parts(self, self.op_sizes, self.free)
+        put(dot_parts=_frozen(parts), dot=gm.layout_dot(dict(self.box_sizes), dict(self.op_sizes),
+                                                        **parts))
         self._place(self._geometry(backend, timeout))
         put(looks=Looks(self))
 

@@ -1,10 +1,12 @@
 """The views of a collapsed player page: one picture per group opened, and the way back.
 
 A page built with ``collapse`` shows the collapsed graph; a click on a group
-box switches to the view of the same graph with that one group opened
-(:func:`vizgrad.collapse.collapse` with ``expand=[path]``), laid out once here.
-Each view carries its steps' ``from`` (the source step each position stands
-for), so the page keeps the reader at the same point of the backward pass::
+box switches to the view of the same graph with that group opened in place
+(:class:`~vizgrad.render.scene._opened.OpenScene`: a framed cluster where its
+box was, every other box at its rank and order), laid out once here; inside an
+opened group, its own groups open in turn (a neuron inside a layer). Each view
+carries, per step, the collapsed step it belongs to (:func:`step_map`), so the
+page keeps the reader at the same point of the backward pass::
 
     >>> import vizgrad
     >>> from vizgrad.collapse import collapse
@@ -14,7 +16,7 @@ for), so the page keeps the reader at the same point of the backward pass::
     >>> vs = views(base, G, "neuron", "merge", {})
     >>> [v["open"] for v in vs["views"]], vs["left_out"]
     (['L0/N0', 'L0/N1', 'L0/N2', 'L1/N0'], [])
-    >>> unpack_view(vs["views"][3])["frame"]["label"]
+    >>> unpack_view(vs["views"][3])["frames"][0]["label"]
     'L1/N0 · 11 values'
 
 Views are laid out in the order of the boxes until :data:`VIEW_BUDGET` bytes
@@ -33,19 +35,23 @@ from typing import TYPE_CHECKING, Any
 from .. import text as tx
 from ..scene import ids
 from ..scene._groups import box_name, ordered_params
+from ..scene._opened import step_map
+from ._finding import find_examples, index
 from .playback import node_table, pack, playback, scene_svg
 
 if TYPE_CHECKING:
     from ..scene.model import Scene
 
-__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "frame_svg", "index", "open_frames", "pack_view",
-           "positions", "table_rows", "unpack_view", "view_data", "views", "with_frames"]
+__all__ = ["MAX_VIEWS", "VIEW_BUDGET", "find_examples", "frame_svg", "frames_of", "index",
+           "opened_parts",
+           "pack_view", "plan",
+           "positions", "shown", "step_map", "table_rows", "unpack_view", "view_data", "views",
+           "with_frames"]
 
 #: bytes the opened views of one page may add (compressed, as the page holds them)
 VIEW_BUDGET = 2_000_000
 #: the most views one page lays out
 MAX_VIEWS = 40
-_PAD = 10.0  # points between the members and the frame around them
 
 
 def positions(G: Any) -> list[int]:
@@ -53,96 +59,47 @@ def positions(G: Any) -> list[int]:
     return [int(s.get("from", s["index"])) for s in G.graph["steps"]]
 
 
-def _member_boxes(scene: Scene, members: set[str]) -> list[tuple[str, float, float, float, float]]:
-    """The box and op circle of every member: (node, x, y, width, height)."""
-    out = []
-    for sh in scene.shapes:
-        p = ids.parse(sh.id)
-        node = p.node if p is not None and p.kind in ("box", "op") else None
-        if node not in members:
-            continue
-        if sh.kind == "rect":
-            out.append((node, *sh.geom[:4]))
-        elif sh.kind == "ellipse":
-            cx, cy, rx, ry = sh.geom
-            out.append((node, cx - rx, cy - ry, 2 * rx, 2 * ry))
-    return out
-
-
 def frame_svg(scene: Scene, frame: dict[str, Any], prefix: str,
               suffix: str = "") -> tuple[str, str]:
-    """The tinted halos behind an opened group's members (drawn first), and the group's
-    label above its output (drawn last; a click on it closes the group)."""
+    """An opened group's frame (a tinted rectangle, drawn first: its members lie inside it)
+    and its label in the frame's top band (drawn last; a click on it closes the group)."""
     from ._svgout import xml_text
 
     f = scene.preset.font * 0.85
     th = scene.theme
-    out = [f'<g id="{prefix}{ids.frame(suffix)}" class="vg-frame">']
-    for x, y, w, h in frame["halos"]:
-        out.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" '
-                   f'rx="{f * 0.6:.2f}" fill="{_TINT}" fill-opacity="{_ALPHA[th.name]}" '
-                   f'stroke="{_TINT}" stroke-width="1.2"/>')
-    x, y = frame["at"]
+    x, y, w, h = frame["rect"]
+    path = xml_text(frame["path"])
+    box = (f'<g id="{prefix}{ids.frame(suffix)}" class="vg-frame" data-path="{path}">'
+           f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" rx="{f * 0.6:.2f}" '
+           f'fill="{_TINT}" fill-opacity="{_ALPHA[th.name]}" stroke="{_TINT}" '
+           f'stroke-width="1.5"/></g>')
+    lx, ly = frame["at"]
     label = (f'<text id="{prefix}{ids.frame_label(suffix)}" class="vg-frame-label" '
-             f'data-path="{xml_text(frame["path"])}" '
-             f'x="{x:.2f}" y="{y:.2f}" '
-             f'font-size="{f:.2f}" font-weight="bold" fill="{th.text}" stroke="{th.background}" '
-             f'stroke-width="4" paint-order="stroke">{xml_text(frame["label"])} ▴</text>')
-    return "".join(out) + "</g>", label
+             f'data-path="{path}" x="{lx:.2f}" y="{ly:.2f}" '
+             f'font-size="{f:.2f}" font-weight="bold" fill="{th.text}">'
+             f'{xml_text(frame["label"])} ▴</text>')
+    return box, label
 
 
 _TINT = "#8da0cb"  # ColorBrewer Set2 blue: membership, apart from the highlight and the grads
-_ALPHA = {"light": "0.28", "dark": "0.35"}
+_ALPHA = {"light": "0.16", "dark": "0.22"}
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    """The area two (x, y, width, height) rectangles share."""
-    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
-    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
+def frames_of(scene: Any) -> list[dict[str, Any]]:
+    """The frames of the opened groups of an :class:`~vizgrad.render.scene._opened.OpenScene`
+    (outermost first), in the picture's points, with their labels."""
+    from ..scene._opened import PAD, label_band
 
-
-def _label_at(scene: Scene, shapes: list[tuple[str, float, float, float, float]], text: str,
-              order: list[str]) -> list[float]:
-    """Where the group's label goes: above or below one of its members (its output first),
-    wherever it covers the least of the other boxes and stays inside the picture."""
-    from .._metrics import width
-
-    f = scene.preset.font * 0.85
-    w, h = width(text + " ▴", f, True), f * 1.2
-    pad = _PAD / 2
-    members = {s[0] for s in shapes}
-    others = [sh.geom[:4] if sh.kind == "rect" else (sh.geom[0] - sh.geom[2], sh.geom[1] - sh.geom[3],
-                                                      2 * sh.geom[2], 2 * sh.geom[3])
-              for sh, p in ((sh, ids.parse(sh.id)) for sh in scene.shapes)
-              if p is not None and p.kind in ("box", "op") and sh.kind in ("rect", "ellipse")
-              and p.node not in members]
-    right, bottom = scene.size
-    best: tuple[float, int, list[float]] | None = None
-    rank = {m: i for i, m in enumerate(order)}
-    for k, (node, x, y, _, bh) in enumerate(sorted(shapes, key=lambda s: rank.get(s[0], 0))):
-        for base in (y - pad - 4, y + bh + pad + f):  # baselines above and below the member
-            box = (x - pad, base - f, w, h)
-            cost = sum(_overlap(box, o) for o in others)
-            if box[0] < 0 or box[1] < 0 or box[0] + w > right or box[1] + h > bottom:
-                cost += w * h
-            if best is None or (cost, k) < best[:2]:
-                best = (cost, k, [round(x - pad, 2), round(base, 2)])
-    assert best is not None
-    return best[2]
-
-
-def _frame(scene: Scene, path: str, members: list[str], size: int) -> dict[str, Any] | None:
-    shapes = _member_boxes(scene, set(members))
-    if not shapes:
-        return None
-    pad = _PAD / 2
-    halos = [[round(x - pad, 2), round(y - pad, 2), round(w + 2 * pad, 2), round(h + 2 * pad, 2)]
-             for _, x, y, w, h in shapes]
-    order = sorted(members, key=lambda m: -scene.graph.nodes[m].get("order", 0))  # output first
-    label = f"{path} · {scene.word('box.group', size=f'{size:,}')}"
-    return {"halos": halos, "at": _label_at(scene, shapes, label, order), "output": order[0],
-            "path": path, "label": label}
+    dx, dy = scene.graph_box[:2]
+    out = []
+    for fr in getattr(scene, "frames", ()):
+        path = fr["path"]
+        x, y, w, h = fr["rect"]
+        out.append({"path": path, "label": scene.frame_label(path),
+                    "rect": [round(x + dx, 2), round(y + dy, 2), round(w, 2), round(h, 2)],
+                    "at": [round(x + dx + PAD, 2),
+                           round(y + dy + label_band(scene) * 0.72, 2)]})
+    return out
 
 
 def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[str, Any]]:
@@ -166,7 +123,7 @@ def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
     """:func:`~vizgrad.render.write.playback.node_table` with each group's path and
     parameter rows, and the texts a row shows where its box has none (a constant has no
     grad row): the data the script of the player and the lab builds its table from
-    (``render/assets/vg/table.js``).
+    (``render/assets/vg/table.js``); an opened group's parameters stay "parameter of L0/N1".
 
     >>> from vizgrad import examples
     >>> from vizgrad.render.scene.model import Scene
@@ -176,6 +133,7 @@ def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
     """
     rows: list[dict[str, Any]] = list(node_table(scene))
     G = scene.graph
+    opened = getattr(scene, "opened", ())
     for r in rows:
         n = r["id"]
         r["data"] = scene.num(G.nodes[n].get("data"))
@@ -187,67 +145,60 @@ def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
                                   inputs=", ".join(tx.name(G, p) for p in ins) or "—")
             r["params"] = _params(scene, source, n, scene.params_done.get(n))
             r["path"] = str(G.nodes[n].get("group") or r["name"])
+        elif opened and scene.kind(n) == "input" and str(G.nodes[n].get("group") or "") in opened:
+            r["how"] = scene.word("player.param", path=str(G.nodes[n]["group"]))
     return rows
 
 
 def with_frames(scene: Scene, svg: str, frames: list[dict[str, Any]], prefix: str) -> str:
-    """``svg`` (the scene's) with each frame's halos drawn first and its label last; the
-    first frame's ids are ``frame`` and ``frame-label``, the next ``frame-1`` … ."""
+    """``svg`` (the scene's) with each frame drawn first and its label last; the first
+    frame's ids are ``frame`` and ``frame-label``, the next ``frame-1`` … ."""
     at = svg.index("/>\n", svg.index('class="vg-background"')) + 3
     end = svg.rindex("</svg>")
-    halos, labels = [], []
+    boxes, labels = [], []
     for k, frame in enumerate(frames):
-        h, label = frame_svg(scene, frame, prefix, f"-{k}" if k else "")
-        halos.append(h + "\n")
+        box, label = frame_svg(scene, frame, prefix, f"-{k}" if k else "")
+        boxes.append(box + "\n")
         labels.append(label + "\n")
-    return svg[:at] + "".join(halos) + svg[at:end] + "".join(labels) + svg[end:]
+    return svg[:at] + "".join(boxes) + svg[at:end] + "".join(labels) + svg[end:]
 
 
-def open_frames(scene: Scene, paths: list[str]) -> list[dict[str, Any]]:
-    """The frames of the opened groups ``paths`` of a collapsed scene: their members are the
-    values whose group path is, or is inside, the opened path."""
-    G = scene.graph
-    out = []
-    for path in paths:
-        members = [n for n in scene.order if scene.kind(n) != "group" and G.nodes[n].get("group")
-                   and (str(G.nodes[n]["group"]) + "/").startswith(path + "/")]
-        frame = _frame(scene, path, members, len(members))
-        if frame:
-            out.append(frame)
-    return out
-
-
-def view_data(scene: Scene, prefix: str, source: Any = None, *, open_: str | None = None,
-              members: list[str] | None = None, svg: bool = True) -> dict[str, Any]:
-    """What the page needs to show one view: SVG, playback, table rows, positions, boxes."""
+def view_data(scene: Scene, prefix: str, source: Any = None, *, base: Any = None,
+              svg: bool = True) -> dict[str, Any]:
+    """What the page needs to show one view: SVG, playback, table rows, positions, the
+    boxes that open, the opened frames and each step's place in ``base``'s steps."""
     G = scene.graph
     boxes = {str(G.nodes[n]["group"]): n for n in scene.order
              if scene.kind(n) == "group" and G.nodes[n].get("group")}
-    out: dict[str, Any] = {"open": open_, "from": positions(G), "boxes": boxes,
-                           "rows": table_rows(scene, source), "playback": pack(playback(scene)),
-                           "names": {n: box_name(scene, n) for n in boxes.values()}}
-    frame = _frame(scene, open_, members or [], len(members or [])) if open_ else None
-    if frame:
-        out["frame"] = frame
+    opened = list(getattr(scene, "opened", ()))
+    frames = frames_of(scene)
+    out: dict[str, Any] = {"open": opened[-1] if opened else None, "from": positions(G),
+                           "boxes": boxes, "rows": table_rows(scene, source),
+                           "playback": pack(playback(scene)), "frames": frames,
+                           "names": {n: box_name(scene, n) for n in boxes.values()},
+                           "steps": step_map(base if base is not None else G, G, opened)}
     if svg:
         text = scene_svg(scene, scene.look(None), prefix=prefix)
-        if frame:
-            text = with_frames(scene, text, [frame], prefix)
-        out["svg"] = text
+        out["svg"] = with_frames(scene, text, frames, prefix) if frames else text
     return out
 
 
-def index(base: Any, collapsed: Any) -> list[list[str]]:
-    """What the find box searches: ``[name, group path or "", node id]`` of every value
-    inside a group of ``collapsed`` (``base`` is the graph it was collapsed from)."""
-    out = []
-    for b in sorted(collapsed, key=lambda n: collapsed.nodes[n]["order"]):
-        a = collapsed.nodes[b]
-        if a.get("kind") != "group" or not a.get("group"):
-            continue
-        for m in a.get("members") or ():
-            out.append([tx.name(base, m), str(a["group"]), m])
-    return out
+def opened_parts(scene: Any, source: Any, parts: dict[str, Any]) -> dict[str, Any]:
+    """``parts`` (:func:`~vizgrad.render.write.html.player_parts`) of a page that opens any
+    group when asked (the lab): the opened groups' frames in the SVG and their paths
+    (``open``) and each step's place in the collapsed steps (``steps``, ``base_last``:
+    see :func:`step_map`), what the find box searches beside the table (``index``: the values inside
+    closed groups, each with its innermost group) and its placeholder's examples."""
+    frames = frames_of(scene)
+    if frames:
+        parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
+        parts["open"] = [f["path"] for f in frames]
+        # the steps counted as in the collapsed picture, as its caption counts them
+        parts["steps"] = step_map(scene.base.graph, scene.graph, list(scene.opened))
+        parts["base_last"] = scene.base.last
+    found = index(source, scene.graph, {str(g) for _, g in source.nodes(data="group") if g}) \
+        if source is not None and "collapsed" in scene.graph.graph else []
+    return {**parts, "index": found, "find_examples": find_examples(scene, found)}
 
 
 def pack_view(view: dict[str, Any]) -> dict[str, Any]:
@@ -287,35 +238,75 @@ def _inside(E: Any, path: str, members: Any) -> None:
             attrs["name"] = str(name)[len(head):]
 
 
-def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, Any],
-          prefix: str = "vg-", budget: int | None = None,
-          limit: int | None = None) -> dict[str, Any]:
-    """The opened views of every group box of ``scene`` (collapsed from ``base``), packed,
-    within ``budget`` bytes and ``limit`` views (default :data:`VIEW_BUDGET`,
-    :data:`MAX_VIEWS`); once one does not fit, the rest are left out (no more layouts)."""
-    from ...collapse import collapse
-    from ..scene.model import Scene
+def shown(G: Any) -> set[tuple[str, float]]:
+    """Every (node, grad) a picture of ``G`` colours a box by."""
+    out = set()
+    for s in G.graph["steps"]:
+        if s["kind"] == "seed":
+            out.add((str(s["node"]), s["grad"]))
+        for c in s.get("contributions", ()):
+            if isinstance(c["after"], (int, float)):
+                out.add((str(c["target"]), c["after"]))
+    return out
 
-    H = scene.graph
-    budget = VIEW_BUDGET if budget is None else budget
+
+def plan(H: Any, source: Any, level: Any, steps: str,
+         limit: int | None = None) -> tuple[list[tuple[list[str], Any]], list[str]]:
+    """The views a page of ``H`` (``source`` collapsed at ``level``) lays out: each group of
+    ``H`` opened, then each group one level down inside an opened one, breadth first, at
+    most ``limit`` (default :data:`MAX_VIEWS`); and the paths of the groups left out."""
+    from ...collapse import collapse
+
     limit = MAX_VIEWS if limit is None else limit
+    out: list[tuple[list[str], Any]] = []
+    queue: list[tuple[list[str], Any]] = [([], H)]
+    seen = []
+    while queue:
+        chain, G = queue.pop(0)
+        for b in sorted(G, key=lambda n: G.nodes[n].get("order", 0)):
+            a = G.nodes[b]
+            path = str(a.get("group") or "")
+            if a.get("kind") != "group" or not path or (chain and not
+                                                       path.startswith(chain[-1] + "/")):
+                continue
+            seen.append(path)
+            if len(out) >= limit:
+                continue
+            E = collapse(source, level, steps=steps, expand=[*chain, path])
+            for p in (*chain, path):
+                _inside(E, p, [n for n in E if str(E.nodes[n].get("group") or "") == p])
+            out.append(([*chain, path], E))
+            queue.append(([*chain, path], E))
+    return out, [p for p in seen if p not in {c[-1] for c, _ in out}]
+
+
+def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, Any],
+          prefix: str = "vg-", budget: int | None = None, limit: int | None = None,
+          planned: Any = None) -> dict[str, Any]:
+    """The opened views of the group boxes of ``scene`` (collapsed from ``base``), packed,
+    within ``budget`` bytes and ``limit`` views (default :data:`VIEW_BUDGET`,
+    :data:`MAX_VIEWS`): each laid out in place of the collapsed picture's boxes
+    (:class:`~vizgrad.render.scene._opened.OpenScene`); once one does not fit, the rest
+    are left out (no more layouts)."""
+    from ..scene._opened import OpenScene
+
+    budget = VIEW_BUDGET if budget is None else budget
+    todo, left = planned if planned is not None else plan(scene.graph, base, level, steps, limit)
     out: list[dict[str, Any]] = []
-    left: list[str] = []
     spent = 0
-    for b in scene.order:
-        a = H.nodes[b]
-        if scene.kind(b) != "group" or not a.get("group"):
+    options = {k: v for k, v in options.items() if k not in ("scale", "rankdir")}
+    for chain, E in todo:
+        if any(p in left for p in chain[:-1]):  # inside a group left out
+            left.append(chain[-1])
             continue
-        path = str(a["group"])
-        if left or len(out) >= limit:
-            left.append(path)
+        if spent >= budget:
+            left.append(chain[-1])
             continue
-        E = collapse(base, level, steps=steps, expand=[path])
-        _inside(E, path, a.get("members") or ())
-        view = pack_view(view_data(Scene(E, **options), prefix, base, open_=path,
-                                   members=list(a.get("members") or ())))
+        view = pack_view(view_data(OpenScene(E, base=scene, source=base, **options), prefix,
+                                   base, base=scene.graph))
         if spent + len(view["z"]) > budget:
-            left.append(path)
+            left.append(chain[-1])
+            spent = budget
             continue
         spent += len(view["z"])
         out.append(view)

@@ -33,24 +33,26 @@ from .. import text as tx
 from ..scene import ids
 from ..scene._groups import sample_choices
 from ._bundle import bundle
-from ._views import index, positions, table_rows, views
+from ._views import find_examples, index, plan, positions, shown, table_rows, views
+from ..theme import robust_scale
 from .playback import pack, playback, scene_svg
 from ..pacing import pace
 from ..scene.prepare import Prepared, prepare
 from ..scene.model import Scene, make_scene
 
-__all__ = ["estimate", "player_html", "player_parts"]
+__all__ = ["estimate", "find_examples", "player_html", "player_parts"]
 
 
 def estimate(n: int, steps: int) -> tuple[int, float]:
     """About how many bytes a player page of ``n`` values and ``steps`` steps has, and how
     many seconds it takes beside its one layout: the page holds one picture and each
-    step's changes (measured: 1,033 values and 1,352 steps give 5.5 MB).
+    step's changes, and its script (52 kB with nothing drawn; measured: 1,033 values and
+    1,352 steps give 5.5 MB).
 
     >>> estimate(5, 8)[0] < 100_000
     True
     """
-    return 45_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
+    return 52_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
 
 
 _PREFIX = "vg-"
@@ -91,7 +93,8 @@ def player_parts(scene: Scene, source: Any = None) -> dict[str, Any]:
     words = {"step": scene.word("caption.step", k="{k}", n="{n}"),
              "final": scene.word("player.final"), "play": scene.word("player.play"),
              "pause": scene.word("player.pause"), "pending": scene.word("pending"),
-             "grad": scene.word("player.col.grad", root=root)}
+             "grad": scene.word("player.col.grad", root=root),
+             "inside": scene.word("player.inside", path="{path}", i="{i}", n="{n}")}
     words.update({k.split(".", 1)[1].replace(".", "_"): scene.word(k) for k in _WORDS})
     boxes = {str(G.nodes[n]["group"]): n for n in scene.order
              if scene.kind(n) == "group" and G.nodes[n].get("group")}
@@ -151,7 +154,7 @@ def _sample_select(scene: Scene, choices: dict[str, Any] | None, chosen: str) ->
             f'<select id="sample" title="{e(w("player.sample.title"))}">{opts}</select></span>')
 
 
-def _tools(scene: Scene, openable: bool, samples: str = "") -> str:
+def _tools(scene: Scene, openable: bool, samples: str = "", examples: str = "") -> str:
     """The picture's tools: zoom, find, the sample selector, and (with views) the way back
     to all collapsed."""
     e, w = html.escape, scene.word
@@ -166,7 +169,8 @@ def _tools(scene: Scene, openable: bool, samples: str = "") -> str:
             f'title="{e(w("player.zoom.in.title"))}">+</button></span>'
             f'<span class="find"><label for="find">{e(w("player.find"))}</label>'
             f'<input type="search" id="find" autocomplete="off" spellcheck="false" '
-            f'placeholder="{e(w("player.find.placeholder"))}" aria-describedby="found">'
+            f'placeholder="{e(w("player.find.placeholder", examples=examples))}" '
+            f'aria-describedby="found">'
             f'<output id="found" aria-live="polite"></output></span>{samples}{close}</div>')
 
 
@@ -231,14 +235,20 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
         chosen = str(o.sample)
         prepared = prepare(x, o)
         G = prepared.graph
-        scene = make_scene(G, **o.scene())
         info = G.graph.get("collapsed")
+        planned, look = None, {}
         # groups open only when this page collapsed them (not a graph collapsed before)
         if info and "runs" not in info and "collapsed" not in prepared.source.graph:
             chain = prepared.chain
             source = chain[-2] if len(chain) > 1 else prepared.source
-            opened = views(scene, source, info["level"], o.group_steps,
-                           {**o.scene(), "rankdir": scene.rankdir}, _PREFIX, limit=max_views)
+            planned = plan(G, source, info["level"], o.group_steps, max_views)
+            # one colour scale for every view of the page (a box keeps its colour)
+            look["scale"] = robust_scale([v for _, v in set().union(
+                shown(G), *(shown(E) for _, E in planned[0]))])
+        scene = make_scene(G, **o.scene(), **look)
+        if planned is not None:
+            opened = views(scene, source, info["level"], o.group_steps, o.scene(), _PREFIX,
+                           planned=planned)
     G = scene.graph
     first = prepared.step(step, default=0)
     first = scene.last + 1 if first is None else first
@@ -257,10 +267,11 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
     data = {"playback": parts["playback"], "rows": parts["rows"], "ids": parts["ids"],
             "words": parts["words"], "prefix": _PREFIX, "from": parts["from"],
             "boxes": parts["boxes"], "views": [], "index": [], "left_out": [],
+            "last": last,
             "samples": sample_choices(scene)}
     if opened is not None:
         data.update(views=opened["views"], left_out=opened["left_out"],
-                    index=index(source, G))
+                    index=index(source, G, [v["open"] for v in opened["views"]]))
     script = bundle("player.js")
     dark = ' class="dark"' if scene.theme.name == "dark" else ""
 
@@ -299,7 +310,8 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 <label for="slider">{e(w("player.slider"))}</label>
 <input type="range" id="slider" min="0" max="{last + 1}" step="1" value="{first}">
 </nav>
-{_tools(scene, bool(data["views"]), _sample_select(scene, data["samples"], chosen))}
+{_tools(scene, bool(data["views"]), _sample_select(scene, data["samples"], chosen),
+        find_examples(scene, data["index"]))}
 </div>
 <p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
 {_groups_hint(scene, data)}

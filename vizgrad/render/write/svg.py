@@ -82,6 +82,10 @@ class Drawing:
             s = self.scene
             desc = "\n".join(s.caption_texts(self.step)[1:])
             self._svg = svg_document(s, s.look(self.step), title=self.title(), desc=desc)
+            if getattr(s, "frames", None):  # groups opened in place: their frames
+                from ._views import frames_of, with_frames
+
+                self._svg = with_frames(s, self._svg, frames_of(s), "")
         return self._svg
 
     def slides(self) -> list[str]:

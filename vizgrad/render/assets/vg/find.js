@@ -7,6 +7,8 @@ import { boxId, frameLabelId } from "./ids.js";
 // box: the <input>; out: the <output> that says what was found
 export function attach(box, out, page) {
   var entries = null;
+  // is the group `path` open where the reader looks (the lab: one of several open)
+  var isOpen = page.isOpen || function (path) { return page.view().open === path; };
   var matches = [];
   var at = -1;
   var mark = null;
@@ -27,7 +29,7 @@ export function attach(box, out, page) {
   function unmark() {
     if (mark && mark.parentNode) { mark.parentNode.removeChild(mark); }
     mark = null;
-    Array.prototype.forEach.call(document.querySelectorAll("#nodes tr.found"), function (tr) {
+    Array.prototype.forEach.call(document.querySelectorAll("tr.found"), function (tr) {
       tr.classList.remove("found");
     });
   }
@@ -80,10 +82,10 @@ export function attach(box, out, page) {
     unmark();
     var note = fill(page.words.find_count, { i: i + 1, n: matches.length, name: m.name });
     var path = m.box || m.path;
-    if (path && page.view().open !== path && page.byPath()[path] !== undefined && !m.box) { page.switchTo(page.byPath()[path], false); }
-    if (m.box && page.view().open === m.box) {
-      markShape(frameLabelId());
-    } else if (m.box || (path && page.view().open !== path)) {
+    if (path && !isOpen(path) && page.byPath()[path] !== undefined && !m.box) { page.switchTo(page.byPath()[path], false); }
+    if (m.box && isOpen(m.box)) {
+      markShape(page.frame ? page.frame(m.box) : frameLabelId());
+    } else if (m.box || (path && !isOpen(path))) {
       var closed = page.view().boxes[path];  // inside a group that stays closed: its box
       markShape(boxId(closed));
       markRow(m.box ? page.rows()[closed] : paramRow(closed, m.name) || page.rows()[closed]);
@@ -131,5 +133,7 @@ export function attach(box, out, page) {
     goTo((at + (e.shiftKey ? matches.length - 1 : 1)) % matches.length);
   });
 
-  return { clear: unmark };
+  // forget what was found (the lab: another graph, or the same with other groups open)
+  function reset() { entries = null; matches = []; at = -1; asked = null; unmark(); out.textContent = ""; }
+  return { clear: unmark, reset: reset };
 }

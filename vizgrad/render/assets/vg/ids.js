@@ -4,7 +4,7 @@
 
 // the scheme the scripts were written against; setScheme() replaces it with the page's
 let scheme = {
-  box: "n-{node}", text: "t-{node}-{slot}", cells: ["data", "grad"], caption: "cap-{line}",
+  box: "n-{node}", op: "o-{node}", text: "t-{node}-{slot}", cells: ["data", "grad"], caption: "cap-{line}",
   node: "^[ntcs]-([a-z]+\\d+)(?:-|$)", cell: "^t-(.+)-(data|grad)$", frame_label: "frame-label"
 };
 let cellRe = new RegExp(scheme.cell);
@@ -24,6 +24,8 @@ function build(pattern, fields) {
 
 // the id of node n's box
 export function boxId(n) { return build(scheme.box, { node: n }); }
+// the id of node n's op circle
+export function opId(n) { return build(scheme.op, { node: n }); }
 // the id of node n's text in slot `slot` ("data", "grad", "name", ...)
 export function textId(n, slot) { return build(scheme.text, { node: n, slot: slot }); }
 // the id of line i of the picture's caption

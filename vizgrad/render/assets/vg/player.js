@@ -8,6 +8,7 @@ import { zoomControl } from "./zoom.js";
 import { captionLine } from "./caption.js";
 import { buildRows, markActive, rowIndex, showCell, showCells, showParams } from "./table.js";
 import { attach } from "./find.js";
+import { glide } from "./move.js";
 
 var root = document.getElementById("player");
 var data = JSON.parse(document.getElementById("vg-data").textContent);
@@ -36,6 +37,16 @@ function boxIndex(v) {
 }
 views.forEach(function (v, i) { if (v.open) { byPath[v.open] = i; } });
 boxIndex(views[0]);
+// the opened group a group lies in (a neuron in its layer), null at the top
+function parentOf(path) {
+  for (var i = path.lastIndexOf("/"); i > 0; i = path.lastIndexOf("/", i - 1)) {
+    if (byPath[path.slice(0, i)] !== undefined) { return path.slice(0, i); }
+  }
+  return null;
+}
+function frameLabels(v) {
+  return Array.prototype.slice.call(v.svgEl.querySelectorAll(".vg-frame-label"));
+}
 
 // a view other than the page's own comes compressed (zlib, base64): inflate it once
 function inflate(v) {
@@ -89,19 +100,43 @@ function prepare(v) {
       box.setAttribute("aria-label", fill(words.expand, { path: path }));
       box.classList.add("vg-openable");
     });
-    var label = shape(v, frameLabelId());
-    if (label && v.open) {
+    frameLabels(v).forEach(function (label) {  // each opened group's label closes it
       label.setAttribute("tabindex", "0");
       label.setAttribute("role", "button");
-      label.setAttribute("aria-label", fill(words.collapse, { path: v.open }));
-    }
+      var path = label.getAttribute("data-path");
+      label.setAttribute("aria-label", fill(words.collapse, { path: path }));
+    });
   }
+}
+
+// the picture keeps one scale on the page: fitted, every view is drawn at the scale that
+// fits the page's own picture, so an opened group's text is as large as the rest
+function keepScale() {
+  var svg = view.svgEl;
+  if (!zoom.fitted() || view === views[0]) {
+    if (svg.style.width && zoom.scale() === null) { svg.style.width = ""; svg.style.maxWidth = ""; }
+    return;
+  }
+  var vb = svg.viewBox.baseVal;
+  var vb0 = views[0].svgEl.viewBox.baseVal;
+  var room = stage.clientWidth;
+  if (!vb || !vb0 || !vb0.width || !room) { return; }
+  svg.style.width = (vb.width * room / vb0.width) + "px";
+  svg.style.maxWidth = "none";
+}
+
+// node n of view v: its id in view w (a group box has another id in each view), or null
+function sameNode(v, w, n) {
+  var path = v.boxOf[n];
+  if (path !== undefined) { return w.boxes[path] !== undefined ? w.boxes[path] : null; }
+  return shape(w, boxId(n)) ? n : null;
 }
 
 function use(i) {
   var v = views[i];
   prepare(v);
   var old = stage.querySelector("svg");
+  var was = view;
   if (old !== v.svgEl) { stage.replaceChild(v.svgEl, old); }
   var body = document.querySelector("#nodes tbody");
   if (body !== v.tbody) { body.parentNode.replaceChild(v.tbody, body); }
@@ -113,18 +148,31 @@ function use(i) {
   slider.max = String(play.end);
   if (buttons["collapse-all"]) { buttons["collapse-all"].disabled = !v.open; }
   zoom.apply();
+  keepScale();
   unmark();
 }
 
-// the source step of position k of the view on screen (Infinity: the final view, "last":
-// the last step, which stays the last: its merged step ends the backward pass)
-function sourceOf(k) { return k > play.last ? Infinity : k === play.last ? "last" : view.from[k]; }
+// each position of a view: [the page's step it belongs to, i, n, the opened group it is
+// inside ("" outside)]; the page's own view counts its own steps
+function stepOf(v, k) { return v.steps ? v.steps[k] : [k, 0, 0, ""]; }
+// where position k of the view on screen is in the backward pass (Infinity: the final view)
+function sourceOf(k) {
+  return k > play.last ? Infinity : { k: stepOf(view, k)[0], from: view.from[k] };
+}
+// the position of view v at that point: the first of its positions in the same page step
+// from there on (an opened group starts at its own first step), else the last before
 function positionIn(v, source) {
   if (source === Infinity) { return v.playback.changes.length - 1; }
-  if (source === "last") { return v.playback.last; }
-  var k = 0;
-  for (var j = 0; j < v.from.length; j++) { if (v.from[j] <= source) { k = j; } }
-  return k;
+  var same = [];
+  var before = 0;
+  for (var j = 0; j < v.from.length; j++) {
+    var k = stepOf(v, j)[0];
+    if (k === source.k) { same.push(j); }
+    if (k <= source.k) { before = j; }
+  }
+  if (!same.length) { return before; }
+  for (var m = 0; m < same.length; m++) { if (v.from[same[m]] >= source.from) { return same[m]; } }
+  return same[same.length - 1];
 }
 
 // open view i at the same point of the backward pass
@@ -144,32 +192,50 @@ function switchTo(i, say) {
       : fill(words.closed, { path: was.open });
   }
   if (view.open && !play.active(k)) {
-    reveal(stage, view.svgEl, frameLabelId(), prefix, false);
+    reveal(stage, view.svgEl, frameOf(view, view.open), prefix, false);
   } else if (was && was.open && view.boxes[was.open]) {
     reveal(stage, view.svgEl, boxId(view.boxes[was.open]), prefix, false);
   }
+  // then the boxes glide from where they were (the scroll above saw their new places)
+  glide(was.svgEl, view.svgEl, prefix, function (n) { return sameNode(view, was, n); });
   saveHash();
 }
 
+// the id (without the prefix) of the label of the frame of `path` in view v
+function frameOf(v, path) {
+  var hit = frameLabels(v).filter(function (l) { return l.getAttribute("data-path") === path; })[0];
+  return hit ? hit.id.slice(prefix.length) : frameLabelId();
+}
 function openPath(path) {
   if (byPath[path] !== undefined) { switchTo(byPath[path]); }
 }
+// close `path` (and what is open inside it): back to the view of the group it lies in
+function closePath(path, focus) {
+  if (!view.open) { return; }
+  var up = parentOf(path);
+  switchTo(up === null ? 0 : byPath[up]);
+  if (focus) {
+    var box = view.boxes[path] !== undefined ? shape(view, boxId(view.boxes[path])) : null;
+    if (box) { box.focus({ preventScroll: true }); }
+  }
+}
 function closeAll(focus) {
   if (!view.open) { return; }
-  var was = view.open;
-  switchTo(0);
-  if (focus) {
-    var box = shape(view, boxId(view.boxes[was]));
-    if (box) { box.focus(); }
-  }
+  var top = view.open;
+  while (parentOf(top) !== null) { top = parentOf(top); }
+  closePath(top, focus);
 }
 
 // -- stepping -----------------------------------------------------------------------
 var timer = null;
 
+// the counter: the page's own steps, and inside an opened group which of its steps
 function label(k) {
-  return k > play.last ? words.final
-    : words.step.replace("{k}", String(k)).replace("{n}", String(play.last));
+  if (k > play.last) { return words.final; }
+  var s = stepOf(view, k);
+  var n = data.last === undefined ? play.last : data.last;
+  var text = words.step.replace("{k}", String(s[0])).replace("{n}", String(n));
+  return s[3] ? text + " " + fill(words.inside, { path: s[3], i: s[1], n: s[2] }) : text;
 }
 
 function saveHash() {
@@ -256,6 +322,7 @@ function showZoom() { zoom.showZoom(); }
 
 function fit() {
   zoom.toggleFit();
+  keepScale();
   reveal(stage, view.svgEl, play.active() ? boxId(play.active()) : null, prefix, false);
 }
 
@@ -285,23 +352,27 @@ function boxPath(el) {
   var n = nodeOf(el && el.id ? el.id.slice(prefix.length) : "");
   return n && view.boxOf[n] && byPath[view.boxOf[n]] !== undefined ? view.boxOf[n] : null;
 }
+function labelPath(t) {
+  return t && t.classList && t.classList.contains("vg-frame-label") ? t.getAttribute("data-path")
+    : null;
+}
 stage.addEventListener("click", function (e) {
   var t = e.target;
-  if (t.id === prefix + frameLabelId()) { closeAll(true); return; }
+  if (labelPath(t) !== null) { closePath(labelPath(t), true); return; }
   var path = boxPath(t);
   if (path) { openPath(path); }
 });
 stage.addEventListener("keydown", function (e) {
   if (e.key !== "Enter" && e.key !== " ") { return; }
   var t = e.target;
-  if (t.id === prefix + frameLabelId()) { e.preventDefault(); closeAll(true); return; }
+  if (labelPath(t) !== null) { e.preventDefault(); closePath(labelPath(t), true); return; }
   var path = boxPath(t);
   if (path) {
     e.preventDefault();
     ready(byPath[path], function () {
       openPath(path);
-      var label = shape(view, frameLabelId());
-      if (label) { label.focus(); }
+      var label = shape(view, frameOf(view, path));
+      if (label) { label.focus({ preventScroll: true }); }
     });
   }
 });
@@ -315,7 +386,8 @@ var finder = attach(findBox, found, {
   waiting: function (i) { return !!views[i].z; },
   ready: ready,
   switchTo: switchTo,
-  reveal: function (id) { reveal(stage, view.svgEl, id, prefix, true); }
+  reveal: function (id) { reveal(stage, view.svgEl, id, prefix, true); },
+  frame: function (path) { return frameOf(view, path); }
 });
 function unmark() { finder.clear(); }
 
@@ -323,7 +395,11 @@ function unmark() { finder.clear(); }
 document.addEventListener("keydown", function (e) {
   if (e.altKey || e.ctrlKey || e.metaKey) { return; }
   var t = e.target;
-  if (e.key === "Escape" && view.open && t !== findBox) { e.preventDefault(); closeAll(true); return; }
+  if (e.key === "Escape" && view.open && t !== findBox) {  // closes the innermost group
+    e.preventDefault();
+    closePath(view.open, true);
+    return;
+  }
   if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) { return; }
   var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last",
     "+": "zoom-in", "=": "zoom-in", "-": "zoom-out", "0": "fit" };
@@ -379,6 +455,7 @@ function measured() {
     decided = true;
     if (natural > room + 0.5 && room / natural >= (framed ? 0.5 : 0.7)) { fit(); }
   }
+  keepScale();
   showZoom();
 }
 measured();
