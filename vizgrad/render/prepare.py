@@ -25,10 +25,12 @@ from .._budget import too_many_values
 from ..collapse import AUTO_NODES, fold_outside, group_depth, transform_step
 from ..collapse import prepare as shrink_graph
 from ..exceptions import GraphTooLargeError, LayoutTimeoutError
-from ..graph import as_graph
+from .._lite import LiteGraph
+from ..graph import as_graph, lite_or_networkx
 from ..options import Options, StepArg, resolve_step
+from ..tracing import Trace, trace
 
-__all__ = ["Prepared", "fitted", "prepare", "refuse_large"]
+__all__ = ["Prepared", "fitted", "overview_route", "prepare", "refuse_large"]
 
 
 @dataclass(frozen=True)
@@ -66,14 +68,38 @@ def refuse_large(G: Any, max_nodes: int) -> None:
         )
 
 
+def overview_route(options: Options) -> bool:
+    """True when a graph past ``max_nodes`` would be drawn as an automatic overview, which
+    :class:`~vizgrad._lite.LiteGraph` collapses without the full networkx graph."""
+    return options.collapse == "auto" and options.focus is None
+
+
+def _source(x: Any, options: Options) -> Any:
+    """The graph given: a Value or a compact Trace of more than ``max_nodes`` values, drawn
+    as an overview, is read from its trace's columns (:func:`vizgrad.graph.lite_or_networkx`)."""
+    if isinstance(x, LiteGraph):
+        return x if overview_route(options) else x.to_networkx()
+    if overview_route(options) and (isinstance(x, Trace) or hasattr(x, "_backward")):
+        t = x if isinstance(x, Trace) else trace(x, model=options.model)
+        return lite_or_networkx(t, options.max_nodes)
+    return as_graph(x, options.model)
+
+
 def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
     """``x`` (a Value, Trace or graph) as a graph, with ``options``' collapse, focus and
-    merged constants applied; refused past ``max_nodes`` unless ``check_size`` is off."""
-    G = as_graph(x, options.model)
+    merged constants applied; refused past ``max_nodes`` unless ``check_size`` is off.
+
+    A graph drawn as an overview past ``max_nodes`` is collapsed from its trace's columns
+    (:class:`~vizgrad._lite.LiteGraph`): ``source`` is then that light graph (its
+    ``to_networkx()`` is the full one); ``graph`` is always a networkx graph."""
+    G = _source(x, options)
     H, chain = shrink_graph(G, collapse_at=options.collapse, focus_on=options.focus,
                             radius=options.radius, constants=options.merge_constants,
                             steps=options.group_steps, max_nodes=options.max_nodes,
                             sample=options.sample)
+    if isinstance(H, LiteGraph):  # nothing was collapsed: the whole graph is drawn
+        G = H = H.to_networkx()
+        chain = []
     if check_size:
         refuse_large(H, options.max_nodes)
     return Prepared(G, H, tuple(chain))
