@@ -221,6 +221,7 @@ class LiteGraph:
         self._ix: dict[str, int] = dict(zip(cols.id, range(len(cols.id))))
         self._own_cols: dict[str, list[Any]] = {}
         self._succ: tuple[array[int], array[int], array[int]] | None = None
+        self._outs: array[int] | None = None
         self.graph: dict[str, Any] = {
             "format": FORMAT, "root": t.root, "also": list(t.also),
             "derivatives": t.derivatives, "backward_ran": t.backward_ran,
@@ -298,12 +299,23 @@ class LiteGraph:
             return len(self._parents(n))
         return zip(self._ids, map(len, self._cols.parents))
 
+    def _out_counts(self) -> array[int]:
+        """Each node's number of out-edges (of edges to its children)."""
+        if self._succ is not None:
+            start = self._succ[0]
+            return array("l", (start[i + 1] - start[i] for i in range(len(self._ids))))
+        if self._outs is None:
+            ix = self._ix
+            counts = array("l", bytes(8 * len(self._ids)))
+            for ps in self._cols.parents:
+                for p in ps:
+                    counts[ix[p]] += 1
+            self._outs = counts
+        return self._outs
+
     def out_degree(self, n: str | None = None) -> Any:
-        start = self._children()[0]
-        if n is not None:
-            i = self._ix[n]
-            return start[i + 1] - start[i]
-        return ((v, start[i + 1] - start[i]) for i, v in enumerate(self._ids))
+        counts = self._out_counts()
+        return counts[self._ix[n]] if n is not None else zip(self._ids, counts)
 
     def edges(self, keys: bool = False, data: bool = False) -> Iterator[tuple[Any, ...]]:
         """Every edge parent → child (with its slot as key); children in order."""

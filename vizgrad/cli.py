@@ -285,10 +285,13 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                               "max_bytes": max_bytes, "formats": formats or None}
     opts = Options(step=step, frames=frames, drawing=DrawOptions(**given),
                    **{k: v for k, v in chosen.items() if v is not None})  # else the defaults
+    phases = _Phases(output is not None and not quiet and output.suffix.lower() not in
+                     (".gif", ".mp4", ".webp"))  # an animation has its bar of frames
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
-                  GraphFormatError: "'TARGETS'", OptionError: None}):
+                  GraphFormatError: "'TARGETS'", OptionError: None}), phases:
         with paused_collector():  # the graphs' build: millions of objects that all live on
+            phases("trace")
             if expr is not None:
                 job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
             elif everything:  # every language, unless --lang names one (not $VIZGRAD_LANG)
@@ -298,11 +301,49 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                 job_list = [Job(*graph_of(t, values, net), title_of(t), _example_shrink(t))
                             for t in dict.fromkeys(targets)]
         with frozen_heap():  # drawing's collections leave the graphs alone
-            _write(job_list, output, out, opts, jobs, quiet, everything)
+            _write(job_list, output, out, opts, jobs, quiet, everything, phases)
+
+
+class _Phases:
+    """The progress bar of one picture (``-o FILE``) on stderr, through its phases: trace
+    (run the model file and trace its graph), collapse, layout, write. As the batch's bar,
+    it is click's: on a terminal a bar with the phase's name; elsewhere (a pipe, a log)
+    each phase's name once, as it starts. ``shown=False`` (``--quiet``) draws nothing."""
+
+    NAMES = ("trace", "collapse", "layout", "write")
+
+    def __init__(self, shown: bool) -> None:
+        self.shown, self.done, self.bar = shown, 0, None
+
+    def __enter__(self) -> _Phases:
+        if self.shown:
+            self.bar = click.progressbar(length=len(self.NAMES), label=self._label(0),
+                                         file=sys.stderr, show_eta=False, show_percent=False,
+                                         show_pos=False).__enter__()
+        return self
+
+    def _label(self, k: int) -> str:
+        return f"{self.NAMES[k]} ({k + 1}/{len(self.NAMES)})"
+
+    def __call__(self, name: str) -> None:
+        """Phase ``name`` starts: the ones before it are done."""
+        k = self.NAMES.index(name)
+        if self.bar is not None and k >= self.done:
+            self.bar.label = self._label(k)
+            self.bar.update(k - self.done)
+            self.bar.render_progress()
+            self.done = k
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            if exc[0] is None:
+                self.bar.update(len(self.NAMES) - self.done)
+            self.bar.__exit__(*exc)
+            self.bar = None
 
 
 def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs: int,
-           quiet: bool, everything: bool) -> None:
+           quiet: bool, everything: bool, phases: Callable[[str], None] | None = None) -> None:
     """Write the jobs' files: one file (``-o``) or a batch into ``out``."""
     from .gallery import export, units, write_one
 
@@ -312,12 +353,15 @@ def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs:
         job = job_list[0]
         animation = output.suffix.lower() in (".gif", ".mp4", ".webp")
         if quiet or not animation:
-            write_one(job.graph, output, opts, title=job.title, name=job.name)
+            write_one(job.graph, output, opts, title=job.title, name=job.name,
+                      on_phase=phases)
         else:
             with _bar(len(job.graph.graph["steps"]), "rendering frames") as bar:
                 write_one(job.graph, output, opts, title=job.title, name=job.name,
                           on_step=bar.update)
         if not quiet:
+            if isinstance(phases, _Phases):
+                phases.__exit__(None, None, None)  # the bar ends before the summary line
             click.echo(f"wrote {output}", err=True)
         return
     if quiet:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .._budget import too_many_values
 from ..collapse import AUTO_NODES, fold_outside, group_depth, transform_step
@@ -98,14 +98,15 @@ def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
                             steps=options.group_steps, max_nodes=options.max_nodes,
                             sample=options.sample)
     if isinstance(H, LiteGraph):  # nothing was collapsed: the whole graph is drawn
-        G = H = H.to_networkx()
-        chain = []
+        lite, G = H, H.to_networkx()
+        H, chain = G, [G if c is lite else c for c in chain]
     if check_size:
         refuse_large(H, options.max_nodes)
     return Prepared(G, H, tuple(chain))
 
 
-def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepared, Any]:
+def fitted(x: Any, options: Options, *, check_size: bool = True,
+           on_layout: Callable[[], None] | None = None) -> tuple[Prepared, Any]:
     """:func:`prepare`, and the scene of the graph drawn, made to fit where the preset's
     pictures are shown (a 1,400 px docs column, a 960×540 slide;
     :func:`vizgrad.render.scene.fits`) when ``collapse="auto"``:
@@ -115,6 +116,7 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
       drawn as the output's neighbourhood, as far out as fits, with ``… N more`` stubs
       for the rest; the caption says how to see more.
 
+    ``on_layout()`` is called once the graph drawn is known, before its first layout.
     ``check_size=False`` leaves a graph past ``max_nodes`` to the caller (the command
     line's budget check refuses it with the command line's advice).
 
@@ -135,6 +137,8 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
 
     ends = time.monotonic() + options.timeout  # one budget for every layout tried
     p = prepare(x, options, check_size=check_size)
+    if on_layout is not None:  # the graph drawn is known: its layout starts
+        on_layout()
     scene = make_scene(p.graph, **options.scene())
     info = p.graph.graph.get("collapsed") or {}
     if options.collapse != "auto" or fits(scene) or "runs" in info \
