@@ -79,26 +79,32 @@ class NodeColumns:
     def rows(self) -> list[Row]:
         """A dict-like view of every node (what :func:`vizgrad._names.name_nodes` reads and
         writes), without building the records."""
-        return [Row(self, i) for i in range(len(self.id))]
+        columns: dict[str, Any] = {k: getattr(self, k) for k in self.__slots__}
+        columns["order"] = range(len(self.id))
+        return [Row(columns, i) for i in range(len(self.id))]
 
 
 class Row:
-    """Node ``i`` of :class:`NodeColumns` read and written like its record."""
+    """Node ``i`` of :class:`NodeColumns` read and written like its record (``columns``:
+    each key's column, ``order`` a range)."""
 
-    __slots__ = ("cols", "i")
+    __slots__ = ("c", "i")
 
-    def __init__(self, cols: NodeColumns, i: int) -> None:
-        self.cols, self.i = cols, i
+    def __init__(self, columns: dict[str, Any], i: int) -> None:
+        self.c, self.i = columns, i
 
     def __getitem__(self, key: str) -> Any:
-        return self.i if key == "order" else getattr(self.cols, key)[self.i]
+        return self.c[key][self.i]
 
     def get(self, key: str, default: Any = None) -> Any:
-        value = self[key] if key in NODE_KEYS else default
+        column = self.c.get(key)
+        value = None if column is None else column[self.i]
         return default if value is None else value
 
     def __setitem__(self, key: str, value: Any) -> None:
-        getattr(self.cols, key)[self.i] = value
+        if key == "order":
+            raise KeyError("a node's order is its position")
+        self.c[key][self.i] = value
 
 
 def node_columns(order: list[Any], names: list[str], parent_ids: list[tuple[str, ...]],
