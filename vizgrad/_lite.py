@@ -301,9 +301,9 @@ class LiteGraph:
 
     def _out_counts(self) -> array[int]:
         """Each node's number of out-edges (of edges to its children)."""
-        if self._succ is not None:
+        if self._outs is None and self._succ is not None:
             start = self._succ[0]
-            return array("l", (start[i + 1] - start[i] for i in range(len(self._ids))))
+            self._outs = array("l", (start[i + 1] - start[i] for i in range(len(self._ids))))
         if self._outs is None:
             ix = self._ix
             counts = array("l", bytes(8 * len(self._ids)))
