@@ -41,7 +41,7 @@ LAYERS = {
                 "render._redraw", "render._encode", "render.html"],
     # embeds (notebook, Markdown, Sphinx), the command line, the gallery export, the lab
     "apps": ["_embed", "notebook", "markdown", "sphinx", "cli", "__main__", "_targets", "_load",
-             "_jobs", "_pool", "gallery", "_gallery_page", "lab", "lab.app", "lab.cli",
+             "_jobs", "_phases", "_pool", "gallery", "_gallery_page", "lab", "lab.app", "lab.cli",
              "lab._admission", "lab._hosts", "lab._requests", "lab._service", "lab._limits",
              "lab._answers", "lab._middleware", "lab._routes", "lab._protocol", "lab._workers",
              "lab._disk", "lab._caches"],

@@ -47,7 +47,8 @@ def graph_of(target: str, values: dict[str, float], model: str | None = None) ->
         stem = Path(path).stem
         name = stem if func == "build" else f"{stem}-{func}"
         if got.net is None:
-            return name, lite_or_networkx(trace(got.root, got.also), DEFAULT_MAX_NODES)
+            t = trace(got.root, got.also)
+            return name, lite_or_networkx(t, DEFAULT_MAX_NODES)
         return name, _net_graph(got, Path(path).name)
     if target.endswith(".json"):
         if values:

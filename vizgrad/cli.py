@@ -21,6 +21,7 @@ import click
 
 from . import __version__
 from ._bulk import frozen_heap, paused_collector
+from ._phases import Phases as _Phases
 from ._budget import DEFAULT_MAX_SECONDS, MAX_CELLS
 from .exceptions import (
     ExpressionError,
@@ -302,44 +303,6 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                             for t in dict.fromkeys(targets)]
         with frozen_heap():  # drawing's collections leave the graphs alone
             _write(job_list, output, out, opts, jobs, quiet, everything, phases)
-
-
-class _Phases:
-    """The progress bar of one picture (``-o FILE``) on stderr, through its phases: trace
-    (run the model file and trace its graph), collapse, layout, write. As the batch's bar,
-    it is click's: on a terminal a bar with the phase's name; elsewhere (a pipe, a log)
-    each phase's name once, as it starts. ``shown=False`` (``--quiet``) draws nothing."""
-
-    NAMES = ("trace", "collapse", "layout", "write")
-
-    def __init__(self, shown: bool) -> None:
-        self.shown, self.done, self.bar = shown, 0, None
-
-    def __enter__(self) -> _Phases:
-        if self.shown:
-            self.bar = click.progressbar(length=len(self.NAMES), label=self._label(0),
-                                         file=sys.stderr, show_eta=False, show_percent=False,
-                                         show_pos=False).__enter__()
-        return self
-
-    def _label(self, k: int) -> str:
-        return f"{self.NAMES[k]} ({k + 1}/{len(self.NAMES)})"
-
-    def __call__(self, name: str) -> None:
-        """Phase ``name`` starts: the ones before it are done."""
-        k = self.NAMES.index(name)
-        if self.bar is not None and k >= self.done:
-            self.bar.label = self._label(k)
-            self.bar.update(k - self.done)
-            self.bar.render_progress()
-            self.done = k
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.bar is not None:
-            if exc[0] is None:
-                self.bar.update(len(self.NAMES) - self.done)
-            self.bar.__exit__(*exc)
-            self.bar = None
 
 
 def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs: int,
