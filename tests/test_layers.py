@@ -26,7 +26,7 @@ LAYERS = {
     # the step-by-step record of a graph's forward and backward pass
     "trace": ["tracing", "_walk", "_backward", "_records", "_nets", "_names"],
     # networkx graphs, their checks and transformations, the examples
-    "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "_fold", "collapse",
+    "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "_fold", "collapse", "_lite",
               "examples", "_budget", "_samples"],
     # the options model, the graph drawn (render.prepare), the laid-out picture: layout
     # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
@@ -47,8 +47,9 @@ LAYERS = {
                 "render.write.picture._redraw", "render.write.picture._encode",
                 "render.svg", "render.html", "render.frames"],
     # embeds (notebook, Markdown, Sphinx), the command line, the gallery export, the lab
-    "apps": ["_embed", "_embed_html", "notebook", "markdown", "sphinx", "cli", "__main__", "_targets", "_load",
-             "_jobs", "_pool", "gallery", "_gallery_page", "lab", "lab.app", "lab.cli",
+    "apps": ["_embed", "_embed_html", "notebook", "markdown", "sphinx", "cli", "__main__",
+             "_targets", "_load", "_jobs", "_phases", "_pool", "gallery", "_gallery_page", "lab",
+             "lab.app", "lab.cli",
              "lab._admission", "lab._hosts", "lab._requests", "lab._service", "lab._limits",
              "lab._answers", "lab._middleware", "lab._routes", "lab._protocol", "lab._workers",
              "lab._disk", "lab._caches"],

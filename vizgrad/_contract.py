@@ -159,23 +159,34 @@ def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, st
     return emap, count
 
 
-def _apply(c: dict[str, Any], vis: dict[str, float],
-           totals: dict[str, list[Any]] | None = None) -> None:
-    """Move the shown grad of ``c``'s target as the original step did; its last
-    contribution, in whatever order, leaves the recorded total (``totals``: target →
+def _apply(t: str, amount: float, before: float, after: float, overwrote: bool,
+           vis: dict[str, float], totals: dict[str, list[Any]] | None = None) -> None:
+    """Move the shown grad of a contribution's target ``t`` as the original step did; its
+    last contribution, in whatever order, leaves the recorded total (``totals``: target →
     [contributions left, the total])."""
-    t = c["target"]
-    if c.get("overwrote"):
-        vis[t] = c["amount"]
-    elif vis.get(t, 0.0) == c["before"]:
-        vis[t] = c["after"]  # the original order: the recorded total, exactly
+    if overwrote:
+        vis[t] = amount
+    elif vis.get(t, 0.0) == before:
+        vis[t] = after  # the original order: the recorded total, exactly
     else:
-        vis[t] = vis.get(t, 0.0) + c["amount"]
+        vis[t] = vis.get(t, 0.0) + amount
     left = totals.get(t) if totals is not None else None
     if left is not None:
         left[0] -= 1
         if left[0] == 0:  # summed in another order: the same total, but for rounding
             vis[t] = left[1]
+
+
+def _contributions(steps: Any, indices: list[int]) -> Any:
+    """``(target, source, slot, local, amount, before, after, observed, overwrote)`` of every
+    contribution of the steps at ``indices``, in order (a light graph's steps read them off
+    their records: :class:`vizgrad._lite.StreamSteps`)."""
+    own = getattr(steps, "contributions", None)
+    if own is not None:
+        return own(indices)
+    return ((c["target"], c["source"], c["slot"], c.get("local"), c["amount"], c["before"],
+             c["after"], bool(c.get("observed")), bool(c.get("overwrote")))
+            for k in indices for c in steps[k]["contributions"])
 
 
 def _totals(steps: list[dict[str, Any]]) -> dict[str, list[Any]]:
@@ -189,36 +200,42 @@ def _totals(steps: list[dict[str, Any]]) -> dict[str, list[Any]]:
     return out
 
 
-def _backward(src: list[dict[str, Any]], C: str, bx: _Boxes, emap: dict[Any, Any],
-              vis: dict[str, float], single: bool,
+def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
+              emap: dict[Any, Any], vis: dict[str, float], single: bool,
               totals: dict[str, list[Any]] | None = None,
               ) -> tuple[float | None, list[dict[str, Any]]]:
-    """One collapsed backward step of node ``C`` made of the original steps ``src``."""
-    upstream = src[0]["upstream"] if single else bx.grad(C, vis)
+    """One collapsed backward step of node ``C`` made of the original contributions
+    ``contribs`` (see :func:`_contributions`); ``upstream``: the original step's, when
+    ``single``."""
+    if not single:
+        upstream = bx.grad(C, vis)
     agg: dict[tuple[str, int], dict[str, Any]] = {}
     exact: dict[tuple[str, int], str] = {}
-    for s in src:
-        for c in s["contributions"]:
-            e = emap.get((c["target"], c["source"], c["slot"]))
-            rec: dict[str, Any] | None = None
-            if e is not None:
-                P, _, key = e
-                rec = agg.get((P, key))
-                if rec is None:
-                    shown = bx.grad(P, vis)
-                    before = 0.0 if shown is None else shown
-                    rec = agg[(P, key)] = {"source": C, "target": P, "slot": key, "local": [],
-                                           "upstream": upstream, "amount": [],
-                                           "before": before, "after": None}
-                    outs = bx.outputs.get(P)
-                    if outs is not None and len(outs) == 1 and vis.get(outs[0], 0.0) == before:
-                        exact[(P, key)] = outs[0]  # the output's own totals, exactly
-                rec["amount"].append(c["amount"])
-                rec["local"].append(c.get("local"))
-                rec.update({k: True for k in ("observed", "overwrote") if c.get(k)})
-            _apply(c, vis, totals)
-            if rec is not None and rec["target"] not in bx.attrs:
-                rec["after"] = vis[c["target"]]
+    boxes, get_edge = bx.attrs, emap.get
+    for t, source, slot, local, amount, before, after, observed, overwrote in contribs:
+        e = get_edge((t, source, slot))
+        rec: dict[str, Any] | None = None
+        if e is not None:
+            P, _, key = e
+            rec = agg.get((P, key))
+            if rec is None:
+                shown = bx.grad(P, vis)
+                start = 0.0 if shown is None else shown
+                rec = agg[(P, key)] = {"source": C, "target": P, "slot": key, "local": [],
+                                       "upstream": upstream, "amount": [],
+                                       "before": start, "after": None}
+                outs = bx.outputs.get(P)
+                if outs is not None and len(outs) == 1 and vis.get(outs[0], 0.0) == start:
+                    exact[(P, key)] = outs[0]  # the output's own totals, exactly
+            rec["amount"].append(amount)
+            rec["local"].append(local)
+            if observed:
+                rec["observed"] = True
+            if overwrote:
+                rec["overwrote"] = True
+        _apply(t, amount, before, after, overwrote, vis, totals)
+        if rec is not None and rec["target"] not in boxes:
+            rec["after"] = vis[t]
     out = []
     for (P, key), rec in agg.items():
         amounts, locals_ = rec["amount"], rec["local"]
@@ -238,67 +255,85 @@ def _backward(src: list[dict[str, Any]], C: str, bx: _Boxes, emap: dict[Any, Any
     return upstream, out
 
 
+def _heads(steps: Any) -> Any:
+    """``(index, kind, node)`` of every step; a light graph's steps give them without
+    building the steps (:class:`vizgrad._lite.StreamSteps`)."""
+    heads = getattr(steps, "heads", None)
+    return heads() if heads is not None else ((s["index"], s["kind"], s["node"])
+                                              for s in steps)
+
+
 def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[str, Any]]:
     steps = G.graph["steps"]
+    box_of = bx.box_of
     fwd: dict[int, str] = {}
     back: dict[str, list[int]] = {}
+    back_nodes: dict[str, list[str]] = {}
     at: dict[str, int] = {}
-    pos = {s["node"]: s["index"] for s in steps if s["kind"] == "forward"
-           and s["node"] in bx.box_of}
-    for s in steps:
-        if s["kind"] == "backward" and s["node"] in bx.box_of:
-            back.setdefault(bx.box_of[s["node"]], []).append(s["index"])
+    pos: dict[str, int] = {}
+    for i, kind, n in _heads(steps):  # one pass over the steps' heads, none built
+        if n in box_of:
+            if kind == "forward":
+                pos[n] = i
+            elif kind == "backward":
+                b = box_of[n]
+                if b in back:
+                    back[b].append(i)
+                    back_nodes[b].append(n)
+                else:
+                    back[b], back_nodes[b] = [i], [n]
     valueless = {b for b, a in bx.attrs.items() if a.get("kind") == "stub"}
     for b in bx.attrs:
         ops = [pos[o] for o in bx.outputs[b] if o in pos and b not in valueless]
         if ops:
             fwd[max(ops)] = b
         outs = bx.out_sets[b]
-        done = [i for i in back.get(b, []) if steps[i]["node"] in outs]
+        done = [i for i, n in zip(back.get(b, ()), back_nodes.get(b, ())) if n in outs]
         if back.get(b):
             at[b] = max(done) if done else min(back[b])
     vis: dict[str, float] = {}
-    totals = _totals(steps)
+    own_totals = getattr(steps, "totals", None)
+    totals = own_totals() if own_totals is not None else _totals(steps)
     out: list[dict[str, Any]] = []
 
     def emit(step: dict[str, Any], origin: int) -> None:
         out.append({"index": len(out), **{k: v for k, v in step.items() if k != "index"},
                     "from": origin})
 
-    for s in steps:
-        i, kind = s["index"], s["kind"]
+    for i, kind, n in _heads(steps):  # a step is built only where it is read
         if kind == "inputs":
-            values = {n: v for n, v in s.get("values", {}).items() if n not in bx.box_of}
+            s = steps[i]
+            values = {n: v for n, v in s.get("values", {}).items() if n not in box_of}
             for b in bx.attrs:
                 if b not in fwd.values() and b not in valueless:
                     values[b] = bx.value(b)
             emit({"kind": "inputs", "node": None, "values": values, "contributions": []}, i)
         elif kind == "forward":
-            n = s["node"]
-            if n not in bx.box_of:
-                emit(s, i)
+            if n not in box_of:
+                emit(steps[i], i)
             elif fwd.get(i) is not None:
                 b = fwd[i]
                 emit({"kind": "forward", "node": b, "value": bx.value(b), "contributions": []}, i)
         elif kind == "seed":
+            s = steps[i]
             vis[s["node"]] = s["grad"]
             C = bx.of(s["node"])
             if C in bx.attrs:
                 bx.shown[C] = s["grad"]
             emit({"kind": "seed", "node": C, "grad": bx.grad(C, vis), "contributions": []}, i)
         elif kind == "backward":
-            n = s["node"]
             C = bx.of(n)
-            if n not in bx.box_of or inside:
-                upstream, cs = _backward([s], C, bx, emap, vis, True, totals)
+            if n not in box_of or inside:
+                upstream, cs = _backward(_contributions(steps, [i]), steps[i]["upstream"], C,
+                                         bx, emap, vis, True, totals)
                 extra = {"member": n} if C != n else {}
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
                       **extra}, i)
             elif at.get(C) == i:
-                src = [steps[k] for k in back[C]]
-                upstream, cs = _backward(src, C, bx, emap, vis, False, totals)
+                upstream, cs = _backward(_contributions(steps, back[C]), None, C, bx, emap,
+                                         vis, False, totals)
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
-                      "members": [t["node"] for t in src]}, i)
+                      "members": list(back_nodes[C])}, i)
     return out
 
 

@@ -40,7 +40,8 @@ def fold_outside(G: Any) -> Any:
     >>> len(folded) >= FOLD_MIN, G.graph["root"] in folded, G.nodes[G.graph["root"]]["group"]
     (True, True, None)
     """
-    nodes = sorted(G, key=lambda n: G.nodes[n]["order"])
+    rank = dict(G.nodes(data="order"))
+    nodes = sorted(G, key=rank.__getitem__)
     group = dict(G.nodes(data="group"))
     after: set[str] = set()
     for n in nodes:

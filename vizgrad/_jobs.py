@@ -15,7 +15,7 @@ graph and where it goes. :func:`resolve` draws a large graph collapsed (see
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from ._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS
 from ._gallery_page import job_folder
@@ -110,8 +110,9 @@ class Job:
         return p.step(step)
 
 
-def resolve(job: Job, opts: Options) -> Job:
-    """``job`` with its graph collapsed or focused as ``opts`` and the job ask; once."""
+def resolve(job: Job, opts: Options, on_layout: Callable[[], None] | None = None) -> Job:
+    """``job`` with its graph collapsed or focused as ``opts`` and the job ask; once.
+    ``on_layout()`` is called when the collapse is done and the layout starts."""
     if job.prepared is not None:
         return job
     o = job.options(opts).drawing  # fitted in the job's own language
@@ -119,10 +120,13 @@ def resolve(job: Job, opts: Options) -> Job:
         o = o.replace(collapse=job.shrink["collapse"])
     size = None
     if o.collapse == "auto" and o.focus is None:  # what draw() draws: made to fit the page
-        p, scene = fitted(job.graph, o, check_size=False)  # the budget refuses, with advice
+        p, scene = fitted(job.graph, o, check_size=False,  # the budget refuses, with advice
+                          on_layout=on_layout)
         size = scene.size
     else:
         p = prepare(job.graph, o, check_size=False)
+        if on_layout is not None:
+            on_layout()
         if p.graph.number_of_nodes() <= LAID_OUT:
             size = make_scene(p.graph, **o.scene()).size
     return replace(job, graph=p.graph, source=job.graph, prepared=p, size=size,

@@ -33,6 +33,7 @@ Everything else (the loss) keeps the group it had, usually none::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .exceptions import OperandTypeError
@@ -88,7 +89,7 @@ def model_parameters(model: Any) -> list[tuple[str, str, Any]]:
     return out
 
 
-def name_model(model: Any, nodes: list[dict[str, Any]], ids: dict[int, str]) -> None:
+def name_model(model: Any, nodes: Sequence[Any], ids: dict[int, str]) -> None:
     """Label and group the trace's node records in place (see the module docstring)."""
     group: dict[int, str] = {}  # node position -> model group
     params: set[int] = set()

@@ -17,11 +17,11 @@ dict per node and per step made millions. :attr:`vizgrad.Trace.nodes` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 __all__ = ["NODE_KEYS", "PLAIN", "OVERWROTE", "OBSERVED", "LazySteps", "NodeColumns", "Row",
-           "node_columns", "step_dicts", "step_count"]
+           "node_columns", "step_at", "step_dicts", "step_count"]
 
 #: the keys of a node record, in the order the trace format writes them
 NODE_KEYS = ("id", "label", "op", "kind", "data", "grad", "on_path", "parents", "order", "group",
@@ -79,26 +79,32 @@ class NodeColumns:
     def rows(self) -> list[Row]:
         """A dict-like view of every node (what :func:`vizgrad._names.name_nodes` reads and
         writes), without building the records."""
-        return [Row(self, i) for i in range(len(self.id))]
+        columns: dict[str, Any] = {k: getattr(self, k) for k in self.__slots__}
+        columns["order"] = range(len(self.id))
+        return [Row(columns, i) for i in range(len(self.id))]
 
 
 class Row:
-    """Node ``i`` of :class:`NodeColumns` read and written like its record."""
+    """Node ``i`` of :class:`NodeColumns` read and written like its record (``columns``:
+    each key's column, ``order`` a range)."""
 
-    __slots__ = ("cols", "i")
+    __slots__ = ("c", "i")
 
-    def __init__(self, cols: NodeColumns, i: int) -> None:
-        self.cols, self.i = cols, i
+    def __init__(self, columns: dict[str, Any], i: int) -> None:
+        self.c, self.i = columns, i
 
     def __getitem__(self, key: str) -> Any:
-        return self.i if key == "order" else getattr(self.cols, key)[self.i]
+        return self.c[key][self.i]
 
     def get(self, key: str, default: Any = None) -> Any:
-        value = self[key] if key in NODE_KEYS else default
+        column = self.c.get(key)
+        value = None if column is None else column[self.i]
         return default if value is None else value
 
     def __setitem__(self, key: str, value: Any) -> None:
-        getattr(self.cols, key)[self.i] = value
+        if key == "order":
+            raise KeyError("a node's order is its position")
+        self.c[key][self.i] = value
 
 
 def node_columns(order: list[Any], names: list[str], parent_ids: list[tuple[str, ...]],
@@ -131,41 +137,65 @@ def step_count(cols: NodeColumns, back: list[tuple[Any, ...]]) -> tuple[int, int
     return 2 + forward + len(back), forward
 
 
+def _backward_step(rec: tuple[Any, ...], index: int) -> dict[str, Any]:
+    """The backward step of one compact record."""
+    src, up, flag = rec[0], rec[1], rec[2]
+    if flag == PLAIN and len(rec) == 9:
+        contribs = [{"source": src, "target": rec[3], "slot": rec[4], "local": rec[5],
+                     "upstream": up, "amount": rec[6], "before": rec[7], "after": rec[8]}]
+    elif flag == PLAIN and len(rec) == 15:
+        contribs = [{"source": src, "target": rec[3], "slot": rec[4], "local": rec[5],
+                     "upstream": up, "amount": rec[6], "before": rec[7], "after": rec[8]},
+                    {"source": src, "target": rec[9], "slot": rec[10], "local": rec[11],
+                     "upstream": up, "amount": rec[12], "before": rec[13],
+                     "after": rec[14]}]
+    else:
+        contribs = []
+        for k in range(3, len(rec), CONTRIBUTION):
+            c = {"source": src, "target": rec[k], "slot": rec[k + 1], "local": rec[k + 2],
+                 "upstream": up, "amount": rec[k + 3], "before": rec[k + 4],
+                 "after": rec[k + 5]}
+            if flag != PLAIN:
+                c[_FLAG_KEY[flag]] = True
+            contribs.append(c)
+    return {"index": index, "kind": "backward", "node": src, "upstream": up,
+            "contributions": contribs}
+
+
+def _inputs_step(cols: NodeColumns) -> dict[str, Any]:
+    ids, data = cols.id, cols.data
+    values = {ids[i]: data[i] for i, ps in enumerate(cols.parents) if not ps}
+    return {"index": 0, "kind": "inputs", "node": None, "values": values, "contributions": []}
+
+
 def step_dicts(cols: NodeColumns, back: list[tuple[Any, ...]], root: str) -> list[dict[str, Any]]:
     """The steps of the trace format, built from the node columns and the backward tuples."""
     ids, data = cols.id, cols.data
-    values = {ids[i]: data[i] for i, ps in enumerate(cols.parents) if not ps}
-    steps: list[dict[str, Any]] = [{"index": 0, "kind": "inputs", "node": None,
-                                    "values": values, "contributions": []}]
+    steps: list[dict[str, Any]] = [_inputs_step(cols)]
     add = steps.append
     for i, ps in enumerate(cols.parents):
         if ps:
             add({"index": len(steps), "kind": "forward", "node": ids[i], "value": data[i],
                  "contributions": []})
     add({"index": len(steps), "kind": "seed", "node": root, "grad": 1.0, "contributions": []})
-    for rec in back:
-        src, up, flag = rec[0], rec[1], rec[2]
-        if flag == PLAIN and len(rec) == 9:
-            contribs = [{"source": src, "target": rec[3], "slot": rec[4], "local": rec[5],
-                         "upstream": up, "amount": rec[6], "before": rec[7], "after": rec[8]}]
-        elif flag == PLAIN and len(rec) == 15:
-            contribs = [{"source": src, "target": rec[3], "slot": rec[4], "local": rec[5],
-                         "upstream": up, "amount": rec[6], "before": rec[7], "after": rec[8]},
-                        {"source": src, "target": rec[9], "slot": rec[10], "local": rec[11],
-                         "upstream": up, "amount": rec[12], "before": rec[13],
-                         "after": rec[14]}]
-        else:
-            contribs = []
-            for k in range(3, len(rec), CONTRIBUTION):
-                c = {"source": src, "target": rec[k], "slot": rec[k + 1], "local": rec[k + 2],
-                     "upstream": up, "amount": rec[k + 3], "before": rec[k + 4],
-                     "after": rec[k + 5]}
-                if flag != PLAIN:
-                    c[_FLAG_KEY[flag]] = True
-                contribs.append(c)
-        add({"index": len(steps), "kind": "backward", "node": src, "upstream": up,
-             "contributions": contribs})
+    first = len(steps)
+    steps.extend(_backward_step(rec, first + k) for k, rec in enumerate(back))
     return steps
+
+
+def step_at(cols: NodeColumns, back: list[tuple[Any, ...]], root: str,
+            forward: Sequence[int], k: int) -> dict[str, Any]:
+    """Step ``k`` alone, as :func:`step_dicts` builds it (``forward``: the positions of
+    the values that have parents, in order)."""
+    if k == 0:
+        return _inputs_step(cols)
+    if k <= len(forward):
+        i = forward[k - 1]
+        return {"index": k, "kind": "forward", "node": cols.id[i], "value": cols.data[i],
+                "contributions": []}
+    if k == len(forward) + 1:
+        return {"index": k, "kind": "seed", "node": root, "grad": 1.0, "contributions": []}
+    return _backward_step(back[k - len(forward) - 2], k)
 
 
 class LazySteps(list):  # type: ignore[type-arg]

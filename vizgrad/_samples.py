@@ -51,11 +51,13 @@ def net_outputs(G: Any) -> list[list[str]]:
     last = layers[max(layers)]
     ends = {G.graph.get("root"), *G.graph.get("also", ())}
     found: dict[str, list[str]] = {g: [] for g in sorted(last)}
-    for n in sorted(G, key=lambda n: G.nodes[n]["order"]):
-        g = G.nodes[n].get("group")
-        if g in found and G.nodes[n].get("op") in ("+", *ACTIVATIONS) and (
+    rank, groups = dict(G.nodes(data="order")), dict(G.nodes(data="group"))
+    ops = ("+", *ACTIVATIONS)
+    for n in sorted(G, key=rank.__getitem__):
+        g = groups[n]
+        if g in found and G.nodes[n].get("op") in ops and (
                 n in ends or not G.out_degree(n)
-                or any(G.nodes[m].get("group") != g for m in G.successors(n))):
+                or any(groups[m] != g for m in G.successors(n))):
             found[g].append(n)
     return [outs for outs in found.values() if outs]
 

@@ -31,10 +31,15 @@ def graph_of(target: str, values: dict[str, float], model: str | None = None) ->
     A model file's graph is traced with its net (see :func:`vizgrad._load.load`): the
     parameters are named and each neuron is a group; ``graph["net"]`` says which net
     was read and how it was found, for the caption. ``model`` names the net (``--model``).
+    Past :data:`~vizgrad.options.DEFAULT_MAX_NODES` values it is a
+    :class:`~vizgrad._lite.LiteGraph` read from the trace's columns, which an overview
+    collapses without the full networkx graph (and anything else turns into that graph).
     """
     from . import examples
     from ._load import is_model_spec, load, split_spec
-    from .graph import from_json, to_networkx
+    from .graph import from_json, lite_or_networkx
+    from .options import DEFAULT_MAX_NODES
+    from .tracing import trace
 
     if is_model_spec(target):
         got = load(target, model, **values)
@@ -42,7 +47,8 @@ def graph_of(target: str, values: dict[str, float], model: str | None = None) ->
         stem = Path(path).stem
         name = stem if func == "build" else f"{stem}-{func}"
         if got.net is None:
-            return name, to_networkx(got.root, got.also)
+            t = trace(got.root, got.also)
+            return name, lite_or_networkx(t, DEFAULT_MAX_NODES)
         return name, _net_graph(got, Path(path).name)
     if target.endswith(".json"):
         if values:
@@ -60,7 +66,8 @@ def graph_of(target: str, values: dict[str, float], model: str | None = None) ->
 def _net_graph(got: Any, file: str) -> Any:
     """The graph of a model file's loss, traced with the net it was computed with."""
     from .exceptions import OperandTypeError
-    from .graph import to_networkx
+    from .graph import lite_or_networkx
+    from .options import DEFAULT_MAX_NODES
     from .tracing import trace
 
     try:
@@ -70,7 +77,7 @@ def _net_graph(got: Any, file: str) -> Any:
                 "named": " (named by --model)"}.get(got.how, "")
         raise ModelLoadError(f"{file}: cannot read the net {got.net_name}{hint}: "
                              f"{str(err).removeprefix('model=: ')}") from None
-    G = to_networkx(t)
+    G = lite_or_networkx(t, DEFAULT_MAX_NODES)  # an overview past max_nodes needs no more
     G.graph["net"] = {"name": got.net_name, "type": type(got.net).__name__, "how": got.how,
                       "file": file}
     return G

@@ -21,6 +21,7 @@ import click
 
 from . import __version__
 from ._bulk import frozen_heap, paused_collector
+from ._phases import Phases as _Phases
 from ._budget import DEFAULT_MAX_SECONDS, MAX_CELLS
 from .exceptions import (
     ExpressionError,
@@ -285,10 +286,13 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                               "max_bytes": max_bytes, "formats": formats or None}
     opts = Options(step=step, frames=frames, drawing=DrawOptions(**given),
                    **{k: v for k, v in chosen.items() if v is not None})  # else the defaults
+    phases = _Phases(output is not None and not quiet and output.suffix.lower() not in
+                     (".gif", ".mp4", ".webp"))  # an animation has its bar of frames
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
-                  GraphFormatError: "'TARGETS'", OptionError: None}):
+                  GraphFormatError: "'TARGETS'", OptionError: None}), phases:
         with paused_collector():  # the graphs' build: millions of objects that all live on
+            phases("trace")
             if expr is not None:
                 job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
             elif everything:  # every language, unless --lang names one (not $VIZGRAD_LANG)
@@ -298,11 +302,11 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                 job_list = [Job(*graph_of(t, values, net), title_of(t), _example_shrink(t))
                             for t in dict.fromkeys(targets)]
         with frozen_heap():  # drawing's collections leave the graphs alone
-            _write(job_list, output, out, opts, jobs, quiet, everything)
+            _write(job_list, output, out, opts, jobs, quiet, everything, phases)
 
 
 def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs: int,
-           quiet: bool, everything: bool) -> None:
+           quiet: bool, everything: bool, phases: Callable[[str], None] | None = None) -> None:
     """Write the jobs' files: one file (``-o``) or a batch into ``out``."""
     from .gallery import export, units, write_one
 
@@ -312,12 +316,15 @@ def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs:
         job = job_list[0]
         animation = output.suffix.lower() in (".gif", ".mp4", ".webp")
         if quiet or not animation:
-            written = write_one(job.graph, output, opts, title=job.title, name=job.name)
+            written = write_one(job.graph, output, opts, title=job.title, name=job.name,
+                                on_phase=phases)
         else:
             with _bar(len(job.graph.graph["steps"]), "rendering frames") as bar:
                 written = write_one(job.graph, output, opts, title=job.title, name=job.name,
                                     on_step=bar.update)
         if not quiet:
+            if isinstance(phases, _Phases):
+                phases.__exit__(None, None, None)  # the bar ends before the summary line
             more = f" ({len(written)} slides)" if len(written) > 1 else ""
             click.echo(f"wrote {', '.join(map(str, written))}{more}", err=True)
         return

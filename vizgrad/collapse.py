@@ -77,10 +77,10 @@ def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
     """Nodes grouped at ``depth`` into boxes ``g0, g1 …`` (in order of first member), but
     for the groups in ``expand``; with ``runs``, the other nodes but the root go into that
     many runs of the topological order."""
-    order = G.nodes
+    rank = dict(G.nodes(data="order"))
     key: dict[str, tuple[str, Any]] = {}
     loose = []
-    for n, g in sorted(G.nodes(data="group"), key=lambda e: order[e[0]]["order"]):
+    for n, g in sorted(G.nodes(data="group"), key=lambda e: rank[e[0]]):
         path = _key(g, depth) if depth else None
         d = depth
         while path is not None and path in expand:  # an opened group shows its own groups
@@ -297,10 +297,9 @@ def merge_inputs(x: Any) -> nx.MultiDiGraph:
     G = as_graph(x)
     seen: set[str] = set()
     copies = False
-    for n in G:
-        a = G.nodes[n]
-        name = str(a.get("name") or "")
-        if name.startswith("x[") and not G.in_degree(n) and not a.get("label"):
+    for n, name in G.nodes(data="name"):
+        name = str(name or "")
+        if name.startswith("x[") and not G.in_degree(n) and not G.nodes[n].get("label"):
             copies = copies or name in seen
             seen.add(name)
     return merge_constants(G, inputs_only=True) if copies and len(seen) <= MAX_INPUTS else G

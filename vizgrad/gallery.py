@@ -312,14 +312,17 @@ def units(jobs: Sequence[Job], opts: Options) -> int:
 
 def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
               title: str | None = None, name: str | None = None,
-              on_step: Callable[[int], None] | None = None) -> list[Path]:
+              on_step: Callable[[int], None] | None = None,
+              on_phase: Callable[[str], None] | None = None) -> list[Path]:
     """Write one file; its suffix names the format (see :data:`SINGLE_FILE_FORMATS`).
 
     ``name`` is what messages call the graph (default: the file's stem);
-    ``on_step(1)`` is called after each frame of an animation. Returns the paths
-    written: one, except an SVG with the ``slides`` preset too big for one slide,
-    written as ``NAME-1.svg``, ``NAME-2.svg`` … (:meth:`~vizgrad.render.svg.Drawing.slides`).
+    ``on_step(1)`` is called after each frame of an animation; ``on_phase(name)`` as each
+    phase starts: ``"collapse"``, ``"layout"``, ``"write"``. Returns the paths written:
+    one, except an SVG with the ``slides`` preset too big for one slide, written as
+    ``NAME-1.svg``, ``NAME-2.svg`` … (:meth:`~vizgrad.render.svg.Drawing.slides`).
     """
+    phase = on_phase or (lambda name: None)
     target = Path(path)
     fmt = target.suffix.lower().lstrip(".")
     if target.name.lower().endswith(ANIMATED_SUFFIX):
@@ -328,9 +331,12 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         raise OptionError(f"cannot tell the format of {target.name!r} from its suffix "
                           f"(must be one of {', '.join('.' + f for f in SINGLE_FILE_FORMATS)})")
     kind = {"webp": "gif", "pdf": "png", "anim.svg": "animated-svg"}.get(fmt, fmt)
-    job = resolve(Job(name or target.stem, G, title, steps=False), opts)  # one file
+    phase("collapse")
+    job = resolve(Job(name or target.stem, G, title, steps=False), opts,
+                  on_layout=lambda: phase("layout"))  # one file
     G = job.graph
     _check([job], replace(opts, formats=(kind,)), one_file=True)
+    phase("write")
     parent = target.parent
     for folder in (parent, *parent.parents):
         if folder.exists() and not folder.is_dir():

@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ._graph_check import check_document
+from ._lite import LiteGraph
 from ._names import name_nodes
 from .exceptions import GraphFormatError, OperandTypeError
 from .tracing import FORMAT, State, Trace, replay, strict_json, trace
@@ -30,7 +31,8 @@ from .tracing import FORMAT, State, Trace, replay, strict_json, trace
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["to_networkx", "to_json", "from_json", "as_graph", "graph_state", "graph_to_trace"]
+__all__ = ["to_networkx", "to_json", "from_json", "as_graph", "graph_state", "graph_to_trace",
+           "lite_or_networkx"]
 
 _NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order", "group", "name",
               "sample")
@@ -62,10 +64,31 @@ def to_networkx(x: Any, also: Any = ()) -> nx.MultiDiGraph:
     return G
 
 
+def lite_or_networkx(t: Trace, lite_from: int) -> Any:
+    """A :class:`~vizgrad._lite.LiteGraph` of ``t`` when it has more than ``lite_from``
+    values and its steps were not read yet (so they need not be built), else its networkx
+    graph: what an overview of a huge graph collapses without building the whole graph.
+
+    >>> from vizgrad import Value, trace
+    >>> s = sum((Value(i) * 2 for i in range(5)), Value(0))
+    >>> len(trace(s).nodes)
+    21
+    >>> [type(lite_or_networkx(trace(s), n)).__name__ for n in (20, 21)]
+    ['LiteGraph', 'MultiDiGraph']
+    """
+    if t._cols is not None and t._back is not None and t._n_nodes() > lite_from:
+        return LiteGraph(t)
+    return to_networkx(t)
+
+
 def as_graph(x: Any, model: Any = None) -> nx.MultiDiGraph:
     """Accept a Value, a :class:`Trace` or a graph; return the graph. A Value is traced
-    with ``model`` (a micrograd-style net whose parameters are named and grouped)."""
+    with ``model`` (a micrograd-style net whose parameters are named and grouped). A
+    :class:`~vizgrad._lite.LiteGraph` comes back as it is (:mod:`vizgrad.collapse` reads it)."""
     import networkx as nx
+
+    if isinstance(x, LiteGraph):
+        return x  # type: ignore[return-value]
 
     if model is not None:
         if not hasattr(x, "_backward"):
@@ -111,6 +134,8 @@ def to_json(G: nx.MultiDiGraph, indent: int | None = None) -> str:
     """Node-link JSON of a vizgrad graph; the same graph gives the same bytes."""
     import networkx as nx
 
+    if isinstance(G, LiteGraph):
+        G = G.to_networkx()
     data = nx.node_link_data(G, edges="edges")
     return strict_json(data, indent)
 

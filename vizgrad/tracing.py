@@ -336,10 +336,10 @@ def trace(root: Any, also: Iterable[Any] = (), *, model: Any = None) -> Trace:
             v.grad = g
     t = Trace._compact(cols, back, names[n_root - 1], [ids[id(v)] for v in also],
                        "observed" if observed else "exact", backward_ran)
+    rows = cols.rows()  # the records, read and written in the columns: none is built
     if model is not None:
         from ._nets import name_model
 
-        name_model(model, t.nodes, ids)
-    # every value's name (and sample): vizgrad._names, on the records or on the columns
-    name_nodes(t.nodes if t._nodes is not None else cols.rows(), t.root)
+        name_model(model, rows, ids)
+    name_nodes(rows, t.root)  # every value's name (and sample): vizgrad._names
     return t

@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..._budget import too_many_values
+from ..._lite import LiteGraph
 from ...collapse import AUTO_NODES, fold_outside, group_depth, transform_step
 from ...collapse import prepare as shrink_graph
 from ...exceptions import GraphTooLargeError, LayoutTimeoutError
-from ...graph import as_graph
+from ...graph import as_graph, lite_or_networkx
 from ...options import Options, StepArg, resolve_step
+from ...tracing import Trace, trace
 
-__all__ = ["Prepared", "fitted", "prepare", "refuse_large"]
+__all__ = ["Prepared", "fitted", "overview_route", "prepare", "refuse_large"]
 
 
 @dataclass(frozen=True)
@@ -66,20 +68,45 @@ def refuse_large(G: Any, max_nodes: int) -> None:
         )
 
 
+def overview_route(options: Options) -> bool:
+    """True when a graph past ``max_nodes`` would be drawn as an automatic overview, which
+    :class:`~vizgrad._lite.LiteGraph` collapses without the full networkx graph."""
+    return options.collapse == "auto" and options.focus is None
+
+
+def _source(x: Any, options: Options) -> Any:
+    """The graph given: a Value or a compact Trace of more than ``max_nodes`` values, drawn
+    as an overview, is read from its trace's columns (:func:`vizgrad.graph.lite_or_networkx`)."""
+    if isinstance(x, LiteGraph):
+        return x if overview_route(options) else x.to_networkx()
+    if overview_route(options) and (isinstance(x, Trace) or hasattr(x, "_backward")):
+        t = x if isinstance(x, Trace) else trace(x, model=options.model)
+        return lite_or_networkx(t, options.max_nodes)
+    return as_graph(x, options.model)
+
+
 def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
     """``x`` (a Value, Trace or graph) as a graph, with ``options``' collapse, focus and
-    merged constants applied; refused past ``max_nodes`` unless ``check_size`` is off."""
-    G = as_graph(x, options.model)
+    merged constants applied; refused past ``max_nodes`` unless ``check_size`` is off.
+
+    A graph drawn as an overview past ``max_nodes`` is collapsed from its trace's columns
+    (:class:`~vizgrad._lite.LiteGraph`): ``source`` is then that light graph (its
+    ``to_networkx()`` is the full one); ``graph`` is always a networkx graph."""
+    G = _source(x, options)
     H, chain = shrink_graph(G, collapse_at=options.collapse, focus_on=options.focus,
                             radius=options.radius, constants=options.merge_constants,
                             steps=options.group_steps, max_nodes=options.max_nodes,
                             sample=options.sample)
+    if isinstance(H, LiteGraph):  # nothing was collapsed: the whole graph is drawn
+        lite, G = H, H.to_networkx()
+        H, chain = G, [G if c is lite else c for c in chain]
     if check_size:
         refuse_large(H, options.max_nodes)
     return Prepared(G, H, tuple(chain))
 
 
-def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepared, Any]:
+def fitted(x: Any, options: Options, *, check_size: bool = True,
+           on_layout: Callable[[], None] | None = None) -> tuple[Prepared, Any]:
     """:func:`prepare`, and the scene of the graph drawn, made to fit where the preset's
     pictures are shown (a 1,400 px docs column, a 960×540 slide;
     :func:`vizgrad.render.scene.model.fits`) when ``collapse="auto"``:
@@ -89,6 +116,7 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
       drawn as the output's neighbourhood, as far out as fits, with ``… N more`` stubs
       for the rest; the caption says how to see more.
 
+    ``on_layout()`` is called once the graph drawn is known, before its first layout.
     ``check_size=False`` leaves a graph past ``max_nodes`` to the caller (the command
     line's budget check refuses it with the command line's advice).
 
@@ -109,6 +137,8 @@ def fitted(x: Any, options: Options, *, check_size: bool = True) -> tuple[Prepar
 
     ends = time.monotonic() + options.timeout  # one budget for every layout tried
     p = prepare(x, options, check_size=check_size)
+    if on_layout is not None:  # the graph drawn is known: its layout starts
+        on_layout()
     scene = make_scene(p.graph, **options.scene())
     info = p.graph.graph.get("collapsed") or {}
     if options.collapse != "auto" or fits(scene) or "runs" in info \
