@@ -28,12 +28,12 @@ LAYERS = {
     # networkx graphs, their checks and transformations, the examples
     "graph": ["graph", "_graph_check", "_graph_meta", "_contract", "_fold", "collapse", "_lite",
               "examples", "_budget", "_samples"],
-    # the options model, the graph drawn (render.prepare), the laid-out picture: layout
+    # the options model, the graph drawn (render.scene.prepare), the laid-out picture: layout
     # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
     "scene": ["options", "render.scene.prepare", "checks", "render", "render.text",
               "render.theme", "render.presets", "render._metrics", "render.pacing",
-              "render.scene", "render.scene.geometry", "render.scene.layout", "render.scene._embedded",
-              "render.scene._wasm_worker", "render.scene.model", "render.scene._looks",
+              "render.scene", "render.scene.geometry", "render.scene.layout",
+              "render.scene._embedded", "render.scene._wasm_worker", "render.scene.model", "render.scene._looks",
               "render.scene._groups", "render.scene._shapes", "render.scene._labels",
               "render.scene.ids", "render.scene._captions", "render.scene._dot",
               "render.scene._opened"],
@@ -47,9 +47,9 @@ LAYERS = {
                 "render.write.picture._redraw", "render.write.picture._encode",
                 "render.svg", "render.html", "render.frames"],
     # embeds (notebook, Markdown, Sphinx), the command line, the gallery export, the lab
-    "apps": ["_embed", "_embed_html", "notebook", "markdown", "sphinx", "cli", "__main__",
-             "_targets", "_load", "_jobs", "_phases", "_pool", "gallery", "_gallery_page", "lab",
-             "lab.app", "lab.cli",
+    "apps": ["_embed", "_embed_html", "notebook", "markdown", "sphinx", "cli", "_cli_args",
+             "__main__", "_targets", "_load", "_jobs", "_phases", "_pool", "gallery",
+             "_gallery_page", "lab", "lab.app", "lab.cli",
              "lab._admission", "lab._hosts", "lab._requests", "lab._service", "lab._limits",
              "lab._answers", "lab._middleware", "lab._routes", "lab._protocol", "lab._workers",
              "lab._disk", "lab._caches"],
