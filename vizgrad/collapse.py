@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 from ._contract import contract
 from ._fold import FOLD_MIN, OUTSIDE, fold_outside
+from ._merge import (MAX_INPUTS, depth_of, finish, group_key, merge_constants,
+                     merge_inputs)
 from ._graph_meta import LEVELS
 from ._samples import pick
 from .exceptions import OptionError
@@ -52,21 +54,6 @@ AUTO_BOXES = 60
 _STEP_MODES = ("merge", "inside")
 
 
-def _depth(level: Any) -> int:
-    if isinstance(level, str) and level in LEVELS:
-        return LEVELS[level]
-    if isinstance(level, int) and not isinstance(level, bool) and level >= 1:
-        return level
-    raise OptionError(f"collapse level must be one of {list(LEVELS)} or a group depth ≥ 1, "
-                      f"got {level!r}")
-
-
-def _key(group: Any, depth: int) -> str | None:
-    if not group:
-        return None
-    return "/".join(str(group).split("/")[:depth])
-
-
 def group_depth(G: Any) -> int:
     """The deepest group path in the graph (0 when nothing is grouped)."""
     return max((len(str(g).split("/")) for _, g in G.nodes(data="group") if g), default=0)
@@ -81,15 +68,15 @@ def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
     key: dict[str, tuple[str, Any]] = {}
     loose = []
     for n, g in sorted(G.nodes(data="group"), key=lambda e: rank[e[0]]):
-        path = _key(g, depth) if depth else None
+        path = group_key(g, depth) if depth else None
         d = depth
         while path is not None and path in expand:  # an opened group shows its own groups
             d += 1
-            deeper = _key(g, d)
+            deeper = group_key(g, d)
             path = deeper if deeper != path else None
         if path is not None:
             key[n] = (path, path)
-        elif not depth or _key(g, depth) is None:
+        elif not depth or group_key(g, depth) is None:
             loose.append(n)
     if runs is None:
         loose = []
@@ -141,7 +128,7 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
     19
     """
     G = as_graph(x)
-    depth, mode = _depth(level), _check_steps(steps)
+    depth, mode = depth_of(level), _check_steps(steps)
     if group_depth(G) == 0:
         raise OptionError(
             f"this graph has no groups to collapse by {level!r}. Trace a micrograd net with "
@@ -153,7 +140,7 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
     G = merge_inputs(G) if inputs else G  # same steps, fewer nodes
     box_of, boxes = _boxes(G, depth, expand=frozenset(expand))
     chosen = pick(G, sample)
-    H = _finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
+    H = finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
                 {"level": level, "steps": mode, **_sample_info(chosen, sample)})
     H.graph["collapsed"]["nodes"] = values  # the values of the graph given
     return H
@@ -163,15 +150,10 @@ def _sample_info(chosen: Any, sample: Any) -> dict[str, Any]:
     return {"sample": sample, "samples": len(set(chosen[0].values()))} if chosen else {}
 
 
-def _finish(G: Any, H: Any, what: str, info: dict[str, Any]) -> Any:
-    H.graph[what] = {**info, "nodes": G.number_of_nodes(), "boxes": H.number_of_nodes()}
-    return H
-
-
 def _runs(G: Any, depth: int, runs: int, mode: str, root_apart: bool, sample: Any) -> Any:
     box_of, boxes = _boxes(G, depth, runs, root_apart)
     chosen = pick(G, sample)
-    return _finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
+    return finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
                    {"level": depth or "order", "runs": runs, "steps": mode,
                     **_sample_info(chosen, sample)})
 
@@ -271,93 +253,8 @@ def focus(x: Any, node: str, radius: int = 2) -> nx.MultiDiGraph:
         sizes[b] = sizes.get(b, 0) + 1
     boxes = {b: {"label": f"… {sizes[b]:,} more", "kind": "stub", "op": "…", "group": None,
                  "hidden": sizes[b]} for b in ids.values()}
-    return _finish(G, contract(G, box_of, boxes), "focus",
+    return finish(G, contract(G, box_of, boxes), "focus",
                    {"node": node, "radius": radius, "hidden": len(box_of)})
-
-
-#: the most inputs (samples × features) :func:`merge_inputs` draws by default: past it,
-#: the inputs stay inside their neurons' boxes (``merge_constants=True`` draws them all)
-MAX_INPUTS = 24
-
-
-def merge_inputs(x: Any) -> nx.MultiDiGraph:
-    """A net's inputs drawn once per sample and feature: the copies of ``x[s][i]`` that
-    micrograd wraps in every neuron merged into one node (:func:`merge_constants` with
-    ``inputs_only=True``); a graph with no such copies, or with more than
-    :data:`MAX_INPUTS` inputs, comes back as it is.
-
-    >>> import vizgrad
-    >>> from micrograd.nn import MLP
-    >>> import random; random.seed(0); net = MLP(2, [2, 1])
-    >>> G = vizgrad.to_networkx(vizgrad.trace(net([1.0, -2.0]), model=net))
-    >>> H = merge_inputs(G)
-    >>> G.number_of_nodes() - H.number_of_nodes(), merge_inputs(H) is H
-    (2, True)
-    """
-    G = as_graph(x)
-    seen: set[str] = set()
-    copies = False
-    for n, name in G.nodes(data="name"):
-        name = str(name or "")
-        if name.startswith("x[") and not G.in_degree(n) and not G.nodes[n].get("label"):
-            copies = copies or name in seen
-            seen.add(name)
-    return merge_constants(G, inputs_only=True) if copies and len(seen) <= MAX_INPUTS else G
-
-
-def merge_constants(x: Any, level: str | int = "layer", *,
-                    inputs_only: bool = False) -> nx.MultiDiGraph:
-    """Draw once per group the wrapped numbers that repeat across its subgroups.
-
-    micrograd wraps each float input in every neuron, so ``MLP(3, [4, 1])``
-    holds four copies of each ``x_i``. The copies of a net's input ``x[s][i]`` (named
-    by :mod:`vizgrad._names`: the copy multiplied by ``w[i]`` in the s-th forward pass)
-    become one node ``x[s][i]``; other unlabelled leaves merge within each group at
-    ``level``: the k-th leaf of value v of every subgroup becomes one node. A merged
-    node's grad is the sum of the copies' grads (the grad of that input). It joins
-    no group, so collapsed neurons show it as a shared input. ``inputs_only`` merges
-    only a net's inputs.
-
-    >>> import vizgrad
-    >>> from micrograd.nn import MLP
-    >>> import random; random.seed(0); net = MLP(2, [2, 1])
-    >>> G = merge_constants(vizgrad.to_networkx(vizgrad.trace(net([1.0, -2.0]), model=net)))
-    >>> sorted(G.nodes[n]["name"] for n in G if G.nodes[n].get("members"))
-    ['x[0][0]', 'x[0][1]']
-    """
-    G = as_graph(x)
-    depth = _depth(level)
-    seen: dict[tuple[Any, ...], int] = {}
-    key: dict[str, tuple[Any, ...]] = {}
-    for n in sorted(G, key=lambda n: G.nodes[n]["order"]):
-        a = G.nodes[n]
-        if G.in_degree(n) or a.get("label") or a.get("kind") not in ("input", "const"):
-            continue
-        g = a.get("group")
-        if str(a.get("name", "")).startswith("x["):  # a net's input: one node per name
-            key[n] = (a["name"], a["kind"], a["data"], 0)
-            continue
-        if inputs_only:
-            continue
-        k = (g, a["kind"], a["data"])
-        seen[k] = seen.get(k, 0) + 1
-        key[n] = (_key(g, depth), a["kind"], a["data"], seen[k])
-    copies: dict[tuple[Any, ...], list[str]] = {}
-    for n, k in key.items():
-        copies.setdefault(k, []).append(n)
-    box_of: dict[str, str] = {}
-    boxes: dict[str, dict[str, Any]] = {}
-    for k, ns in copies.items():
-        if len(ns) > 1:
-            b = f"c{len(boxes)}"
-            own = {G.nodes[n].get("group") for n in ns}  # one group, or none when they differ
-            first = G.nodes[ns[0]]
-            boxes[b] = {"label": "", "kind": k[1], "op": "", "data": k[2],
-                        "group": own.pop() if len(own) == 1 else None,
-                        "name": first.get("name") if isinstance(k[0], str) and k[0].startswith(
-                            "x[") else None, "sample": first.get("sample")}
-            box_of.update((n, b) for n in ns)
-    return _finish(G, contract(G, box_of, boxes), "merged", {"level": level})
 
 
 def map_step(H: Any, k: int) -> int:
