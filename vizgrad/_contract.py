@@ -28,6 +28,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import networkx as nx
 
+from ._boxes import Boxes as _Boxes
+from ._boxes import exact_sum as _sum
+
 __all__ = ["contract", "display_name"]
 
 _KEEP = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
@@ -44,89 +47,6 @@ def display_name(G: Any, n: str) -> str:
     if not G.in_degree(n) and attrs.get("kind") in ("const", "input"):
         return f"{attrs['data']:g}"
     return str(n)
-
-
-def _sum(xs: list[float]) -> float:
-    try:
-        return math.fsum(xs)
-    except (OverflowError, ValueError):  # an inf among the terms, or inf - inf
-        return sum(xs, 0.0)
-
-
-class _Boxes:
-    """The mapping node → box and what each box's grad and value are made of."""
-
-    def __init__(self, G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]],
-                 pick: tuple[dict[str, int], int | None] | None = None) -> None:
-        self.G, self.box_of, self.attrs = G, box_of, boxes
-        self.pick = pick
-        self.rank = rank = {n: o for n, o in G.nodes(data="order")}
-        self.members: dict[str, list[str]] = {b: [] for b in boxes}
-        for n in sorted(box_of, key=rank.__getitem__):
-            self.members[box_of[n]].append(n)
-        ends = {G.graph["root"], *G.graph.get("also", ())}
-        get = box_of.get
-        used_outside: set[str] = set()
-        self.feeds: dict[str, dict[str, None]] = {b: {} for b in boxes}  # outside → box
-        for p, n in G.edges():
-            bp, bn = get(p), get(n)
-            if bp != bn:
-                if bp is not None:
-                    used_outside.add(p)
-                if bn is not None:
-                    self.feeds[bn][p] = None
-        sinks = {n for n, d in G.out_degree() if not d}
-        self.outputs: dict[str, list[str]] = {
-            b: [m for m in ms if m in used_outside or m in ends or m in sinks]
-            for b, ms in self.members.items()}
-        self.out_sets = {b: set(o) for b, o in self.outputs.items()}
-        self.shown: dict[str, float] = {}
-
-    def of(self, n: str) -> str:
-        return self.box_of.get(n, n)
-
-    def outs(self, c: str) -> list[str]:
-        return self.outputs.get(c, [c])
-
-    def shown_outputs(self, b: str) -> list[str]:
-        """The outputs a box's value adds up: with a sample picked, that sample's (when the
-        box has any), else all of them."""
-        outs = self.outputs[b]
-        if self.pick is not None and self.pick[1] is not None:
-            of, s = self.pick
-            return [o for o in outs if of.get(o) == s] or outs
-        return outs
-
-    def value(self, b: str) -> float:
-        """The box's value: its ``data`` if given, else its shown outputs' sum."""
-        given = self.attrs[b].get("data")
-        return given if given is not None else _sum([self.G.nodes[o]["data"]
-                                                     for o in self.shown_outputs(b)])
-
-    def sample_attrs(self, b: str) -> dict[str, Any]:
-        """``sample``: the one sample the box's value is of; ``samples``: how many samples
-        its value adds up (only when more than one); ``adds``: how many outputs."""
-        if self.pick is None or self.attrs[b].get("data") is not None:
-            return {}
-        of, shown = self.pick[0], self.shown_outputs(b)
-        seen = {of[o] for o in shown if o in of}
-        outs = self.outputs[b]
-        data = self.G.nodes
-        count = 1 + max(of.values(), default=0)
-        per = [[data[o]["data"] for o in outs if of.get(o) == k] for k in range(count)]
-        out: dict[str, Any] = {"adds": len(shown)}
-        if all(per):  # what the box shows for each sample, and for all (a player's choice)
-            out["by_sample"] = [_sum(v) for v in per]
-            out["all"] = _sum([data[o]["data"] for o in outs])
-        if len(seen) == 1 and self.pick[1] is not None:
-            out["sample"] = seen.pop()
-        elif len(seen) > 1:
-            out["samples"] = len(seen)
-        return out
-
-    def grad(self, c: str, vis: dict[str, float]) -> float | None:
-        """The grad shown for ``c``: a box's is the sum of what reached it from outside."""
-        return self.shown.get(c) if c in self.attrs else vis.get(c)
 
 
 def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, str, int]],
