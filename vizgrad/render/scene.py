@@ -31,7 +31,7 @@ from . import text as tx
 from ._groups import (box_name, input_rows, note_lines, param_rows, params_line, params_step,
                       row_labels)
 from ._looks import Looks, final_state
-from ._metrics import width
+from ._metrics import units, width
 from ._shapes import ROW as _ROW
 from ._shapes import Shape, op_glyph, place_caption, place_edges, place_legend, place_nodes
 from .layout import DEFAULT_TIMEOUT, run_layout
@@ -89,7 +89,8 @@ class Scene:
         self.shapes: list[Shape] = []
         self.looks = Looks(self)
         self.dot = self._layout_dot()
-        geo = gm.parse(run_layout(self.dot, "json", backend, timeout))
+        # json0: the positions without Graphviz's drawing operations (a third of json)
+        geo = gm.parse(run_layout(self.dot, "json0", backend, timeout))
         self._place(geo)
 
     # -- numbers and words -------------------------------------------------------
@@ -272,9 +273,12 @@ class Scene:
 
     @property
     def badge_width(self) -> float:
-        c = self.preset.caption
-        words = [self.word(f"phase.{w}") for w in ("inputs", "forward", "seed", "backward", "final")]
-        return max(width(w, c * _ROW, True) for w in words) + c
+        if not hasattr(self, "_badge"):
+            c = self.preset.caption
+            words = [self.word(f"phase.{w}")
+                     for w in ("inputs", "forward", "seed", "backward", "final")]
+            self._badge = max(width(w, c * _ROW, True) for w in words) + c
+        return self._badge
 
     def legend_texts(self) -> list[str]:
         if not self.legend:
@@ -353,13 +357,15 @@ def _wrap(line: str, room: float, size: float, sep: str = " = ") -> list[str]:
     lead = "    = " if sep == " = " else ""
     out: list[str] = []
     cur = parts[0]
+    # widths add up in whole units: each piece is measured once, not each line joined
+    now, gap, indent = units(cur), units(sep), units(lead)
     for part in parts[1:]:
-        joined = cur + sep + part
-        if width(joined, size) <= room:
-            cur = joined
+        more = units(part)
+        if (now + gap + more) * size / 1000 <= room:
+            cur, now = cur + sep + part, now + gap + more
             continue
         out.append(cur)
-        cur = lead + part
+        cur, now = lead + part, indent + more
     out.append(cur)
     return out
 
