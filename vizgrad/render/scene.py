@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
+from .._names import unchanged
 from ..exceptions import OptionError
 from ..graph import as_graph
 from ..i18n import resolve, t
@@ -87,11 +88,12 @@ class Scene:
         #: a collapsed graph: edge labels give the contribution alone, and lie closer
         self.collapsed = "collapsed" in G.graph
         self.shapes: list[Shape] = []
-        self.looks = Looks(self)
-        self.dot = self._layout_dot()
-        # json0: the positions without Graphviz's drawing operations (a third of json)
-        geo = gm.parse(run_layout(self.dot, "json0", backend, timeout))
-        self._place(geo)
+        with unchanged(G):  # names and operands worked out once, for every step's caption
+            self.looks = Looks(self)
+            self.dot = self._layout_dot()
+            # json0: the positions without Graphviz's drawing operations (a third of json)
+            geo = gm.parse(run_layout(self.dot, "json0", backend, timeout))
+            self._place(geo)
 
     # -- numbers and words -------------------------------------------------------
     def num(self, x: float | None, missing: str = tx.NOT_REACHED) -> str:
@@ -123,7 +125,8 @@ class Scene:
 
     def look(self, k: int | None, state: State | None = None) -> dict[str, dict[str, str]]:
         """What every dynamic shape shows after step ``k`` (``None``: the final view)."""
-        return self.looks.all(k, self.state(k) if state is None else state)
+        with unchanged(self.graph):
+            return self.looks.all(k, self.state(k) if state is None else state)
 
     # -- sizes -------------------------------------------------------------------
     def _box_texts(self, n: str) -> tuple[str, list[str]]:
