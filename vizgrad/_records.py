@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["NODE_KEYS", "PLAIN", "OVERWROTE", "OBSERVED", "LazySteps", "NodeColumns", "Row",
-           "node_columns", "step_dicts", "step_count"]
+           "Rows", "node_columns", "step_dicts", "step_count"]
 
 #: the keys of a node record, in the order the trace format writes them
 NODE_KEYS = ("id", "label", "op", "kind", "data", "grad", "on_path", "parents", "order", "group",
@@ -76,10 +76,27 @@ class NodeColumns:
                         "on_path": on_path, "order": i, "group": group, "name": name,
                         "sample": sample}
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> Rows:
         """A dict-like view of every node (what :func:`vizgrad._names.name_nodes` reads and
         writes), without building the records."""
-        return [Row(self, i) for i in range(len(self.id))]
+        return Rows(self)
+
+
+class Rows:
+    """Every node of :class:`NodeColumns` as a :class:`Row`, made as the rows are iterated
+    and freed after: no million objects alive at once for the garbage collector to scan."""
+
+    __slots__ = ("cols",)
+
+    def __init__(self, cols: NodeColumns) -> None:
+        self.cols = cols
+
+    def __len__(self) -> int:
+        return len(self.cols)
+
+    def __iter__(self) -> Iterator[Row]:
+        cols = self.cols
+        return (Row(cols, i) for i in range(len(cols)))
 
 
 class Row:
