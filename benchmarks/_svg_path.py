@@ -177,6 +177,14 @@ def _asks(loss: Any, repeat: int) -> None:
 
 def end_to_end(repeat: int) -> None:
     """Section 5 of ``bench_svg.py``."""
+    try:
+        import graphviz  # noqa: F401  (the idiom's package)
+    except ImportError:
+        print("\n(section 5 needs the graphviz package: pip install graphviz)")
+        return
+    if "system" not in layout.available_backends():
+        print("\n(section 5 needs the system Graphviz `dot`: the draw_dot idiom runs it)")
+        return
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))  # draw_dot recurses
     loss = tanh_chain(330)
     n = vizgrad.to_networkx(loss).number_of_nodes()
