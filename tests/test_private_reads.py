@@ -33,6 +33,9 @@ ALLOWED = {
        "session private; the subclass of _wasm_worker.make_backend and the in-process fallback "
        "drive it" for a in ("_session", "_engine", "_create_session")},
     ("vizgrad.graph", "_lazy_steps"): "the Trace's lazily built steps (trace layer, not a scene)",
+    ("vizgrad._lite", "_lazy_steps"): "the Trace's lazily built steps (trace layer, not a scene)",
+    ("vizgrad.render.scene.prepare", "_backward"): "telling a Value (vizgrad's or micrograd's) "
+    "from a graph, by micrograd's Value protocol",
     ("vizgrad.graph", "_graph_rows"): "the Trace's rows for the graph (trace layer, not a scene)",
 }
 

@@ -332,3 +332,31 @@ def test_traces_of_the_same_graph_are_equal_and_an_edit_tells_them_apart():
     b.steps[7]["contributions"][0]["after"] = 0.0
     assert a != b
     assert repr(a) == "<Trace of q: 5 values, 8 steps>"
+
+
+def test_naming_reads_the_columns_one_row_at_a_time(monkeypatch):
+    """Naming a large trace's values makes each node's row as it reads it and frees it after:
+    no million row objects alive at once for the garbage collector to scan."""
+    from vizgrad._records import Row
+
+    live, peak, made = [0], [0], [0]
+    init = Row.__init__
+
+    def counted(self, cols, i):
+        init(self, cols, i)
+        live[0] += 1
+        made[0] += 1
+        peak[0] = max(peak[0], live[0])
+
+    def freed(self):
+        live[0] -= 1
+
+    monkeypatch.setattr(Row, "__init__", counted)
+    monkeypatch.setattr(Row, "__del__", freed, raising=False)
+    x = Value(0.5, label="x")
+    for i in range(100):
+        x = (x * Value(0.1 * i, label=f"w{i}") + 1.0).tanh()
+    t = trace(x)
+    assert made[0] >= len(t.nodes) > 400 and peak[0] <= 3
+    names = [n["name"] for n in t.nodes]  # written through the rows into the columns
+    assert names[:3] == ["x", "w0", "x·w0"] and all(names) and names[-1] == "f"

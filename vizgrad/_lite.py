@@ -49,8 +49,10 @@ class StreamSteps(LazySteps):
     __slots__ = ("_at", "_forward")
 
     def __init__(self, t: Trace) -> None:
-        cols, back = t._cols, t._back
-        assert cols is not None and back is not None
+        compact = t.compact()
+        if compact is None:
+            raise ValueError("StreamSteps needs a compact trace, as vizgrad.trace() makes it")
+        cols, back = compact
         forward = array("l", (i for i, ps in enumerate(cols.parents) if ps))
         super().__init__(lambda: step_dicts(cols, back, t.root), 2 + len(forward) + len(back))
         self._forward = forward
@@ -212,10 +214,11 @@ class LiteGraph:
     """
 
     def __init__(self, t: Trace) -> None:
-        if t._cols is None or t._back is None:
+        compact = t.compact()
+        if compact is None:
             raise ValueError("LiteGraph needs a compact trace, as vizgrad.trace() makes it")
         self.trace = t
-        cols = t._cols
+        cols = compact[0]
         self._cols = cols
         self._ids: list[str] = cols.id
         self._ix: dict[str, int] = dict(zip(cols.id, range(len(cols.id))))

@@ -40,12 +40,15 @@ In a net, the numbers micrograd wraps (targets, ``sum()``'s 0) become constants
 from __future__ import annotations
 
 import re
-from typing import Any
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator
 
 from ._numbers import MINUS, fmt
 from .expr import OUTPUT_NAMES
 
-__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "base", "compose", "name_nodes", "tight"]
+__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "base", "compose", "kept", "name_nodes",
+           "tight", "unchanged"]
 
 #: the longest name made from a value's op and operands (``a·b``, ``tanh(n)``); past it, a role
 NAME_LENGTH = 12
@@ -57,6 +60,32 @@ _NEURON = re.compile(r"L(\d+)/N(\d+)")
 #: the ops that make a neuron's output from its sum
 ACTIVATIONS = ("tanh", "relu", "ReLU", "sigmoid")
 _ATOM = re.compile(r"[^\W\d][\w.]*(\[\d+\])*|\d+(\.\d+)?")  # a, L0.N2.out, x[0][1], 2
+
+
+#: the graph that does not change within :func:`unchanged`, and what was worked out of it
+_SAME: ContextVar[tuple[Any, dict[Any, Any]] | None] = ContextVar("vizgrad_same", default=None)
+
+
+@contextmanager
+def unchanged(G: Any) -> Iterator[None]:
+    """Within the block ``G`` does not change: each node's name and operands are worked
+    out once (a scene writes a caption for every step, naming the same nodes again)."""
+    token = _SAME.set((G, {}))
+    try:
+        yield
+    finally:
+        _SAME.reset(token)
+
+
+def kept(G: Any, key: tuple[Any, ...], make: Callable[[Any, Any], Any]) -> Any:
+    """``make(G, key[1])``, once per key within :func:`unchanged`."""
+    same = _SAME.get()
+    if same is None or same[0] is not G:
+        return make(G, key[1])
+    memo = same[1]
+    if key not in memo:
+        memo[key] = make(G, key[1])
+    return memo[key]
 
 
 def tight(part: str) -> str:

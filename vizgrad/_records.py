@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 __all__ = ["NODE_KEYS", "PLAIN", "OVERWROTE", "OBSERVED", "LazySteps", "NodeColumns", "Row",
-           "node_columns", "step_at", "step_dicts", "step_count"]
+           "Rows", "node_columns", "step_at", "step_dicts", "step_count"]
 
 #: the keys of a node record, in the order the trace format writes them
 NODE_KEYS = ("id", "label", "op", "kind", "data", "grad", "on_path", "parents", "order", "group",
@@ -76,12 +76,34 @@ class NodeColumns:
                         "on_path": on_path, "order": i, "group": group, "name": name,
                         "sample": sample}
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> Rows:
         """A dict-like view of every node (what :func:`vizgrad._names.name_nodes` reads and
         writes), without building the records."""
-        columns: dict[str, Any] = {k: getattr(self, k) for k in self.__slots__}
-        columns["order"] = range(len(self.id))
-        return [Row(columns, i) for i in range(len(self.id))]
+        return Rows(self)
+
+
+class Rows:
+    """Every node of :class:`NodeColumns` as a :class:`Row`, made as the rows are iterated
+    and freed after: no million objects alive at once for the garbage collector to scan."""
+
+    __slots__ = ("columns", "n")
+
+    def __init__(self, cols: NodeColumns) -> None:
+        self.columns: dict[str, Any] = {k: getattr(cols, k) for k in cols.__slots__}
+        self.columns["order"] = range(len(cols.id))
+        self.n = len(cols.id)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[Row]:
+        columns = self.columns
+        return (Row(columns, i) for i in range(self.n))
+
+    def __getitem__(self, i: int) -> Row:
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        return Row(self.columns, i % self.n)
 
 
 class Row:

@@ -76,7 +76,7 @@ def lite_or_networkx(t: Trace, lite_from: int) -> Any:
     >>> [type(lite_or_networkx(trace(s), n)).__name__ for n in (20, 21)]
     ['LiteGraph', 'MultiDiGraph']
     """
-    if t._cols is not None and t._back is not None and t._n_nodes() > lite_from:
+    if t.compact() is not None and t.size > lite_from:
         return LiteGraph(t)
     return to_networkx(t)
 

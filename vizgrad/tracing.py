@@ -158,6 +158,18 @@ class Trace:
     def _n_nodes(self) -> int:
         return len(self._nodes) if self._nodes is not None else len(self._cols or ())
 
+    @property
+    def size(self) -> int:
+        """How many values the trace holds."""
+        return self._n_nodes()
+
+    def compact(self) -> tuple[NodeColumns, list[tuple[Any, ...]]] | None:
+        """The node columns and backward records while the trace is still compact (no
+        step dicts built yet), else None: what the million-value overview reads."""
+        if self._cols is None or self._back is None:
+            return None
+        return self._cols, self._back
+
     def _n_steps(self) -> int:
         if self._steps is not None or self._cols is None or self._back is None:
             return len(self.steps)

@@ -186,3 +186,26 @@ def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals, open_page
                         rf'<td class="number grad[^"]*">([^<]*)</td>', table)
         if G.nodes[n]["kind"] != "const":
             assert row.group(1) == final[f"t-{n}-grad"]["text"], n
+
+
+def test_names_are_worked_out_once_only_inside_unchanged():
+    """A scene names each node once while it writes every step's caption; outside that
+    block a renamed node shows its new name."""
+    from vizgrad._names import unchanged
+    from vizgrad.render import text as tx
+
+    G = examples.graph("fork")
+    outside = [chain_rule(G, k, trim=True) for k in range(len(G.graph["steps"]))]
+    calls = []
+    real = tx._name
+    tx._name = lambda G_, n: calls.append(n) or real(G_, n)
+    try:
+        with unchanged(G):
+            inside = [chain_rule(G, k, trim=True) for k in range(len(G.graph["steps"]))]
+            assert name(G, "v0") == "a"
+    finally:
+        tx._name = real
+    assert inside == outside and len(calls) == len(set(calls)) > 0
+    G.nodes["v0"]["label"] = "alpha"
+    assert name(G, "v0") == "alpha" and "alpha.grad" in " ".join(sum(
+        (chain_rule(G, k) for k in range(len(G.graph["steps"]))), []))

@@ -38,9 +38,23 @@ def test_embedded_writes_svg_json_dot(fmt):
         assert b"pos=" in out
 
 
+@pytest.mark.parametrize("backend", ["embedded", pytest.param("system", marks=needs_dot)])
+def test_json0_places_everything_where_json_does(backend):
+    """Scenes read the layout as json0 (no drawing operations): the same positions as json."""
+    from vizgrad import examples
+    from vizgrad.render.scene.geometry import parse
+    from vizgrad.render.scene import Scene
+
+    dot = Scene(examples.graph("softmax-nll"), backend=backend).dot
+    full, bare = (run_layout(dot, fmt, backend=backend) for fmt in ("json", "json0"))
+    assert len(bare) < len(full) / 2 and b"_draw_" in full and b"_draw_" not in bare
+    geo = parse(bare)
+    assert geo == parse(full) and len(geo.nodes) > 20 and len(geo.edges) > 20
+
+
 @needs_dot
 @pytest.mark.parametrize("fmt, magic", [("svg", b"<?xml"), ("png", b"\x89PNG"), ("pdf", b"%PDF"),
-                                        ("json", b"{")])
+                                        ("json", b"{"), ("json0", b"{")])
 def test_system_writes_every_format(fmt, magic):
     assert run_layout(SMALL, fmt, backend="system").startswith(magic)
 

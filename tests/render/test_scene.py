@@ -337,3 +337,17 @@ def test_a_grouped_graph_too_wide_for_the_column_is_collapsed_by_the_deepest_lev
     d = draw(G)
     assert d.graph.number_of_nodes() == 9  # by neuron: 4 neuron boxes and 5 values
     assert "collapsed by neuron" in d.svg()
+
+
+def test_text_units_add_up_as_the_joined_text_does():
+    """Caption wrapping adds the widths of pieces: they must equal the joined text's width,
+    for characters in the width table and outside it (CJK, combining marks, emoji)."""
+    from vizgrad.render._metrics import units
+
+    pieces = ["∂q/∂a += b × u.grad", " = ", "3 × (−1.5)", "梯度", "x\u0304", "😀", "", " "]
+    for a in pieces:
+        for b in pieces:
+            for bold in (False, True):
+                assert units(a, bold) + units(b, bold) == units(a + b, bold)
+                assert width(a + b, 12, bold) == units(a + b, bold) * 12 / 1000
+    assert units("梯度") == 2000 and units("x\u0304") == units("x") > 0

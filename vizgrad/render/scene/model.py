@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
+from ..._names import unchanged
 from ...exceptions import OptionError
 from ...graph import as_graph
 from ...i18n import resolve, t
@@ -153,6 +154,12 @@ class Scene:
             caption=bool(caption), legend=bool(legend),
             order=tuple(sorted(G.nodes, key=lambda n: (G.nodes[n].get("order", 0), str(n)))),
             last=len(G.graph["steps"]) - 1, collapsed="collapsed" in G.graph)
+        with unchanged(G):  # names and operands worked out once, for every step's caption
+            self._build(G, scale, backend, timeout)
+
+    def _build(self, G: Any, scale: float | None, backend: str | None, timeout: float) -> None:
+        """Set what the steps and the layout give, once: texts, sizes, DOT, shapes, looks."""
+        put = self._put
         contributions = Contributions.of(G)
         put(contributions=contributions,  # one colour scale for every view of a page, if given
             scale=contributions.scale if scale is None else float(scale),
@@ -179,7 +186,8 @@ class Scene:
 
     def _geometry(self, backend: str | None, timeout: float) -> gm.Geometry:
         """Where Graphviz puts every box, op circle and edge of :attr:`dot`."""
-        return gm.parse(run_layout(self.dot, "json", backend, timeout))
+        # json0: the positions without Graphviz's drawing operations (a third of json)
+        return gm.parse(run_layout(self.dot, "json0", backend, timeout))
 
     def _put(self, **fields: Any) -> None:
         """Set fields while the scene is built (the only writes it ever takes)."""
@@ -216,7 +224,8 @@ class Scene:
 
     def look(self, k: int | None, state: State | None = None) -> dict[str, dict[str, str]]:
         """What every dynamic shape shows after step ``k`` (``None``: the final view)."""
-        return self.looks.all(k, self.state(k) if state is None else state)
+        with unchanged(self.graph):
+            return self.looks.all(k, self.state(k) if state is None else state)
 
     # -- caption and legend --------------------------------------------------------
     def caption_texts(self, k: int | None) -> list[str]:

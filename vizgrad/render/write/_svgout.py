@@ -8,6 +8,7 @@ two decimals; the root has a ``viewBox`` and scales down to its container
 from __future__ import annotations
 
 import html
+import re
 from typing import TYPE_CHECKING
 
 from ..scene import ids
@@ -22,6 +23,8 @@ __all__ = ["FONTS", "layered", "shape_element", "svg_document", "svg_shapes", "x
 #: then CJK fonts for Chinese words.
 FONTS = ("'DejaVu Sans', Verdana, 'Helvetica Neue', Arial, 'Noto Sans CJK SC', "
          "'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif")
+#: the characters XML cannot carry (tab and newline it can)
+_NOT_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 _LAYER = {"vg-edge": 0, "vg-arrow": 0, "vg-arrow vg-back": 0, "vg-label-bg": 1, "vg-label": 1}
 
 
@@ -31,9 +34,7 @@ def xml_text(s: str) -> str:
     >>> xml_text("a < b & \\x01")
     'a &lt; b &amp; �'
     """
-    s = "".join(c if c in "\n\t" or (ord(c) >= 0x20 and not 0xD800 <= ord(c) <= 0xDFFF
-                                     and c not in "\ufffe\uffff") else "\ufffd" for c in s)
-    return html.escape(s, quote=False)
+    return html.escape(_NOT_XML.sub("\ufffd", s), quote=False)
 
 
 def _attr(s: str) -> str:
