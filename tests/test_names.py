@@ -293,6 +293,22 @@ def test_an_opened_neuron_names_its_values_inside_its_box():
         unpack_view(next(v for v in opened if v["open"] == "L1/N0"))["svg"])
 
 
+def test_an_opened_neurons_captions_name_its_values_whole():
+    """A box inside an opened frame is titled by its name there (out), but the captions,
+    read outside the frame, name it whole: L0.N1.out.grad += …"""
+    from vizgrad.collapse import collapse
+    from vizgrad.render.scene.model import Scene
+    from vizgrad.render.write._views import unpack_view, views
+
+    G = examples.graph("mlp")
+    opened = views(Scene(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]
+    view = unpack_view(next(v for v in opened if v["open"] == "L0/N1"))
+    texts = [look["text"] for look in view["playback"]["looks"] if look.get("text")]
+    assert "out" in texts  # the box title
+    assert any(t.startswith("L0.N1.out.grad += ∂(L1/N0)/∂L0.N1.out × ") for t in texts)
+    assert not any(".grad +=" in t and ("∂out" in t or t.startswith("out.")) for t in texts)
+
+
 def test_collapsing_the_course_net_draws_its_inputs_into_the_first_layer(course):
     """Issue 23: by default the copies of an input micrograd wraps in every neuron are one
     node x[s][i], and every first-layer box gets its inputs; False keeps the copies apart."""

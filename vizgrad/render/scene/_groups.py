@@ -46,6 +46,8 @@ def box_name(scene: Scene, n: str) -> str:
         return f"{tx.name(G, n)} · {scene.word('box.group', size=size)}"
     if kind == "stub" and isinstance(a.get("hidden"), int):
         return scene.word("box.stub", n=f"{a['hidden']:,}")
+    if a.get("short"):  # inside an opened group's frame: its name there
+        return str(a["short"])
     return tx.name(G, n)
 
 

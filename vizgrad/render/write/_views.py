@@ -219,23 +219,28 @@ def unpack_view(packed: dict[str, Any]) -> dict[str, Any]:
 
 
 def _inside(E: Any, path: str, members: Any) -> None:
-    """Inside an opened box, its values go by their names in the box: ``L0.N1.w0·x0`` is
-    ``w0·x0`` in the frame of ``L0/N1`` (labels, like the parameters', stay whole).
+    """Inside an opened box, its values' boxes go by their names in the box: ``L0.N1.w0·x0``
+    is titled ``w0·x0`` in the frame of ``L0/N1`` (labels, like the parameters', stay whole).
+    The short title is the node's ``short``; its ``name`` stays whole, so the captions, read
+    outside the frame, still say ``L0.N1.out``.
 
     >>> import vizgrad
     >>> from vizgrad.collapse import collapse
     >>> G = vizgrad.examples.graph("mlp")
     >>> E = collapse(G, "neuron", expand=["L0/N1"])
     >>> _inside(E, "L0/N1", [n for n in G if G.nodes[n]["group"] == "L0/N1"])
-    >>> sorted(E.nodes[n]["name"] for n in E if E.nodes[n].get("group") == "L0/N1")[:5]
+    >>> inside = [E.nodes[n] for n in E if E.nodes[n].get("group") == "L0/N1"]
+    >>> sorted(a.get("short", a["name"]) for a in inside)[:5]
     ['L0.N1.b', 'L0.N1.w0', 'L0.N1.w1', 'out', 'w0·x0']
+    >>> [a["name"] for a in inside if a.get("short") == "out"]
+    ['L0.N1.out']
     """
     head = path.replace("/", ".") + "."
     for m in members:
         attrs = E.nodes[m] if m in E else {}
         name = attrs.get("name")
         if name and not attrs.get("label") and str(name).startswith(head):
-            attrs["name"] = str(name)[len(head):]
+            attrs["short"] = str(name)[len(head):]
 
 
 def shown(G: Any) -> set[tuple[str, float]]:
