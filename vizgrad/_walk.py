@@ -69,7 +69,11 @@ def _op_of(v: Any) -> str:
 
 
 def topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], int]:
-    """Iterative DFS in operand order; returns order, parents by id() and root count."""
+    """Iterative DFS in operand order; returns order, parents by id() and root count.
+
+    The path is two flat lists (its nodes, and an iterator over each one's parents), not a
+    tuple per level: a deep chain leaves fewer objects for the garbage collector to scan.
+    """
     order: list[Any] = []
     parents: dict[int, tuple[Any, ...]] = {}
     checked: set[type] = set()  # classes already seen to be Values
@@ -78,23 +82,23 @@ def topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], i
     for i, start in enumerate(roots):
         if id(start) in parents:
             continue
-        parents[id(start)] = _parents_of(start)
-        stack = [(start, iter(parents[id(start)]))]
-        push, pop = stack.append, stack.pop
-        while stack:
-            node, it = stack[-1]
-            for p in it:
+        nodes, its = [start], [iter(parents.setdefault(id(start), _parents_of(start)))]
+        push, push_it, pop, pop_it = nodes.append, its.append, nodes.pop, its.pop
+        while nodes:
+            for p in its[-1]:
                 if id(p) not in parents:
                     if p.__class__ not in checked:
                         if not is_value(p):
-                            raise OperandTypeError(f"a parent of {node!r} is not a Value: {p!r}")
+                            raise OperandTypeError(
+                                f"a parent of {nodes[-1]!r} is not a Value: {p!r}")
                         checked.add(p.__class__)
-                    parents[id(p)] = _parents_of(p)
-                    push((p, iter(parents[id(p)])))
+                    ps = parents[id(p)] = _parents_of(p)
+                    push(p)
+                    push_it(iter(ps))
                     break
-            else:
-                pop()
-                add(node)
+            else:  # every parent visited
+                add(pop())
+                pop_it()
         if i == 0:
             n_root = len(order)
     return order, parents, n_root
