@@ -39,6 +39,7 @@ __all__ = [
     "gif_frame_bytes",
     "dot_bytes",
     "group_boxes",
+    "group_sizes",
     "KINDS",
     "svg_seconds",
     "svg_bytes",
@@ -150,11 +151,13 @@ _PICTURES = {"svg", "steps", "animated-svg", "dot", "png", "html"}
 
 
 def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
-             player: Callable[[int, int], Any] | None = None,
-             size: tuple[float, float] | None = None, boxes: int = 0) -> Estimate:
+             player: Callable[..., Any] | None = None,
+             size: tuple[float, float] | None = None, boxes: int = 0,
+             groups: tuple[int, ...] = ()) -> Estimate:
     """The estimate for one graph of ``n`` values and ``steps`` steps, for the files of
-    these kinds (:data:`KINDS`; ``player(n, steps) -> (bytes, seconds)``: the step
-    player's own estimate, :func:`vizgrad.render.write.html.estimate`, needed for ``"html"``).
+    these kinds (:data:`KINDS`; ``player(n, steps, groups) -> (bytes, seconds)``: the step
+    player's own estimate, :func:`vizgrad.render.write.html.estimate`, needed for ``"html"``;
+    ``groups``: the member counts of the collapsed groups, which a player lays out opened).
     ``size`` is the picture's width and height in points when its layout is known (the
     frames of an animation are as big as the picture); ``boxes`` counts the collapsed
     groups among the ``n``."""
@@ -178,7 +181,7 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
         if player is None:
             raise TypeError("an estimate of the step player (html) needs its own estimate: "
                             "player=vizgrad.render.write.html.estimate")
-        player_bytes, player_seconds = player(n, steps)
+        player_bytes, player_seconds = player(n, steps, groups)
         size_b += int(player_bytes)
         secs += float(player_seconds)
         units += steps
@@ -246,7 +249,7 @@ SMALLER = ("draw it smaller (--collapse auto, neuron or layer; --focus NODE; for
 
 def check(graphs: Sequence[tuple[str, Any]], formats: Sequence[str], *, frames: bool,
           max_nodes: int, max_cells: int, max_bytes: int, max_seconds: float,
-          player: Callable[[int, int], Any] | None = None,
+          player: Callable[..., Any] | None = None,
           each: Sequence[Sequence[str]] | None = None,
           sizes: Mapping[str, tuple[float, float] | None] | None = None,
           sources: Mapping[str, Any] | None = None, one_file: bool = False) -> Estimate:
@@ -316,13 +319,14 @@ def _fewer(kind: str, one_file: bool = False) -> str:
 
 
 def estimate_all(graphs: Sequence[tuple[str, Any]], formats: Sequence[str],
-                 player: Callable[[int, int], Any] | None = None,
+                 player: Callable[..., Any] | None = None,
                  sizes: Mapping[str, tuple[float, float] | None] | None = None,
           sources: Mapping[str, Any] | None = None, one_file: bool = False) -> Estimate:
     """The sum of :func:`estimate` over the graphs (``"frames"`` in formats: PNG frames)."""
     sizes = sizes or {}
     parts = [estimate(G.number_of_nodes(), len(G.graph["steps"]), formats, player=player,
-                      size=sizes.get(name), boxes=group_boxes(G)) for name, G in graphs]
+                      size=sizes.get(name), boxes=group_boxes(G), groups=group_sizes(G))
+             for name, G in graphs]
     return Estimate(sum(e.bytes for e in parts), sum(e.seconds for e in parts),
                     sum(e.units for e in parts))
 
@@ -330,6 +334,13 @@ def estimate_all(graphs: Sequence[tuple[str, Any]], formats: Sequence[str],
 def group_boxes(G: Any) -> int:
     """How many of the graph's nodes are collapsed groups (``kind="group"``)."""
     return sum(1 for _, kind in G.nodes(data="kind") if kind == "group")
+
+
+def group_sizes(G: Any) -> tuple[int, ...]:
+    """The member counts of the graph's collapsed groups, in order."""
+    nodes = G.nodes
+    return tuple(int(nodes[n].get("size") or 0) for n, kind in G.nodes(data="kind")
+                 if kind == "group")
 
 
 def _round_up(n: int) -> str:

@@ -133,9 +133,23 @@ def resolve(job: Job, opts: Options, on_layout: Callable[[], None] | None = None
                    shrink={"collapse": o.collapse, "focus": o.focus})
 
 
+def _group_level(job: Job) -> int | None:
+    """The group depth an automatic collapse drew ``job`` at, when the player can start from
+    the source at that depth: boxes are groups (not runs of the order, which do not open)
+    and the source is a networkx graph (a light graph past ``max_nodes`` is drawn as is)."""
+    import networkx as nx
+
+    info = job.graph.graph.get("collapsed") or {}
+    level = info.get("level")
+    if not info.get("auto") or "runs" in info or not isinstance(level, int):
+        return None
+    return level if isinstance(job.source, nx.MultiDiGraph) else None
+
+
 def player_source(job: Job, opts: Options) -> tuple[Any, DrawOptions, StepArg]:
-    """What the player gets: the source with an explicit level or a focus (so it can open
-    groups; steps count the source), else the drawn graph as it is (steps count it)."""
+    """What the player gets: the source with a level (given, or the one an automatic collapse
+    chose, so it can open groups; steps count the source) or a focus, else the drawn graph
+    as it is (steps count it)."""
     o = opts.drawing
     level, plain = job.shrink.get("collapse"), o.replace(collapse=False, focus=None,
                                                          merge_constants=None)
@@ -143,5 +157,8 @@ def player_source(job: Job, opts: Options) -> tuple[Any, DrawOptions, StepArg]:
         return job.graph, plain, opts.step
     if level not in ("auto", False) or job.shrink.get("focus") is not None:
         return job.source, o.replace(collapse=level), opts.step
+    chosen = _group_level(job)
+    if chosen is not None:  # the level the automatic collapse chose: its groups open
+        return job.source, o.replace(collapse=chosen), opts.step
     k = job.view_step(opts.step)
     return job.graph, plain, "final" if k is None and opts.step is not None else k

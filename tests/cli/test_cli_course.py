@@ -3,6 +3,7 @@ four samples, 394 values), rendered by ``vizgrad render`` with no options."""
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -65,6 +66,16 @@ def test_its_picture_is_readable_on_a_1920_px_screen_and_names_the_net(course):
     caption = " ".join(words)
     assert "net read: n (MLP), the one net in course.py" in caption
     assert "net read: n (MLP)" in (course / "course.html").read_text(encoding="utf-8")
+
+
+def test_its_player_opens_the_boxes_the_automatic_collapse_drew(course):
+    """The page starts from the graph given, collapsed at the level chosen, so that each
+    neuron's box opens in place (not a graph already collapsed, with nothing to open)."""
+    page = (course / "course.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="vg-data">(.*?)</script>', page, re.S).group(1))
+    opened = {view["open"] for view in data["views"]}
+    assert {"L0/N0", "L1/N3", "L2/N0"} <= opened
+    assert not [p for p in opened if not re.fullmatch(r"L\d/N\d", p)]  # neurons, not runs
 
 
 def test_one_svg_and_one_gif_each_succeed(course, tmp_path):

@@ -198,12 +198,12 @@ def test_the_player_is_budgeted_by_the_player_modules_own_figures(monkeypatch):
     jobs = example_jobs(["softmax-nll"])
     steps = len(jobs[0].graph.graph["steps"])
     opts = Options(formats=("html",), max_bytes=1_000_000, max_seconds=2.0)  # 1 MB, 2 s
-    monkeypatch.setattr(html, "estimate", lambda n, steps: (1_000, 0.5))
+    monkeypatch.setattr(html, "estimate", lambda n, steps, groups: (1_000, 0.5))
     assert gallery.units(jobs, opts) == steps
-    monkeypatch.setattr(html, "estimate", lambda n, steps: (30_000_000, 0.5))
+    monkeypatch.setattr(html, "estimate", lambda n, steps, groups: (30_000_000, 0.5))
     with pytest.raises(GraphTooLargeError, match=r"about 30 MB \(step player 30 MB\)"):
         gallery.units(jobs, opts)
-    monkeypatch.setattr(html, "estimate", lambda n, steps: (1_000, 50.0))
+    monkeypatch.setattr(html, "estimate", lambda n, steps, groups: (1_000, 50.0))
     with pytest.raises(GraphTooLargeError, match=r"about 50 s"):
         gallery.units(jobs, opts)
 

@@ -33,7 +33,8 @@ from .. import text as tx
 from ..scene import ids
 from ..scene._groups import sample_choices
 from ._bundle import bundle
-from ._views import find_examples, index, plan, positions, shown, table_rows, views
+from ._views import (MAX_VIEWS, VIEW_BUDGET, find_examples, index, plan, positions, shown,
+                     table_rows, views)
 from ..theme import robust_scale
 from .playback import pack, playback, scene_svg
 from ..pacing import pace
@@ -43,16 +44,22 @@ from ..scene.model import Scene, make_scene
 __all__ = ["estimate", "find_examples", "player_html", "player_parts"]
 
 
-def estimate(n: int, steps: int) -> tuple[int, float]:
+def estimate(n: int, steps: int, groups: tuple[int, ...] = ()) -> tuple[int, float]:
     """About how many bytes a player page of ``n`` values and ``steps`` steps has, and how
     many seconds it takes beside its one layout: the page holds one picture and each
     step's changes, and its script (52 kB with nothing drawn; measured: 1,033 values and
-    1,352 steps give 5.5 MB).
+    1,352 steps give 5.5 MB). ``groups``: the sizes of the collapsed groups, each laid
+    out opened (about 2.6 kB and 10 ms per member; at most :data:`MAX_VIEWS` views and
+    :data:`VIEW_BUDGET` bytes; measured: the lecture's 9 neurons of 36 values, 0.84 MB).
 
     >>> estimate(5, 8)[0] < 100_000
     True
+    >>> estimate(22, 30, (36,) * 9)[0] - estimate(22, 30)[0]
+    842400
     """
-    return 52_000 + 2_800 * n + 2_000 * steps, 0.002 * (n + steps)
+    members = sum(groups[:MAX_VIEWS])
+    return (52_000 + 2_800 * n + 2_000 * steps + min(VIEW_BUDGET, 2_600 * members),
+            0.002 * (n + steps) + 0.01 * members)
 
 
 _PREFIX = "vg-"
