@@ -54,7 +54,8 @@ def errors(hints: dict[type, str | None] | None = None) -> Iterator[None]:
         raise click.ClickException(f"cannot write{where}: {err.strerror or err}") from None
 
 
-def parse_sets(ctx: click.Context, param: click.Parameter, items: tuple[str, ...]) -> dict[str, float]:
+def parse_sets(ctx: click.Context, param: click.Parameter,
+               items: tuple[str, ...]) -> dict[str, float]:
     values: dict[str, float] = {}
     for item in items:
         key, sep, raw = item.partition("=")
@@ -62,7 +63,8 @@ def parse_sets(ctx: click.Context, param: click.Parameter, items: tuple[str, ...
         if not sep or not key or not raw:
             raise click.BadParameter(f"{item!r}: expected NAME=NUMBER, e.g. --set a=-2")
         if not key.isidentifier():
-            raise click.BadParameter(f"{item!r}: {key!r} is not a variable name (use e.g. a, x1, w_2)")
+            raise click.BadParameter(
+                f"{item!r}: {key!r} is not a variable name (use e.g. a, x1, w_2)")
         if unicodedata.normalize("NFKC", key) != key:
             raise click.BadParameter(
                 f"{item!r}: Python reads the name {key!r} as "
@@ -70,16 +72,19 @@ def parse_sets(ctx: click.Context, param: click.Parameter, items: tuple[str, ...
         try:
             value = float(raw)
         except ValueError:
-            raise click.BadParameter(f"{item!r}: {raw!r} is not a number (e.g. --set {key}=-2.5)") from None
+            raise click.BadParameter(
+                f"{item!r}: {raw!r} is not a number (e.g. --set {key}=-2.5)") from None
         if not math.isfinite(value):
             raise click.BadParameter(f"{item!r}: the value must be a finite number")
         if key in values:
-            raise click.BadParameter(f"{key!r} is set twice ({values[key]:g} and {value:g}); keep one")
+            raise click.BadParameter(
+                f"{key!r} is set twice ({values[key]:g} and {value:g}); keep one")
         values[key] = value
     return values
 
 
-def parse_format(ctx: click.Context, param: click.Parameter, text: str | None) -> tuple[str, ...] | None:
+def parse_format(ctx: click.Context, param: click.Parameter,
+                 text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
     from .gallery import parse_formats

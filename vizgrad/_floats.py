@@ -3,10 +3,11 @@
 An operation whose operands are finite and whose result is not raises
 :class:`~vizgrad.exceptions.NumericOverflowError` naming the operation::
 
-    >>> overflowed(1e200 * 1e200, 1e200, 1e200, "*")
+    >>> overflowed(1e200 * 1e200, 1e200, 1e200, "*")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.NumericOverflowError: (1e+200) * (1e+200) overflows a float (the largest is about 1.8e308); scale the inputs down
+    vizgrad.exceptions.NumericOverflowError: (1e+200) * (1e+200) overflows a float
+        (the largest is about 1.8e308); scale the inputs down
 
 Standard library only, as the engine.
 """

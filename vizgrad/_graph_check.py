@@ -7,9 +7,11 @@ and the node, never a traceback from deep inside a renderer::
 
     >>> check_document({"nodes": [{"id": "v0", "op": "", "kind": "input", "data": 1.0,
     ...                             "order": "0"}], "edges": [], "graph": {}})
+    ... # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.GraphFormatError: node 'v0' (nodes[0]): 'order' must be a whole number, got '0'
+    vizgrad.exceptions.GraphFormatError: node 'v0' (nodes[0]): 'order' must be a whole number,
+        got '0'
 
 What the boxes of :mod:`vizgrad.collapse` add is checked by :mod:`vizgrad._graph_meta`.
 """
@@ -18,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._graph_meta import Fields, check_box, check_edge_count, check_graph_meta, check_step_meta, fail
+from ._graph_meta import (Fields, check_box, check_edge_count, check_graph_meta, check_step_meta,
+                          fail)
 from ._graph_meta import show as _show
 from .tracing import READ_FORMATS
 
@@ -226,7 +229,8 @@ def check_document(data: Any) -> None:
             raise fail(f"graph.also[{j}]", f"{_show(node)} is not a node")
     derivatives = graph.get("derivatives", "str", required=False, default="exact")
     if derivatives not in ("exact", "observed"):
-        raise fail("graph", f"'derivatives' must be 'exact' or 'observed', got {_show(derivatives)}")
+        raise fail("graph",
+                   f"'derivatives' must be 'exact' or 'observed', got {_show(derivatives)}")
     graph.get("backward_ran", "bool", required=False)
     steps = graph.get("steps", "list")
     _check_steps(steps, graph, orders, kinds, triples)

@@ -6,9 +6,11 @@ of any size, a float has at most about 1.8e308 (infinity is written as the
 string ``"inf"``)::
 
     >>> Fields({"data": 10 ** 400}, "node 'v0' (nodes[0])").get("data", "number")
+    ... # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.GraphFormatError: node 'v0' (nodes[0]): 'data' must be a number that fits a float (at most about 1.8e308), got an integer of 401 digits
+    vizgrad.exceptions.GraphFormatError: node 'v0' (nodes[0]): 'data' must be a number that fits
+        a float (at most about 1.8e308), got an integer of 401 digits
 
 Graphs of :mod:`vizgrad.collapse` carry more: boxes with their ``members``,
 ``size`` and parameter grads, edges and contributions with a ``count``, steps
@@ -24,8 +26,8 @@ from typing import Any, Callable
 
 from .exceptions import GraphFormatError
 
-__all__ = ["LEVELS", "Fields", "check_box", "check_edge_count", "check_graph_meta", "check_step_meta",
-           "fail", "show"]
+__all__ = ["LEVELS", "Fields", "check_box", "check_edge_count", "check_graph_meta",
+           "check_step_meta", "fail", "show"]
 
 #: collapse level names and the group depth they mean (:mod:`vizgrad.collapse` draws by them)
 LEVELS = {"layer": 1, "neuron": 2}

@@ -171,7 +171,8 @@ def load(spec: str, model: str | None = None, *, search: bool = True,
         hint = f"; its functions are: {', '.join(found)}" if found else ""
         raise ModelLoadError(f"{path.name} has no function {func!r}{hint}")
     if not callable(fn):
-        raise ModelLoadError(f"{path.name}:{func} is not a function but {type(fn).__name__} {fn!r:.40}")
+        raise ModelLoadError(
+            f"{path.name}:{func} is not a function but {type(fn).__name__} {fn!r:.40}")
     try:
         result = fn(**values)
     except VizgradError:

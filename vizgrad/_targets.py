@@ -52,7 +52,8 @@ def graph_of(target: str, values: dict[str, float], model: str | None = None) ->
         return name, _net_graph(got, Path(path).name)
     if target.endswith(".json"):
         if values:
-            raise OptionError("--set cannot change a graph loaded from JSON; render the model instead")
+            raise OptionError(
+                "--set cannot change a graph loaded from JSON; render the model instead")
         try:
             raw = Path(target).read_bytes()  # from_json reads UTF-8, -16 and -32, with a BOM too
         except OSError as err:

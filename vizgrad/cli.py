@@ -51,7 +51,8 @@ def _unavailable(name: str, message: str, short: str) -> click.Command:
         raise click.ClickException(message)
 
     return click.Command(name, callback=fail, help=message, short_help=f"(unavailable: {short})",
-                         context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+                         context_settings={"ignore_unknown_options": True,
+                                           "allow_extra_args": True})
 
 
 class _Group(click.Group):
@@ -82,7 +83,8 @@ class _Group(click.Group):
         return cmd
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["--help"], "max_content_width": 100})
+@click.group(cls=_Group,
+             context_settings={"help_option_names": ["--help"], "max_content_width": 100})
 @click.version_option(__version__, "-V", "--version", prog_name="vizgrad",
                       message="%(prog)s %(version)s")
 def main() -> None:
@@ -257,7 +259,8 @@ def _bar(length: int, label: str) -> Any:
 
 
 @main.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print names, descriptions and inputs as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print names, descriptions and inputs as JSON.")
 def list_(as_json: bool) -> None:
     """List the chapter's examples with one-line descriptions."""
     from . import examples
@@ -299,7 +302,8 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
     if (expr is None) == (target is None):
         raise click.UsageError("give an example name (see 'vizgrad list'), a model file or --expr")
     if not (math.isfinite(h) and h > 0):
-        raise click.BadParameter(f"{h!r} must be a finite number > 0, e.g. 1e-6", param_hint="'--h'")
+        raise click.BadParameter(f"{h!r} must be a finite number > 0, e.g. 1e-6",
+                                 param_hint="'--h'")
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
         G = expr_graph(expr, values) if expr is not None else graph_of(target or "", values)[1]
@@ -318,12 +322,14 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
                   for r in rows]
         widths = [max(len(row[i]) for row in table) for i in range(4)]
         for row in table:
-            click.echo("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
+            click.echo("  ".join([row[0].ljust(widths[0])]
+                                 + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
         if not rows:
             click.echo(f"({name(G, root)} has no input leaves to check)")
     if tol is not None:
         bad = [r for r in rows if not r["error"] <= tol]
         if bad:
             raise click.ClickException(
-                f"{len(bad)} input{'s' if len(bad) != 1 else ''} differ by more than --tol {tol:g}: "
+                f"{len(bad)} input{'s' if len(bad) != 1 else ''} differ by more than "
+                f"--tol {tol:g}: "
                 + ", ".join(f"{r['input']} ({r['error']:.4e})" for r in bad))

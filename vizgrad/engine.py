@@ -89,7 +89,8 @@ class Value:
 
     def _repr_mimebundle_(self, include: object = None,
                           exclude: object = None) -> dict[str, str] | None:
-        """After ``backward()``, notebooks show a small graph as a step player (vizgrad.notebook)."""
+        """After ``backward()``, notebooks show a small graph as a step player
+        (vizgrad.notebook)."""
         return _display.bundle("value", self)
 
     # -- building the graph ---------------------------------------------------
@@ -187,7 +188,8 @@ class Value:
         """Natural logarithm; defined for ``x > 0``."""
         x = self.data
         if not x > 0:
-            raise DomainError(f"log({x!r}): log is only defined for x > 0; shift or clip the input first")
+            raise DomainError(
+                f"log({x!r}): log is only defined for x > 0; shift or clip the input first")
         out = Value(math.log(x), (self,), "log")
         out._local = (1.0 / x,)
 
@@ -234,7 +236,8 @@ class Value:
     def __truediv__(self, other: Value | float) -> Value:
         x = other.data if isinstance(other, Value) else _as_float(other, "operand of '/'")
         if x == 0:
-            raise DomainError(f"({self.data!r}) / {x!r}: division by zero; the divisor must not be 0")
+            raise DomainError(
+                f"({self.data!r}) / {x!r}: division by zero; the divisor must not be 0")
         if isinstance(other, Value):
             return self * other**-1
         return self * (1.0 / x)

@@ -3,10 +3,11 @@
     >>> q = parse("(a*b)*(a+b)", a=-2, b=3)
     >>> q.data
     -6.0
-    >>> parse("a.real", a=1)
+    >>> parse("a.real", a=1)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.ExpressionError: column 1: attributes are not allowed; use only numbers, variables, + - * / ** and exp log tanh relu
+    vizgrad.exceptions.ExpressionError: column 1: attributes are not allowed; use only numbers,
+        variables, + - * / ** and exp log tanh relu
       a.real
       ^
 
@@ -31,8 +32,8 @@ from typing import Callable, Iterable
 from .engine import Value, _Const
 from .exceptions import ExpressionError, VizgradError
 
-__all__ = ["parse", "syntax_tree", "name_output", "OUTPUT_NAMES", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH",
-           "MAX_BRACKETS", "MAX_NODES"]
+__all__ = ["parse", "syntax_tree", "name_output", "OUTPUT_NAMES", "FUNCTIONS", "MAX_LENGTH",
+           "MAX_DEPTH", "MAX_BRACKETS", "MAX_NODES"]
 
 MAX_LENGTH = 10_000
 MAX_DEPTH = 250
@@ -100,7 +101,8 @@ class _Builder:
     def build(self, node: ast.AST) -> Value:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-                kind = "strings" if isinstance(node.value, str) else f"{type(node.value).__name__} constants"
+                kind = ("strings" if isinstance(node.value, str)
+                        else f"{type(node.value).__name__} constants")
                 raise self.fail(node, f"{kind} are not allowed; {_HELP}")
             return _Const(self.number(node, node.value))
         if isinstance(node, ast.Name):
@@ -112,7 +114,8 @@ class _Builder:
             return self.variables[node.id]
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             operand = self.build(node.operand)
-            return self.apply(node, (lambda: -operand) if isinstance(node.op, ast.USub) else (lambda: operand))
+            return self.apply(node, (lambda: -operand) if isinstance(node.op, ast.USub)
+                              else (lambda: operand))
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
             base = self.build(node.left)
             k = self.exponent(node.right)
@@ -138,7 +141,8 @@ class _Builder:
         return value
 
     def reject(self, node: ast.AST, what: str) -> Value:
-        raise self.fail(node, f"{what} {'is' if what == 'this operator' else 'are'} not allowed; {_HELP}")
+        raise self.fail(node, f"{what} {'is' if what == 'this operator' else 'are'} not allowed; "
+                              f"{_HELP}")
 
     def number(self, node: ast.AST, value: float) -> float:
         """A literal as a finite float (1e400 and 10**400-digit ints are refused)."""
@@ -147,7 +151,8 @@ class _Builder:
         except OverflowError:
             x = math.inf
         if not math.isfinite(x):
-            raise self.fail(node, "this number is too large for a float (the largest is about 1.8e308)")
+            raise self.fail(node, "this number is too large for a float "
+                                  "(the largest is about 1.8e308)")
         return x
 
     def exponent(self, node: ast.AST) -> float:
@@ -164,11 +169,13 @@ class _Builder:
     def call(self, node: ast.Call) -> Value:
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
             what = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
-            raise self.fail(node, f"unknown function {what!r}; the functions are exp, log, tanh, relu")
+            raise self.fail(node,
+                            f"unknown function {what!r}; the functions are exp, log, tanh, relu")
         if node.keywords:
             raise self.fail(node.keywords[0], "keyword arguments are not allowed")
         if len(node.args) != 1:
-            raise self.fail(node, f"{node.func.id}() takes exactly one argument, got {len(node.args)}")
+            raise self.fail(node,
+                            f"{node.func.id}() takes exactly one argument, got {len(node.args)}")
         arg = self.build(node.args[0])
         fn = FUNCTIONS[node.func.id]
         return self.apply(node, lambda: fn(arg))
@@ -258,14 +265,16 @@ def parse(source: str, /, **values: float) -> Value:
     if not isinstance(source, str):
         raise ExpressionError(f"the expression must be text, got {type(source).__name__}")
     if len(source) > MAX_LENGTH:
-        raise ExpressionError(f"the expression has {len(source)} characters; the limit is {MAX_LENGTH}")
+        raise ExpressionError(
+            f"the expression has {len(source)} characters; the limit is {MAX_LENGTH}")
     if not source.strip():
         raise ExpressionError("the expression is empty; try something like (a*b)*(a+b)")
     variables: dict[str, Value] = {}
     for key, val in values.items():
         if (not key.isidentifier() or key in FUNCTIONS
                 or unicodedata.normalize("NFKC", key) != key):
-            raise ExpressionError(f"{key!r} cannot be a variable name; use a plain name such as a or x1")
+            raise ExpressionError(
+                f"{key!r} cannot be a variable name; use a plain name such as a or x1")
         if isinstance(val, bool) or not isinstance(val, Real):
             raise ExpressionError(f"variable {key!r} must be a number, got {val!r}")
         variables[key] = Value(float(val), label=key)
@@ -291,7 +300,8 @@ def parse(source: str, /, **values: float) -> Value:
         if parts > MAX_NODES:
             raise ExpressionError(f"the expression has more than {MAX_NODES} parts; "
                                   f"the limit is {MAX_NODES}") from None
-        raise ExpressionError("the expression is too deeply nested or malformed; simplify it") from None
+        raise ExpressionError(
+            "the expression is too deeply nested or malformed; simplify it") from None
     count = sum(1 for _ in ast.walk(tree))
     if count > MAX_NODES:
         raise ExpressionError(f"the expression has {count} parts; the limit is {MAX_NODES}")

@@ -9,10 +9,11 @@ tree changes nothing::
 
     >>> parse_formats("svg, json")
     ('svg', 'json')
-    >>> parse_formats("svg,jpg")
+    >>> parse_formats("svg,jpg")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.OptionError: unknown format 'jpg' (must be one of svg, animated-svg, gif, png, mp4, json, dot, html)
+    vizgrad.exceptions.OptionError: unknown format 'jpg'
+        (must be one of svg, animated-svg, gif, png, mp4, json, dot, html)
 """
 
 from __future__ import annotations
@@ -98,7 +99,10 @@ def gallery_jobs(langs: Sequence[str], names: Sequence[str] | None = None,
     (see :func:`vizgrad._gallery_page.in_languages`).
 
     >>> [(j.folder, j.steps, j.formats) for j in gallery_jobs(["en", "zh"], ["fork", "sum-square"])]
-    [('fork', True, None), ('sum-square', True, None), ('fork/zh', True, ('svg', 'animated-svg', 'png', 'html')), ('sum-square/zh', False, ('svg', 'animated-svg', 'png', 'html'))]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('fork', True, None), ('sum-square', True, None),
+     ('fork/zh', True, ('svg', 'animated-svg', 'png', 'html')),
+     ('sum-square/zh', False, ('svg', 'animated-svg', 'png', 'html'))]
     >>> gallery_jobs(["zh"], ["fork"])[0].title
     'fork：a=−2、b=3 时 q = (a*b)*(a+b)：q = −6，梯度 (−3, −8)，步骤 0..7'
     """
@@ -199,7 +203,8 @@ def plan(jobs: Sequence[Job], opts: Options) -> list[tuple[str, Job]]:
         if _framed(j, opts):
             kinds.append("frames")
         tasks += [(k, j) for k in kinds]
-    return sorted(tasks, key=lambda t: -t[1].graph.number_of_nodes() * (2 if t[0] != "pictures" else 1))
+    return sorted(tasks,
+                  key=lambda t: -t[1].graph.number_of_nodes() * (2 if t[0] != "pictures" else 1))
 
 
 def _check(jobs: Sequence[Job], opts: Options, one_file: bool = False) -> Estimate:

@@ -255,7 +255,8 @@ def from_json(text: str | bytes) -> nx.MultiDiGraph:
     if not isinstance(data, dict) or "nodes" not in data or "edges" not in data:
         raise GraphFormatError("not a vizgrad graph: expected node-link JSON with nodes and edges")
     graph = data.get("graph")
-    if not isinstance(graph, dict) or any(k not in graph for k in ("root", "steps", "default_step")):
+    if (not isinstance(graph, dict)
+            or any(k not in graph for k in ("root", "steps", "default_step"))):
         raise GraphFormatError(
             "not a vizgrad graph: the 'graph' object needs root, steps and default_step; "
             "write it with vizgrad.to_json()"

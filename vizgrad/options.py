@@ -151,7 +151,8 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("rankdir", None, "Layout direction: LR (left to right) or TB (top to bottom).",
            _maybe(_choice("rankdir", ("LR", "TB"))), "LR|TB", "--rankdir",
            "LR, except slides that fit better TB"),
-    Option("decimals", None, "Digits after the decimal point.", _maybe(_whole("decimals", 0, 12)), "0..12", "--decimals",
+    Option("decimals", None, "Digits after the decimal point.",
+           _maybe(_whole("decimals", 0, 12)), "0..12", "--decimals",
            "the preset's: docs 4, slides 2"),
     Option("trim", None, "Drop trailing zeros.",
            _maybe(_bool("trim")), means="the preset's: on"),
@@ -161,7 +162,8 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("caption", True, "Show the step caption and the chain rule.", _bool("caption")),
     Option("legend", True, "Explain the edge labels and colours under the picture.",
            _bool("legend")),
-    Option("backend", None, "The Graphviz layout: embedded or system.", _maybe(_choice("backend", BACKENDS)),
+    Option("backend", None, "The Graphviz layout: embedded or system.",
+           _maybe(_choice("backend", BACKENDS)),
            "|".join(BACKENDS), "--backend", "$VIZGRAD_LAYOUT, else embedded"),
     Option("timeout", DEFAULT_TIMEOUT, "Seconds the Graphviz layouts of one drawing may run "
            "in all (one that tries several to fit keeps the best so far).", _seconds,
@@ -330,10 +332,11 @@ def resolve_step(step: StepArg, last: int, default: int | None = None) -> int | 
 
     >>> resolve_step("final", 7), resolve_step("last", 7), resolve_step(None, 7, 0)
     (None, 7, 0)
-    >>> resolve_step(8, 7)
+    >>> resolve_step(8, 7)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.OptionError: step must be a whole number from 0 to 7, first, last or final for this graph, got 8
+    vizgrad.exceptions.OptionError: step must be a whole number from 0 to 7, first, last or final
+        for this graph, got 8
     """
     step = parse_step(step) if isinstance(step, str) else step
     if step is None:

@@ -34,7 +34,8 @@ from typing import Any
 from .. import __version__
 from ..exceptions import DomainError, OptionError
 
-__all__ = ["DiskCache", "ENV_CACHE_DIR", "ENV_CACHE_MB", "DEFAULT_MB", "check_folder", "disk_from_env"]
+__all__ = ["DiskCache", "ENV_CACHE_DIR", "ENV_CACHE_MB", "DEFAULT_MB", "check_folder",
+           "disk_from_env"]
 
 #: the folder workers share (set by ``vizgrad serve``; unset: no disk cache)
 ENV_CACHE_DIR = "VIZGRAD_LAB_CACHE_DIR"

@@ -9,10 +9,12 @@ drive a local server from the user's browser; the browser still sends that name 
     ['127.0.0.1', 'localhost', '[::1]']
     >>> allowed_hosts(["lab.example.org"], environ={})
     ['127.0.0.1', 'localhost', '[::1]', 'lab.example.org']
-    >>> check_host_name("evil.example:80")
+    >>> check_host_name("evil.example:80")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.DomainError: allowed host 'evil.example:80': give a host name or address without a port (any port is accepted), e.g. lab.example.org, 192.168.1.20 or *.example.org
+    vizgrad.exceptions.DomainError: allowed host 'evil.example:80': give a host name or address
+        without a port (any port is accepted), e.g. lab.example.org, 192.168.1.20 or
+        *.example.org
 
 This module does not import Starlette until a middleware is built, so the
 ``vizgrad serve`` command can check names without loading the web stack.

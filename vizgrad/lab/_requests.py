@@ -7,8 +7,9 @@
     >>> try:
     ...     parse_query({"example": "fork", "values": {"a": 25}}, limits, TRACE_FIELDS)
     ... except ApiError as err:
-    ...     print(err.status, err.error, err.detail)
-    422 out_of_range values.a = 25 is outside [-20, 20]; enter a number from -20 to 20 (values are never clamped)
+    ...     print(err.status, err.error, err.detail)  # doctest: +NORMALIZE_WHITESPACE
+    422 out_of_range values.a = 25 is outside [-20, 20]; enter a number from -20 to 20
+        (values are never clamped)
 """
 
 from __future__ import annotations
@@ -150,7 +151,8 @@ def _type_name(x: Any) -> str:
 
 def _bad_type(name: str, want: str, got: Any) -> ApiError:
     shown = json.dumps(got)[:60] if isinstance(got, (str, int, float, bool)) or got is None else ""
-    return ApiError(422, "invalid_type", f"{name} must be {want}, got {_type_name(got)} {shown}".rstrip(),
+    return ApiError(422, "invalid_type",
+                    f"{name} must be {want}, got {_type_name(got)} {shown}".rstrip(),
                     field=name)
 
 
@@ -179,14 +181,16 @@ def _values(raw: Any, limits: Limits) -> dict[str, float]:
         name = f"values.{key}"
         if not key.isidentifier():
             raise ApiError(422, "invalid_name",
-                           f"{json.dumps(key)} cannot be a variable name; use names like a, b or x1",
+                           f"{json.dumps(key)} cannot be a variable name; "
+                           "use names like a, b or x1",
                            field=name)
         value = _number(name, x)
         if not lo <= value <= hi:
             shown = _show(value) if math.isfinite(value) else str(value)
             raise ApiError(422, "out_of_range",
-                           f"{name} = {shown} is outside [{_show(lo)}, {_show(hi)}]; enter a number "
-                           f"from {_show(lo)} to {_show(hi)} (values are never clamped)",
+                           f"{name} = {shown} is outside [{_show(lo)}, {_show(hi)}]; "
+                           f"enter a number from {_show(lo)} to {_show(hi)} "
+                           "(values are never clamped)",
                            field=name, minimum=lo, maximum=hi)
         out[key] = value
     return out

@@ -164,8 +164,9 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
                        field="collapse")
     if q.focus is not None and q.focus not in G:
         raise ApiError(422, "unknown_node",
-                       f"focus {json.dumps(q.focus)[:40]} is not a node of this graph; its node ids "
-                       f"are v0 to v{G.number_of_nodes() - 1} (see the trace's nodes)",
+                       f"focus {json.dumps(q.focus)[:40]} is not a node of this graph; "
+                       f"its node ids are v0 to v{G.number_of_nodes() - 1} "
+                       "(see the trace's nodes)",
                        field="focus")
     H, chain = prepare(G, collapse_at=q.collapse, focus_on=q.focus, radius=q.radius,
                        steps=q.group_steps, sample=q.sample)
@@ -235,7 +236,8 @@ def _changes(step: dict[str, Any]) -> list[dict[str, Any]]:
             for c in step["contributions"]]
 
 
-def trace_payload(G: nx.MultiDiGraph, lang: str = "en", groups: int | None = None) -> dict[str, Any]:
+def trace_payload(G: nx.MultiDiGraph, lang: str = "en",
+                  groups: int | None = None) -> dict[str, Any]:
     """Everything the lab page shows, per step, with every caption and number as text;
     ``groups`` is the group depth of the graph ``G`` was collapsed from (if it was)."""
     from ..collapse import group_depth
@@ -260,7 +262,8 @@ def trace_payload(G: nx.MultiDiGraph, lang: str = "en", groups: int | None = Non
     for inp in inputs:
         grad = G.nodes[inp["id"]]["grad"]
         metrics.append({"id": inp["id"], "label": f"∂{rname}/∂{inp['name']}", "kind": "grad",
-                        "value": grad, "text": full(grad), "known_at": reached.get(inp["id"], last)})
+                        "value": grad, "text": full(grad),
+                        "known_at": reached.get(inp["id"], last)})
     payload_steps = [{"index": s["index"], "kind": s["kind"], "node": s["node"],
                       "from": s.get("from", s["index"]),
                       "caption": text.caption(G, s["index"], lang),
@@ -297,7 +300,8 @@ def examples_payload() -> list[dict[str, Any]]:
     out = []
     for name in examples.names():
         out.append({"name": name, "description": examples.describe(name),
-                    "inputs": [{"name": k, "value": v} for k, v in examples.defaults(name).items()]})
+                    "inputs": [{"name": k, "value": v}
+                               for k, v in examples.defaults(name).items()]})
     return out
 
 

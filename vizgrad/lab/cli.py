@@ -22,7 +22,8 @@ from ._hosts import ENV_ALLOWED_HOSTS, check_host_name
 from ._limits import ENV_PREFIX, SERVER_LIMITS, Limits
 from ._workers import run_workers, tcp_listener
 
-__all__ = ["serve", "url_for", "check_root_path", "tcp_listener", "APP", "SERVER_LIMITS", "PROTOCOL"]
+__all__ = ["serve", "url_for", "check_root_path", "tcp_listener", "APP", "SERVER_LIMITS",
+           "PROTOCOL"]
 
 #: the import string uvicorn loads in every worker
 APP = "vizgrad.lab.app:create_app"
@@ -144,7 +145,8 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
         else:
             run_workers(uvicorn.Config(APP, **options))
     except OSError as err:  # pragma: no cover - depends on the machine
-        raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+        raise click.ClickException(
+            f"cannot listen on {host}:{port}: {err.strerror or err}") from None
     finally:
         os.environ.pop(ENV_CACHE_DIR, None)
         if temporary is not None:

@@ -23,7 +23,9 @@ __all__ = ["units", "width"]
 
 # Advance widths in 1/1000 em of the characters below, regular and bold, read from
 # DejaVuSans.ttf and DejaVuSans-Bold.ttf as shipped with matplotlib.
-_CHARS = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~×−∂→←—–…·²³√∑πσΣαβγδεθλμωΔ∇≤≥≈±÷⋅•°’“”‘ₓ⁻¹₀₁₂₃ ̄'
+_CHARS = (' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+          '[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~'
+          '×−∂→←—–…·²³√∑πσΣαβγδεθλμωΔ∇≤≥≈±÷⋅•°’“”‘ₓ⁻¹₀₁₂₃ ̄')
 _REGULAR = (
     318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636,
     636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698,

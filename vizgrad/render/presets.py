@@ -7,10 +7,11 @@ on a 960×540 pt slide (a larger picture is split over several,
 
     >>> get("slides").font, get("docs").decimals
     (16.5, 4)
-    >>> get("poster")
+    >>> get("poster")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.exceptions.OptionError: unknown preset 'poster'; choose one of ['compact', 'docs', 'slides']
+    vizgrad.exceptions.OptionError: unknown preset 'poster';
+        choose one of ['compact', 'docs', 'slides']
 """
 
 from __future__ import annotations

@@ -231,7 +231,8 @@ def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
     up = fmt(c["upstream"], decimals, trim=trim)
     if up.startswith(MINUS):
         up = f"({up})"
-    return f"{fmt(c['local'], decimals, trim=trim)} × {up} = {fmt(c['amount'], decimals, trim=trim)}"
+    return (f"{fmt(c['local'], decimals, trim=trim)} × {up} = "
+            f"{fmt(c['amount'], decimals, trim=trim)}")
 
 
 def amount_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,

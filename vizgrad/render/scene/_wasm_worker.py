@@ -1,4 +1,5 @@
-"""A child process that runs the embedded Graphviz (``python -m vizgrad.render.scene._wasm_worker``).
+"""A child process that runs the embedded Graphviz
+(``python -m vizgrad.render.scene._wasm_worker``).
 
 :mod:`vizgrad.render.scene.layout` keeps one such process and kills it when a layout
 runs past its time limit, so the WebAssembly runs at full speed (no

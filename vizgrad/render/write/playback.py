@@ -38,7 +38,8 @@ Look = dict[str, dict[str, str]]
 def changed(before: Look, after: Look) -> Look:
     """The shapes whose look differs between ``before`` and ``after``, with their whole new look.
 
-    >>> changed({"a": {"text": "1"}, "b": {"fill": "red"}}, {"a": {"text": "2"}, "b": {"fill": "red"}})
+    >>> changed({"a": {"text": "1"}, "b": {"fill": "red"}},
+    ...         {"a": {"text": "2"}, "b": {"fill": "red"}})
     {'a': {'text': '2'}}
     """
     return {sid: look for sid, look in after.items() if before.get(sid) != look}

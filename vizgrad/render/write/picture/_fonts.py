@@ -86,7 +86,8 @@ class Fonts:
             name, chars = _user_font(font)
             families.append(name)
             covered |= chars
-        needed = {ord(c) for t in scene_texts(scene) for c in t} - covered - {ord(c) for c in _IGNORED}
+        needed = ({ord(c) for t in scene_texts(scene) for c in t} - covered
+                  - {ord(c) for c in _IGNORED})
         if needed and font is None:
             for family in CJK_FAMILIES:
                 if _installed(family):

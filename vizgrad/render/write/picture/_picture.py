@@ -241,7 +241,8 @@ class Picture:
         stroke = lk.get("stroke", "")
         on = bool(stroke) and stroke != "none"
         dash = lk.get("dash", "") if on else ""
-        style: Any = (0, tuple(float(v) for v in dash.replace(",", " ").split())) if dash else "solid"
+        style: Any = ((0, tuple(float(v) for v in dash.replace(",", " ").split())) if dash
+                      else "solid")
         hatch = bool(lk.get("hatch"))
         if kind == "path":
             fill = "none"
