@@ -7,7 +7,8 @@ the same for the whole class) spread over ``--class-seconds`` with random pauses
 Students arrive over the first tenth of the time and are sent from 127.0.0.2 up (a few
 students per address, each on its own keep-alive connection, under the lab's 64 per address).
 
-"After arrivals" counts the requests sent once every student has loaded the page. Every request must get a complete answer: 200, or 503 with ``Retry-After`` (then retried
+"After arrivals" counts the requests sent once every student has loaded the page. Every
+request must get a complete answer: 200, or 503 with ``Retry-After`` (then retried
 after it); a timeout, a reset or another status is an error. It reports p50/p95 of the trace
 and render APIs (renders split into cached and laid out), the peak memory of the server
 processes, the load generator's own CPU share and the load average.
@@ -155,7 +156,8 @@ def run_class(students: int, seconds: float, start_server: Any, stop_server: Any
     cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
 
     async def everyone() -> None:
-        tasks = [asyncio.create_task(_student(k, students, base, seconds, tally)) for k in range(students)]
+        tasks = [asyncio.create_task(_student(k, students, base, seconds, tally))
+                 for k in range(students)]
         done, late = await asyncio.wait(tasks, timeout=seconds * 2 + 60)  # stops by itself
         for t in late:
             t.cancel()

@@ -89,7 +89,8 @@ def main() -> None:
     print(f"\n## The same graph in full and collapsed (median of {repeat}, alternating)\n")
     print("| graph | values | full draw().svg() | collapse='neuron' | boxes | collapsed / full |")
     print("|---|---:|---:|---:|---:|---:|")
-    print(f"| MLP(3, [4, 4, 1]), 11 samples | {G.number_of_nodes():,} | {full:.2f} ({w_full:.2f}) | "
+    print(f"| MLP(3, [4, 4, 1]), 11 samples | {G.number_of_nodes():,} | "
+          f"{full:.2f} ({w_full:.2f}) | "
           f"{boxed:.2f} ({w_boxed:.2f}) | {n_boxes} | {boxed / full:.3f} |")
 
 

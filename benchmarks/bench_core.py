@@ -174,7 +174,8 @@ def main() -> None:
     del x, y
     gc.collect()
 
-    t_trace, t_direct = paired(lambda: to_networkx(trace(ours)), lambda: direct_graph(ours), repeats)
+    t_trace, t_direct = paired(lambda: to_networkx(trace(ours)), lambda: direct_graph(ours),
+                               repeats)
     rows.append((f"trace + to_networkx, {n:,} nodes", ms(t_trace),
                  f"direct add_nodes_from/add_edges_from: {ms(t_direct)}",
                  f"{t_trace / t_direct:.2f}", "≤ 2.0"))

@@ -33,7 +33,8 @@ TARGET_S = 15.0
 
 def render(out: Path, jobs: int) -> tuple[float, float]:
     """Wall-clock and CPU seconds of one render (CPU: every process it started)."""
-    cmd = [sys.executable, "-m", "vizgrad", "render", "--out", str(out), "--quiet", "--jobs", str(jobs)]
+    cmd = [sys.executable, "-m", "vizgrad", "render", "--out", str(out), "--quiet",
+           "--jobs", str(jobs)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, check=True)
@@ -67,7 +68,8 @@ def main() -> None:
     speedup = med["1 process, cold"] / med["2 processes, cold"]
     print(f"speed-up of 2 processes over 1: {speedup:.2f}x")
     verdict = "meets" if med["2 processes, cold"] < TARGET_S else "misses"
-    print(f"cold 2-process median {med['2 processes, cold']:.2f} s {verdict} the {TARGET_S:.0f} s target")
+    print(f"cold 2-process median {med['2 processes, cold']:.2f} s {verdict} "
+          f"the {TARGET_S:.0f} s target")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/bench_lab.py [--quick] [--workers 1,2] [--concurrency 8]``.
 
-For each worker count it starts ``vizgrad serve --workers N`` on 127.0.0.1 (a free port), then runs a bounded number of concurrent clients
+For each worker count it starts ``vizgrad serve --workers N`` on 127.0.0.1 (a free port),
+then runs a bounded number of concurrent clients
 (at most ``--requests`` requests and ``--time-limit`` seconds per scenario)
 against: trace, gradcheck, render with a warm cache (the same step every
 time) and render with a cold cache (new input values every request, so every
@@ -141,7 +142,8 @@ def scenarios(requests: int) -> list[tuple[str, str, Callable[[int], dict[str, A
 
     def cold(i: int) -> dict[str, Any]:
         # a new input value per request: a new graph, so a render cache miss every time
-        return {"example": "fork", "values": {"a": -19.9 + 39.8 * i / max(requests, 1) + 1e-7, "b": 3},
+        return {"example": "fork",
+                "values": {"a": -19.9 + 39.8 * i / max(requests, 1) + 1e-7, "b": 3},
                 "step": 7}
 
     return [

@@ -67,7 +67,8 @@ def main() -> None:
             views = page.count('"open":"')
             cpu = statistics.median(r[1] for r in results)
             wall = statistics.median(r[2] for r in results)
-            print(f"| {name} | {kind} | {len(page.encode()):,} | {views} | {cpu:.2f} [{wall:.2f}] |")
+            print(f"| {name} | {kind} | {len(page.encode()):,} | {views} | "
+                  f"{cpu:.2f} [{wall:.2f}] |")
 
 
 if __name__ == "__main__":

@@ -69,7 +69,8 @@ def main() -> None:
         k = len(G.graph["steps"])
         one = median_time(one_layout, G, args.repeat)
         per = median_time(layout_per_step, G, args.repeat)
-        print(f"| {name} | {G.number_of_nodes()} | {k} | {one:.2f} | {per:.2f} | {per / one:.1f}× |")
+        print(f"| {name} | {G.number_of_nodes()} | {k} | {one:.2f} | {per:.2f} | "
+              f"{per / one:.1f}× |")
 
 
 if __name__ == "__main__":
