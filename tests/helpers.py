@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 from vizgrad import Value
 
 
-def build_fork(a: float = -2.0, b: float = 3.0, backward: bool = True) -> tuple[Value, Value, Value]:
+def build_fork(a: float = -2.0, b: float = 3.0,
+               backward: bool = True) -> tuple[Value, Value, Value]:
     """The chapter's fork graph q = (a*b)*(a+b), labelled a, b, u, v, q: returns (q, a, b)."""
     va, vb = Value(a, label="a"), Value(b, label="b")
     u = va * vb

@@ -43,7 +43,8 @@ def test_list_json(run):
     data = json.loads(run("list", "--json").output)
     assert [d["name"] for d in data] == examples.names()
     fork = data[examples.names().index("fork")]
-    assert fork["inputs"] == {"a": -2.0, "b": 3.0} and fork["description"] == examples.describe("fork")
+    assert fork["inputs"] == {"a": -2.0, "b": 3.0}
+    assert fork["description"] == examples.describe("fork")
 
 
 def test_check_fork_prints_the_central_difference_table(run):

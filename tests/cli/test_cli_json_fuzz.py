@@ -142,7 +142,8 @@ def test_every_mutation_is_a_clear_usage_error(run, tmp_path):
 def test_the_message_names_the_field_and_the_node():
     doc = copy.deepcopy(FORK)
     doc["nodes"][3]["order"] = "3"
-    with pytest.raises(GraphFormatError, match=r"node 'v3' \(nodes\[3\]\): 'order' must be a whole"):
+    with pytest.raises(GraphFormatError,
+                       match=r"node 'v3' \(nodes\[3\]\): 'order' must be a whole"):
         from_json(json.dumps(doc))
     doc = copy.deepcopy(FORK)
     doc["graph"]["steps"][7]["contributions"][1]["target"] = "v42"

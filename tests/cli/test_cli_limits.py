@@ -67,7 +67,8 @@ def test_every_limit_named_in_an_error_is_an_option_that_lifts_it(run, model, tm
         suggested = out[out.rindex(lift):].split()[1]  # the value "pass ..." names
         option = lift.split()[0]
         rest = [a for i, a in enumerate(args) if a != option and (i == 0 or args[i - 1] != option)]
-        run("render", path, *rest, option, suggested, "--format", "json", "--out", str(out_dir), "-q")
+        run("render", path, *rest, option, suggested, "--format", "json", "--out", str(out_dir),
+            "-q")
 
 
 @pytest.mark.parametrize("size", ["", "abc", "0", "-5M", "1X"])

@@ -88,7 +88,8 @@ def test_set_passes_keyword_arguments_to_build(run, model, tmp_path):
 
 def test_a_model_batch_export_uses_the_file_name(run, model, tmp_path):
     path = model(VALUE, name="my_net.py")
-    run("render", f"{path}:build", "--format", "svg,html", "--out", str(tmp_path / "out"), "-q", "-j1")
+    run("render", f"{path}:build", "--format", "svg,html", "--out", str(tmp_path / "out"),
+        "-q", "-j1")
     assert (tmp_path / "out" / "my_net" / "my_net.svg").is_file()
     page = (tmp_path / "out" / "my_net" / "my_net.html").read_text(encoding="utf-8")
     assert "<h1>my_net.py:build</h1>" in page and str(tmp_path) not in page
@@ -111,7 +112,8 @@ def test_sibling_imports_work(run, model, tmp_path):
 @pytest.mark.parametrize("source, spec_suffix, message", [
     (VALUE, ":make", "has no function 'make'; its functions are: build"),
     ("def build(:\n    pass\n", ":build", "line 1: syntax error"),
-    ("def build():\n    return 3.0\n", ":build", "must return a Value or a list of Values, got float"),
+    ("def build():\n    return 3.0\n", ":build",
+     "must return a Value or a list of Values, got float"),
     ("def build():\n    return []\n", ":build", "got an empty list"),
     ("build = 3\n", ":build", "model.py:build is not a function but int 3"),
     (VALUE, ":9x", "is not a function name"),

@@ -21,7 +21,8 @@ def _texts(path: Path) -> list[str]:
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 # -- batch exports ------------------------------------------------------------
@@ -38,11 +39,13 @@ def test_render_one_example_writes_every_default_format(run, tmp_path):
             == draw(examples.graph("shared-node")).animated_svg())
     assert not (tmp_path / "README.md").exists()  # only the full gallery writes the page
     assert "rendering" in res.stderr  # the progress bar's label
-    assert "rendered 1 graph into" in res.stderr and re.search(r"in [\d.]+ s \(1 process\)", res.stderr)
+    assert "rendered 1 graph into" in res.stderr
+    assert re.search(r"in [\d.]+ s \(1 process\)", res.stderr)
 
 
 def test_render_selected_examples_and_formats(run, tmp_path):
-    run("render", "fork", "softmax-nll", "--format", "svg,json", "--out", str(tmp_path), "-q", "-j1")
+    run("render", "fork", "softmax-nll", "--format", "svg,json", "--out", str(tmp_path),
+        "-q", "-j1")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fork", "softmax-nll"]
     fork = tmp_path / "fork"
     assert sorted(p.name for p in fork.iterdir()) == ["fork.json", "fork.svg", "steps"]
@@ -109,7 +112,8 @@ def test_rankdir_and_theme(run, tmp_path):
 
 
 def test_frames_adds_one_png_per_step(run, tmp_path):
-    run("render", "shared-node", "--format", "json", "--frames", "--out", str(tmp_path), "-q", "-j1")
+    run("render", "shared-node", "--format", "json", "--frames", "--out", str(tmp_path),
+        "-q", "-j1")
     frames = sorted((tmp_path / "shared-node" / "frames").iterdir())
     assert [p.name for p in frames] == [f"frame-00{k}.png" for k in range(4)]
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in frames)
@@ -119,7 +123,8 @@ def test_the_full_gallery_page_and_a_byte_identical_rerun(run, tmp_path, monkeyp
     monkeypatch.setenv("VIZGRAD_LAYOUT", "system")  # the gallery uses the embedded one anyway
     run("render", "--format", "svg,animated-svg,json", "--out", str(tmp_path), "-q", "-j1")
     fork = examples.graph("fork")
-    assert (tmp_path / "fork" / "fork.svg").read_text(encoding="utf-8") == draw(fork, backend="embedded").svg()
+    assert ((tmp_path / "fork" / "fork.svg").read_text(encoding="utf-8")
+            == draw(fork, backend="embedded").svg())
     readme = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(examples.names())
     for k in range(8):  # the fork graph's steps 0..7
@@ -130,7 +135,8 @@ def test_the_full_gallery_page_and_a_byte_identical_rerun(run, tmp_path, monkeyp
     assert "2.175515362617" in readme and "greyed" in readme
     animated = readme[readme.index("## Every example as one animated SVG"):]
     for name in examples.names():  # each shown, and linked from the summary table
-        assert f"({name}/{name}.anim.svg)" in animated and f"[animated SVG]({name}/{name}.anim.svg)" in readme
+        assert f"({name}/{name}.anim.svg)" in animated
+        assert f"[animated SVG]({name}/{name}.anim.svg)" in readme
         assert (tmp_path / name / f"{name}.anim.svg").is_file()
     before = _tree(tmp_path)
     res = run("render", "--format", "svg,animated-svg,json", "--out", str(tmp_path), "-j1")
@@ -156,7 +162,8 @@ def test_expr_to_an_svg_file(run, tmp_path):
 
 
 def test_an_unused_value_is_noted(run, tmp_path):
-    res = run("render", "--expr", "a*a", "--set", "a=2", "--set", "c=1", "-o", str(tmp_path / "q.svg"))
+    res = run("render", "--expr", "a*a", "--set", "a=2", "--set", "c=1",
+              "-o", str(tmp_path / "q.svg"))
     assert "note: --set c: not used by the expression" in res.stderr
 
 
@@ -178,7 +185,8 @@ def test_output_format_comes_from_the_suffix(run, tmp_path, suffix):
 def test_a_graph_json_renders_like_the_live_graph(run, tmp_path):
     run("render", "fork", "-o", str(tmp_path / "fork.json"))
     run("render", str(tmp_path / "fork.json"), "-o", str(tmp_path / "again.svg"))
-    assert (tmp_path / "again.svg").read_text(encoding="utf-8") == draw(examples.graph("fork")).svg()
+    assert ((tmp_path / "again.svg").read_text(encoding="utf-8")
+            == draw(examples.graph("fork")).svg())
 
 
 def test_example_inputs_can_be_set(run, tmp_path):
@@ -318,7 +326,8 @@ def test_png_and_pdf_need_no_system_dot(run, tmp_path, monkeypatch):
 
 def test_an_unwritable_folder_is_a_failure_with_the_path(run, tmp_path):
     (tmp_path / "file").write_text("x", encoding="utf-8")
-    out = run("render", "fork", "--format", "json", "--out", str(tmp_path / "file" / "sub"), code=1).output
+    out = run("render", "fork", "--format", "json", "--out", str(tmp_path / "file" / "sub"),
+              code=1).output
     assert f"cannot write {tmp_path / 'file' / 'sub'}" in out
 
 

@@ -150,7 +150,8 @@ def test_every_limit_is_checked_before_anything_is_written(tmp_path, monkeypatch
     cases = [
         (Options(drawing=DrawOptions(max_nodes=80, collapse=False)),
          "81 values, more than --max-nodes 80.*--max-nodes 81"),
-        (Options(max_cells=6641), "6,642 node states, more than --max-cells 6,641.*--max-cells 6642"),
+        (Options(max_cells=6641),
+         "6,642 node states, more than --max-cells 6,641.*--max-cells 6642"),
         (Options(max_bytes=1_000_000), r"write about \d+ MB \(step SVGs .*--max-bytes \d"),
         (Options(max_seconds=1.0), r"take about \d+ s .*--max-seconds \d"),
     ]
@@ -185,8 +186,8 @@ def test_progress_counts_every_picture_and_frame(tmp_path, workers):
     counts: list[int] = []
     export(jobs, tmp_path, opts, workers=workers, on_step=counts.append)
     # per graph and step: a step SVG, an animated SVG's step, a player step, a GIF frame
-    # and a PNG frame
-    assert sum(counts) == gallery.units(jobs, opts) == 5 * (8 + 4) + 2  # every GIF ends on the final view
+    # and a PNG frame (+ 2: every GIF ends on the final view)
+    assert sum(counts) == gallery.units(jobs, opts) == 5 * (8 + 4) + 2
     if workers == 1:
         assert counts.count(1) >= 3 * 12
 

@@ -13,7 +13,8 @@ from ..words import english_words, labels, markdown_texts
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_the_gallery_in_english_and_chinese(run, tmp_path):
@@ -59,7 +60,8 @@ def test_one_language_again_changes_no_byte(run, tmp_path, monkeypatch):
     assert "0 changed" in run("render", "--lang", "zh", "--format", "svg,json", "--out",
                               str(tmp_path), "-j1").stderr
     monkeypatch.setenv("VIZGRAD_LANG", "zh")  # the full gallery does not follow it
-    assert "0 changed" in run("render", "--format", "svg,json", "--out", str(tmp_path), "-j2").stderr
+    again = run("render", "--format", "svg,json", "--out", str(tmp_path), "-j2")
+    assert "0 changed" in again.stderr
     assert _tree(tmp_path) == before
 
 

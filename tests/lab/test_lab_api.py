@@ -331,7 +331,8 @@ def test_body_size_is_limited(client):
         for _ in range(40):
             yield b" " * 1000
 
-    error_of(client.post("/api/trace", content=chunks(), headers={"content-type": "application/json"}),
+    error_of(client.post("/api/trace", content=chunks(),
+                         headers={"content-type": "application/json"}),
              413, "body_too_large")
 
 
@@ -462,7 +463,8 @@ def test_node_limit(make_client):
 
 def test_expression_length_limit(make_client):
     small = make_client(max_expression_length=10)
-    body = error_of(small.post("/api/trace", json={"expression": "a+a+a+a+a+a", "values": {"a": 1}}),
+    body = error_of(small.post("/api/trace",
+                               json={"expression": "a+a+a+a+a+a", "values": {"a": 1}}),
                     422, "expression_too_long")
     assert body["limit"] == 10
 

@@ -15,7 +15,8 @@ from vizgrad import examples
 
 from ..words import TEXT_NODES, english_words
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="Playwright for Python is not installed")
 expect = sync_api.expect
 expect.set_options(timeout=15_000)  # the machine may be busy; nothing here measures speed
 
@@ -272,8 +273,10 @@ def test_the_chapter_lab_in_chinese(zh_page):
     expect(check.locator("td.error")).to_have_text("4.1933e-10")
     expect(check.locator("td.backprop")).to_have_text("−3")
     expect(pg.locator("#check-caption")).to_contain_text("h = 1e-6")
-    lines = pg.evaluate("""() => [...document.querySelectorAll("#check-table thead th")].map((th) => {
-      const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length; })""")
+    lines = pg.evaluate(
+        '() => [...document.querySelectorAll("#check-table thead th")].map((th) => {\n'
+        "      const r = document.createRange(); r.selectNodeContents(th); "
+        "return r.getClientRects().length; })")
     assert lines == [1, 1, 1, 1]  # 反向传播 on one line, not one character per line
     calls: list[str] = []
     pg.on("request", lambda req: calls.append(req.url) if "/api/" in req.url else None)

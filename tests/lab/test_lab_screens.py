@@ -68,8 +68,10 @@ def test_a_chinese_phone_wraps_the_table_headers_between_words(open_lab):
     first, last = pg.locator("#first").bounding_box(), pg.locator("#last").bounding_box()
     assert first["y"] == last["y"] and bar["height"] < 60  # the step buttons in one row
     # 累计梯度 ∂o/∂节点 breaks at its space, never inside a word
-    lines = pg.evaluate("""() => [...document.querySelectorAll('#node-table thead th')].map((th) => {
-      const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length; })""")
+    lines = pg.evaluate(
+        "() => [...document.querySelectorAll('#node-table thead th')].map((th) => {\n"
+        "      const r = document.createRange(); r.selectNodeContents(th); "
+        "return r.getClientRects().length; })")
     assert max(lines) <= 2, lines
 
 
