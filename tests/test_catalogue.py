@@ -12,7 +12,8 @@ FIELD = re.compile(r"\{(\w+)\}")
 
 
 def _raw(lang: str) -> str:
-    return resources.files("vizgrad").joinpath("locales", f"{lang}.json").read_text(encoding="utf-8")
+    path = resources.files("vizgrad").joinpath("locales", f"{lang}.json")
+    return path.read_text(encoding="utf-8")
 
 
 def test_every_key_exists_in_every_language():

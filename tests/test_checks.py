@@ -110,7 +110,8 @@ def test_works_on_micrograd_values():
     # micrograd values have no labels: inputs are named by id; the -1 is an input there
     assert [r["input"] for r in rows][:2] == ["v0", "v1"]
     assert [r["backprop"] for r in rows][:2] == [r["backprop"] for r in mine]
-    assert [r["numeric"] for r in rows][:2] == pytest.approx([r["numeric"] for r in mine], rel=1e-12)
+    assert ([r["numeric"] for r in rows][:2]
+            == pytest.approx([r["numeric"] for r in mine], rel=1e-12))
     assert all(r["error"] < 1e-6 for r in rows)
 
 
@@ -236,5 +237,6 @@ def test_an_op_with_the_wrong_number_of_operands_is_refused_by_name():
         step["contributions"] = [c for c in step["contributions"]
                                  if (c["source"], c["slot"]) != ("v2", 1)]
     G = from_json(json.dumps(doc))
-    with pytest.raises(GraphFormatError, match=r"node 'v2' \(op '\*' with 1 operands\): '\*' takes"):
+    with pytest.raises(GraphFormatError,
+                       match=r"node 'v2' \(op '\*' with 1 operands\): '\*' takes"):
         gradcheck(G)

@@ -220,7 +220,8 @@ def test_the_exp_formula_overflows_where_tanh_does_not():
         (2 * n).exp()
 
 
-@pytest.mark.parametrize("x, grad", [(0.0, 0.0), (-0.0, 0.0), (1e-300, 1.0), (-1e-300, 0.0)], ids=str)
+@pytest.mark.parametrize("x, grad", [(0.0, 0.0), (-0.0, 0.0), (1e-300, 1.0), (-1e-300, 0.0)],
+                         ids=str)
 def test_relu_gradient_at_and_near_zero(x, grad):
     v = Value(x)
     r = v.relu()

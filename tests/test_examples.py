@@ -78,7 +78,8 @@ def test_fork():
     assert nodes["q"]["data"] == -6.0 and nodes["u"]["data"] == -6.0 and nodes["v"]["data"] == 1.0
     assert (nodes["a"]["grad"], nodes["b"]["grad"]) == (-3.0, -8.0)
     assert [s["index"] for s in t.steps] == list(range(8))
-    assert [s["kind"] for s in t.steps] == ["inputs"] + ["forward"] * 3 + ["seed"] + ["backward"] * 3
+    assert ([s["kind"] for s in t.steps]
+            == ["inputs"] + ["forward"] * 3 + ["seed"] + ["backward"] * 3)
 
 
 @pytest.mark.parametrize("a, b", [(1.0, 2.0), (-0.5, 4.0)], ids=str)
@@ -184,7 +185,8 @@ def test_softmax_other_probabilities_are_off_the_backward_path():
     assert nodes["p3"]["on_path"] is True and nodes["p3"]["grad"] is not None
     targets = {c["target"] for s in t.steps for c in s["contributions"]}
     assert targets.isdisjoint(n["id"] for n in off)
-    assert sum(n["data"] for n in nodes.values() if n["label"].startswith("p")) == pytest.approx(1.0)
+    assert (sum(n["data"] for n in nodes.values() if n["label"].startswith("p"))
+            == pytest.approx(1.0))
 
 
 @pytest.mark.parametrize("c", [5.0, -7.5, 100.0], ids=str)

@@ -181,7 +181,8 @@ def test_rejections_give_the_column(src, column, words):
         ("é b", 3, {"é": 1.0}),
         ("  αβ + a.x", 8, {"αβ": 1.0}),
     ],
-    ids=["greek", "cjk", "latin-accent", "string-after", "string-first", "astral", "syntax", "indent"],
+    ids=["greek", "cjk", "latin-accent", "string-after", "string-first", "astral", "syntax",
+         "indent"],
 )
 def test_columns_count_characters_not_bytes(src, column, values):
     with pytest.raises(ExpressionError) as info:
@@ -241,7 +242,8 @@ def test_empty_expression(src):
 
 @pytest.mark.parametrize(
     "values, words",
-    [({"a": "1"}, "must be a number"), ({"a": None}, "must be a number"), ({"a": True}, "must be a number"),
+    [({"a": "1"}, "must be a number"), ({"a": None}, "must be a number"),
+     ({"a": True}, "must be a number"),
      ({"exp": 1.0}, "cannot be a variable"), ({"a b": 1.0}, "cannot be a variable"),
      ({"1a": 1.0}, "cannot be a variable")],
     ids=["str", "None", "bool", "function-name", "space", "digit-first"],

@@ -63,9 +63,12 @@ def test_node_attributes(fork):
     for n, d in G.nodes(data=True):
         assert NODE_ATTRS <= set(d), n
     by = {d["label"]: d for _, d in G.nodes(data=True)}
-    assert (by["a"]["data"], by["a"]["grad"], by["a"]["op"], by["a"]["kind"]) == (-2.0, -3.0, "", "input")
-    assert (by["b"]["grad"], by["u"]["op"], by["v"]["op"], by["q"]["kind"]) == (-8.0, "*", "+", "output")
-    assert (by["u"]["kind"], by["u"]["data"], by["v"]["data"], by["q"]["data"]) == ("op", -6.0, 1.0, -6.0)
+    assert ((by["a"]["data"], by["a"]["grad"], by["a"]["op"], by["a"]["kind"])
+            == (-2.0, -3.0, "", "input"))
+    assert ((by["b"]["grad"], by["u"]["op"], by["v"]["op"], by["q"]["kind"])
+            == (-8.0, "*", "+", "output"))
+    assert ((by["u"]["kind"], by["u"]["data"], by["v"]["data"], by["q"]["data"])
+            == ("op", -6.0, 1.0, -6.0))
     assert [d["order"] for _, d in G.nodes(data=True)] == list(range(5))
     assert all(d["on_path"] for _, d in G.nodes(data=True))
 
@@ -191,11 +194,14 @@ MALFORMED = [
     ("no-steps", _edit(lambda d: d["graph"].pop("steps")), "root, steps and default_step"),
     ("no-root", _edit(lambda d: d["graph"].pop("root")), "root, steps and default_step"),
     ("node-without-id", _edit(lambda d: d["nodes"][0].pop("id")), "each with a string 'id'"),
-    ("node-without-op", _edit(lambda d: d["nodes"][0].pop("op")), "(nodes[0]): the field 'op' is missing"),
-    ("node-without-data", _edit(lambda d: d["nodes"][1].pop("data")), "the field 'data' is missing"),
+    ("node-without-op", _edit(lambda d: d["nodes"][0].pop("op")),
+     "(nodes[0]): the field 'op' is missing"),
+    ("node-without-data", _edit(lambda d: d["nodes"][1].pop("data")),
+     "the field 'data' is missing"),
     ("data-word", _edit(lambda d: d["nodes"][0].update(data="abc")), "'data' must be a number"),
     ("data-numeric-string", _edit(lambda d: d["nodes"][0].update(data="1.5")), "'data'"),
-    ("edge-to-nowhere", _edit(lambda d: d["edges"].append({"source": "v0", "target": "v9", "key": 0})),
+    ("edge-to-nowhere",
+     _edit(lambda d: d["edges"].append({"source": "v0", "target": "v9", "key": 0})),
      "must join two nodes listed in 'nodes'"),
     ("edge-without-target", _edit(lambda d: d["edges"][0].pop("target")), "must join two nodes"),
     ("edges-not-a-list", _edit(lambda d: d.update(edges=7)), "must join two nodes"),

@@ -33,7 +33,8 @@ LAYERS = {
     "scene": ["options", "render.scene.prepare", "checks", "render", "render.text",
               "render.theme", "render.presets", "render._metrics", "render.pacing",
               "render.scene", "render.scene.geometry", "render.scene.layout",
-              "render.scene._embedded", "render.scene._wasm_worker", "render.scene.model", "render.scene._looks",
+              "render.scene._embedded", "render.scene._wasm_worker", "render.scene.model",
+              "render.scene._looks",
               "render.scene._groups", "render.scene._shapes", "render.scene._labels",
               "render.scene.ids", "render.scene._captions", "render.scene._dot",
               "render.scene._opened"],
@@ -279,7 +280,8 @@ def f():
 def test_the_checker_sees_local_imports_and_literal_import_module_calls():
     found = scan("vizgrad.render.scene", LOCAL)
     assert [(t, n) for t, n, _, _ in found.found] == [
-        ("vizgrad.notebook", ("value_bundle",)), ("importlib", ()), ("vizgrad.render.write.html", ())]
+        ("vizgrad.notebook", ("value_bundle",)), ("importlib", ()),
+        ("vizgrad.render.write.html", ())]
     assert found.dynamic == [5]
 
 

@@ -1,4 +1,5 @@
-"""PyTorch float64 as the independent autograd (chapter 2.5, 2.6). CI turns the skip into a failure."""
+"""PyTorch float64 as the independent autograd (chapter 2.5, 2.6).
+CI turns the skip into a failure."""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ def open_page(browser, tmp_path):
         contexts.append(context)
         pg = context.new_page()
         pg.on("pageerror", lambda err: problems.append(str(err)))
-        pg.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+        pg.on("console",
+              lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         pg.on("request", lambda req: requests.append(req.url))
         pg.goto(path.as_uri() + hash_)
         return pg

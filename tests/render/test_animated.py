@@ -80,7 +80,8 @@ def test_a_grad_has_one_version_per_distinct_look(fork, fork_svg):
     scene = fork.scene
     looks = [scene.look(k)["t-v0-grad"] for k in [*range(scene.last + 1), None]]
     distinct = list(dict.fromkeys((lk["text"], lk.get("bold", "")) for lk in looks))
-    got = [(el.text, "1" if el.get("font-weight") else "") for el in versions(fork_svg, "t-v0-grad")]
+    got = [(el.text, "1" if el.get("font-weight") else "")
+           for el in versions(fork_svg, "t-v0-grad")]
     assert got == distinct
     assert {t for t, _ in got} == {"—", "−6", "−3"}
 
@@ -88,7 +89,8 @@ def test_a_grad_has_one_version_per_distinct_look(fork, fork_svg):
 def test_a_box_is_written_once_and_changes_colour_by_keyframes(fork_svg):
     (box,) = versions(fork_svg, "c-v0-grad")
     cls = box.get("class").split()[-1]
-    rule = re.search(rf"@keyframes {cls}\{{(.*?)\}}\n", ET.fromstring(fork_svg).find(f"{NS}style").text)
+    rule = re.search(rf"@keyframes {cls}\{{(.*?)\}}\n",
+                     ET.fromstring(fork_svg).find(f"{NS}style").text)
     assert "fill:url(#" in rule.group(1) and "fill:#" in rule.group(1)
 
 

@@ -101,7 +101,8 @@ def test_the_bundle_compiles_as_a_classic_script_in_chromium(browser):
 
 
 def test_comment_lines_stay_in_the_files_and_out_of_the_page():
-    out = transform("x.js", "// about f\nexport function f() {\n  // inside\n  return '//'; // end\n}\n")
+    out = transform("x.js", "// about f\nexport function f() {\n  // inside\n"
+                            "  return '//'; // end\n}\n")
     assert "about f" not in out and "inside" not in out
     assert "return '//'; // end" in out  # code, and a comment after code, are kept whole
     assert not re.search(r"^\s*//", bundle("player.js"), re.M)

@@ -53,9 +53,10 @@ def test_next_seven_times_reads_the_chapters_grads(open_page, fork_html):
 def test_jumps_show_the_same_picture_as_single_steps(open_page):
     G = examples.graph("softmax-nll")
     pg = open_page(player_html(G))
-    texts = "() => [...document.querySelectorAll('#stage svg [id]')].map(e => " \
-            "e.id + e.getAttribute('fill') + e.getAttribute('stroke') + e.getAttribute('display') " \
-            "+ e.getAttribute('font-weight') + (e.tagName === 'text' ? e.textContent : '')).join('|')"
+    texts = ("() => [...document.querySelectorAll('#stage svg [id]')].map(e => "
+             "e.id + e.getAttribute('fill') + e.getAttribute('stroke') "
+             "+ e.getAttribute('display') + e.getAttribute('font-weight') "
+             "+ (e.tagName === 'text' ? e.textContent : '')).join('|')")
     seen = []
     for k in range(33):
         pg.locator("#slider").fill(str(k))
@@ -99,12 +100,14 @@ def test_a_step_in_the_url_opens_that_step(open_page, fork_html):
 
 def test_the_picture_never_moves(open_page):
     pg = open_page(player_html(examples.graph("softmax-nll")), width=1800)
-    where = """() => {
-      const stage = document.getElementById("stage");
-      const s = stage.getBoundingClientRect(), g = stage.querySelector("svg").getBoundingClientRect();
-      return [s.x, s.y, s.width, s.height, g.x + stage.scrollLeft, g.y + stage.scrollTop,
-              g.width, g.height].map(Math.round);
-    }"""
+    where = ("() => {\n"
+             '      const stage = document.getElementById("stage");\n'
+             "      const s = stage.getBoundingClientRect(), "
+             'g = stage.querySelector("svg").getBoundingClientRect();\n'
+             "      return [s.x, s.y, s.width, s.height, g.x + stage.scrollLeft, "
+             "g.y + stage.scrollTop,\n"
+             "              g.width, g.height].map(Math.round);\n"
+             "    }")
     first = pg.evaluate(where)
     for _ in range(33):
         pg.keyboard.press("ArrowRight")

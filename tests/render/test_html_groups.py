@@ -230,7 +230,8 @@ def test_zoom_buttons_keys_wheel_and_drag(open_page, course):
     pg.mouse.down()
     pg.mouse.move(cx - 150, cy, steps=5)
     pg.mouse.up()
-    assert pg.evaluate("document.getElementById('stage').scrollLeft") == pytest.approx(left + 150, abs=2)
+    assert (pg.evaluate("document.getElementById('stage').scrollLeft")
+            == pytest.approx(left + 150, abs=2))
     assert pg.locator("#vg-frame-label").count() == 0  # a drag is not a click on a box
 
 

