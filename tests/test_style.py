@@ -13,16 +13,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("vizgrad", "tests", "benchmarks")
 
-#: files that other branches were changing while the rest was wrapped: they may still have long
-#: lines. The lead wraps them after merging those branches and then empties this set; a file
-#: listed here with no long line left fails the test, so the list cannot go stale.
-PENDING = frozenset({
-    "tests/render/test_html.py",
-    "tests/test_tracing.py",
-    "vizgrad/render/write/html.py",
-})
-
-
 def _limit() -> int:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     return config["tool"]["ruff"]["line-length"]
@@ -68,18 +58,8 @@ def test_the_check_counts_characters_and_finds_every_long_line():
 
 def test_no_line_is_longer_than_the_limit():
     limit = _limit()
-    found = [hit for path in _tracked_sources() if path not in PENDING
-             for hit in _too_long(path, limit)]
+    found = [hit for path in _tracked_sources() for hit in _too_long(path, limit)]
     assert not found, (f"lines longer than {limit} characters (wrap them; [tool.ruff] "
                        f"line-length in pyproject.toml), {len(found)} in all:\n"
                        + "\n".join(found))
 
-
-def test_every_pending_file_still_has_a_long_line():
-    tracked = set(_tracked_sources())
-    gone = sorted(PENDING - tracked)
-    assert not gone, f"PENDING names files that are not tracked .py files: {gone}"
-    limit = _limit()
-    wrapped = sorted(p for p in PENDING if not _too_long(p, limit))
-    assert not wrapped, (f"{wrapped} no longer have lines over {limit} characters: "
-                         "remove them from PENDING in tests/test_style.py")

@@ -394,7 +394,8 @@ def test_a_duck_typed_value_class_is_traced_as_observed():
     t = trace(q)
     assert t.derivatives == "observed"
     assert [n["grad"] for n in t.nodes[:2]] == [-3.0, -8.0]
-    assert [s["kind"] for s in t.steps] == ["inputs"] + ["forward"] * 3 + ["seed"] + ["backward"] * 3
+    kinds = ["inputs"] + ["forward"] * 3 + ["seed"] + ["backward"] * 3
+    assert [s["kind"] for s in t.steps] == kinds
     contributions = [c for s in t.steps for c in s["contributions"]]
     assert contributions and all(c["observed"] is True for c in contributions)
     assert all(CONTRIBUTION_KEYS <= set(c) for c in contributions)
@@ -479,7 +480,8 @@ def test_to_dict_and_json_agree_and_document_the_format(fork):
     d = t.to_dict()
     assert strict_json(t.to_json()) == json.loads(json.dumps(d))
     assert d["format"] == "vizgrad.trace/3"
-    assert set(d) >= {"root", "also", "derivatives", "backward_ran", "default_step", "nodes", "steps"}
+    assert set(d) >= {"root", "also", "derivatives", "backward_ran", "default_step", "nodes",
+                      "steps"}
     for n in d["nodes"]:
         assert {"id", "label", "name", "op", "kind", "data", "grad", "group", "sample"} <= set(n)
     assert [n["name"] for n in d["nodes"]] == ["a", "b", "u", "v", "q"]

@@ -46,7 +46,8 @@ class Page(HTMLParser):
             self.scripts[-1] += data
 
     def find(self, tag, **attrs):
-        return [a for t, a in self.tags if t == tag and all(a.get(k) == v for k, v in attrs.items())]
+        return [a for t, a in self.tags
+                if t == tag and all(a.get(k) == v for k, v in attrs.items())]
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,8 @@ def fork_page() -> str:
 
 
 def _data(page: str) -> dict:
-    block = re.search(r'<script type="application/json" id="vg-data">(.*?)</script>', page, re.DOTALL)
+    block = re.search(r'<script type="application/json" id="vg-data">(.*?)</script>', page,
+                      re.DOTALL)
     return json.loads(block.group(1))
 
 
@@ -188,7 +190,8 @@ def test_deterministic_and_options():
     assert "<h1>my graph</h1>" in dark
     assert '<main id="player" class="fit"' in player_html(G, fit=True)
     final = player_html(G, step="final")
-    assert 'data-start="8"' in final and '<output id="counter" aria-live="polite">final view<' in final
+    assert 'data-start="8"' in final
+    assert '<output id="counter" aria-live="polite">final view<' in final
     assert 'data-start="7"' in player_html(G, "last")
     assert 'data-start="0"' in player_html(G) == player_html(G, "first")
     with pytest.raises(OptionError, match="from 0 to 7, first, last or final"):
@@ -220,8 +223,8 @@ def test_a_scene_is_reused_and_a_value_before_backward_works():
 def test_the_same_bytes_in_every_process(call):
     code = ("import hashlib; from vizgrad import examples, player_html; "
             f"print(hashlib.sha256(player_html({call}).encode()).hexdigest())")
-    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
                for seed in ("1", "2", "3")}
     assert len(digests) == 1
 
@@ -321,7 +324,8 @@ def test_pages_without_groups_have_no_views():
     page = player_html(examples.graph("fork"))
     data = _data(page)
     assert data["views"] == [] and data["index"] == [] and data["boxes"] == {}
-    assert 'role="img" aria-label="computation graph"' in page and 'data-do="collapse-all"' not in page
+    assert 'role="img" aria-label="computation graph"' in page
+    assert 'data-do="collapse-all"' not in page
     scene = Scene(examples.graph("mlp"))
     assert _data(player_html(scene))["views"] == []
 

@@ -68,7 +68,8 @@ _HEAD_HASH = base64.b64encode(hashlib.sha256(_HEAD_SCRIPT.encode()).digest()).de
 
 
 def _asset(filename: str) -> str:
-    return resources.files("vizgrad.render").joinpath("assets", filename).read_text(encoding="utf-8")
+    path = resources.files("vizgrad.render").joinpath("assets", filename)
+    return path.read_text(encoding="utf-8")
 
 
 def _csp(script: str) -> str:
@@ -165,7 +166,8 @@ def _tools(scene: Scene, openable: bool, samples: str = "", examples: str = "") 
     """The picture's tools: zoom, find, the sample selector, and (with views) the way back
     to all collapsed."""
     e, w = html.escape, scene.word
-    close = (f'<button type="button" data-do="collapse-all" title="{e(w("player.collapse_all.title"))}" '
+    close = (f'<button type="button" data-do="collapse-all" '
+             f'title="{e(w("player.collapse_all.title"))}" '
              f'disabled>{e(w("player.collapse_all"))}</button>' if openable else "")
     return (f'<div class="tools" role="group" aria-label="{e(w("player.tools"))}">'
             f'<span class="zoom">'
@@ -288,6 +290,11 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
         return (f'<button type="button" data-go="{go}" title="{e(w("player." + go + ".title"))}">'
                 f"{inner}</button>")
 
+    pressed = "true" if fit else "false"
+    fit_button = (f'<button type="button" data-go="fit" aria-pressed="{pressed}" '
+                  f'title="{e(w("player.fit.title"))}">{e(w("player.fit"))}</button>')
+    stage = (f'<figure class="stage" id="stage" role="{"group" if data["views"] else "img"}" '
+             f'aria-label="{e(w("player.picture"))}" tabindex="0">')
     th = scene.theme
     return f"""<!DOCTYPE html>
 <html lang="{scene.lang}"{dark}>
@@ -313,7 +320,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 {button("next", w("player.next"), "▶", True)}
 {button("last", w("player.last"), "▶|", True)}
 <button type="button" data-go="play" aria-pressed="false">{e(w("player.play"))}</button>
-<button type="button" data-go="fit" aria-pressed="{'true' if fit else 'false'}" title="{e(w("player.fit.title"))}">{e(w("player.fit"))}</button>
+{fit_button}
 <label for="slider">{e(w("player.slider"))}</label>
 <input type="range" id="slider" min="0" max="{last + 1}" step="1" value="{first}">
 </nav>
@@ -323,7 +330,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 <p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
 {_groups_hint(scene, data)}
 <p class="now" id="now" aria-hidden="true"></p>
-<figure class="stage" id="stage" role="{'group' if data['views'] else 'img'}" aria-label="{e(w("player.picture"))}" tabindex="0">
+{stage}
 {parts["svg"]}</figure>
 {_table(scene, parts)}
 {_steps_list(scene, parts["captions"])}
