@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 import vizgrad
-from vizgrad import Value
+from vizgrad import Value, examples
 from vizgrad.exceptions import GraphFormatError, OperandTypeError, VizgradError
 from vizgrad.graph import as_graph, from_json, graph_state, graph_to_trace, to_json, to_networkx
 from vizgrad.render.text import caption, chain_rule
@@ -240,3 +240,55 @@ def test_as_graph_rejects_other_things(bad):
         as_graph(bad)
     assert isinstance(info.value, TypeError)
     assert type(bad).__name__ in str(info.value)
+
+
+def _by_public_methods(t):
+    """The graph of trace ``t`` built with networkx's own add_nodes_from / add_edges_from."""
+    import networkx as nx
+
+    G = nx.MultiDiGraph()
+    nodes, edges = t._graph_rows()
+    G.add_nodes_from(nodes)
+    G.add_edges_from(edges)
+    return G
+
+
+def _adjacency(G):
+    """Both adjacencies, in order, with each edge's key dict."""
+    return ([(u, v, dict(keys)) for u, out in G.succ.items() for v, keys in out.items()],
+            [(v, u, dict(keys)) for v, ins in G.pred.items() for u, keys in ins.items()])
+
+
+@pytest.mark.parametrize("name", ["fork", "shared-node", "mlp", "softmax-nll"])
+def test_to_networkx_fills_the_same_graph_as_networkxs_own_methods(name):
+    """The dicts filled directly hold what add_nodes_from / add_edges_from would, in the
+    same order, and the graph then behaves as networkx's own (an edge removed from one end
+    is gone from the other)."""
+    t = examples.trace(name)
+    G, H = to_networkx(t), _by_public_methods(t)
+    assert list(G.nodes(data=True)) == list(H.nodes(data=True))
+    assert list(G.edges(keys=True, data=True)) == list(H.edges(keys=True, data=True))
+    assert _adjacency(G) == _adjacency(H)
+    u, v, k = next(iter(G.edges(keys=True)))
+    for graph in (G, H):
+        graph.remove_edge(u, v, k)
+        assert k not in graph.pred[v].get(u, {})
+    assert _adjacency(G) == _adjacency(H)
+    for graph in (G, H):
+        graph.add_edge(u, v, k, slot=k)
+    assert _adjacency(G) == _adjacency(H)
+
+
+def test_a_graph_with_its_own_dicts_is_filled_by_networkxs_methods():
+    import networkx as nx
+
+    from vizgrad.graph import _fill
+
+    class Mine(nx.MultiDiGraph):
+        pass
+
+    assert not _fill(Mine(), iter([("v0", {})]), iter([]))
+    used = nx.MultiDiGraph()
+    used.add_node("x")
+    assert not _fill(used, iter([("v0", {})]), iter([]))
+    assert list(used) == ["x"]  # left as it was
