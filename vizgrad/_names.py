@@ -217,39 +217,51 @@ def _made(cols: Any, i: int, ps: tuple[int, ...], room: int) -> str | None:
 
 def _name_plain(cols: Any, parents: list[tuple[int, ...]], fallback: bytearray) -> None:
     """Names outside a net: label, else made from the operands, else a number, else the id."""
-    ids, labels, kinds, names = cols.id, cols.label, cols.kind, cols.name
-    for i, ps in enumerate(parents):
-        lab = labels[i]
+    ids, kinds, names = cols.id, cols.kind, cols.name
+    for i, (lab, ps) in enumerate(zip(cols.label, parents)):
         if lab:
             names[i] = str(lab)
             continue
-        name = None
-        if ps and not any(fallback[p] for p in ps):
-            name = _made(cols, i, ps, NAME_LENGTH)
-        if name is None and kinds[i] == "const":
-            name = fmt(cols.data[i], 12, trim=True)
-        if name is None:
-            name = str(ids[i])
+        if ps:
+            for p in ps:
+                if fallback[p]:
+                    break
+            else:
+                made = _made(cols, i, ps, NAME_LENGTH)
+                if made is not None:
+                    names[i] = made
+                    continue
+        if kinds[i] == "const":
+            names[i] = fmt(cols.data[i], 12, trim=True)
+        else:
+            names[i] = str(ids[i])
             fallback[i] = 1
-        names[i] = name
 
 
 def _name_net(cols: Any, parents: list[tuple[int, ...]], net: _Net, fallback: bytearray) -> None:
     """Names in a net: label, else role, else made from the operands (the loss's up to
     :data:`ROLE_LENGTH`), else a number, else the id; a wrapped number is an input or a
     constant."""
-    ids, labels, kinds, names = cols.id, cols.label, cols.kind, cols.name
-    roles, leaf, where = net.roles, net.leaf, net.where
-    for i, ps in enumerate(parents):
-        lab = labels[i]
-        name = str(lab) if lab else roles.get(i)
+    ids, kinds, names = cols.id, cols.kind, cols.name
+    role, leaf, where = net.roles.get, net.leaf, net.where
+    for i, (lab, ps) in enumerate(zip(cols.label, parents)):
+        name = str(lab) if lab else role(i)
         if leaf[i]:  # a number the net's code wrapped: an input x[s][i], else a constant
             kinds[i] = "input" if name is not None and name.startswith("x[") else "const"
-        if name is None and ps and not any(fallback[p] for p in ps):
-            name = _made(cols, i, ps, NAME_LENGTH if where[i] is not None else ROLE_LENGTH)
-        if name is None and kinds[i] == "const":
-            name = fmt(cols.data[i], 12, trim=True)
-        if name is None:
-            name = str(ids[i])
+        if name is not None:
+            names[i] = name
+            continue
+        if ps:
+            for p in ps:
+                if fallback[p]:
+                    break
+            else:
+                made = _made(cols, i, ps, NAME_LENGTH if where[i] is not None else ROLE_LENGTH)
+                if made is not None:
+                    names[i] = made
+                    continue
+        if kinds[i] == "const":
+            names[i] = fmt(cols.data[i], 12, trim=True)
+        else:
+            names[i] = str(ids[i])
             fallback[i] = 1
-        names[i] = name

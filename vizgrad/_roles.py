@@ -214,36 +214,44 @@ class Net:
         for i, ps in enumerate(parents):
             if not ps:
                 continue
-            if cover[i] is None:
-                spans = [c for c in map(cover.__getitem__, ps) if c is not None]
-                if spans:
-                    cover[i] = (min(a for a, _ in spans), max(b for _, b in spans))
-            if i in roles:
+            if cover[i] is None:  # the samples a value was made from: ŷ[lo] … ŷ[hi]
+                span = None
+                for p in ps:
+                    c = cover[p]
+                    if c is not None:
+                        span = c if span is None else (min(span[0], c[0]), max(span[1], c[1]))
+                if span is not None:
+                    cover[i] = span
+            elif i in roles:
                 continue
             w = where[i]
             o = op[i]
             if w is not None:
-                role = None
-                if o == "*" and len(ps) == 2:
-                    a, b = ps
-                    k = params[a] if isparam[a] else params[b] if isparam[b] else None
-                    if k is not None:
-                        role = f"w{k}·x{k}"
-                        other = b if isparam[a] else a
-                        if w[0] == 0 and leaf[other] and other not in roles:
-                            s = sample[i]
-                            roles[other] = f"x[{s}][{k}]" if s is not None else f"x[{k}]"
-                elif o == "+":
+                if o == "+":
                     g = group[i]
-                    d = next((depth[p] for p in ps if depth[p] and group[p] == g), 0) + 1
+                    d = 1
+                    for p in ps:
+                        if depth[p] and group[p] == g:
+                            d += depth[p]
+                            break
                     depth[i] = d
                     role = f"Σ{d}" if summed[i] else "Σ"
+                elif o == "*" and len(ps) == 2:
+                    a, b = ps
+                    k = params[a] if isparam[a] else params[b] if isparam[b] else None
+                    if k is None:
+                        continue
+                    role = f"w{k}·x{k}"
+                    other = b if isparam[a] else a
+                    if w[0] == 0 and leaf[other] and other not in roles:
+                        s = sample[i]
+                        roles[other] = f"x[{s}][{k}]" if s is not None else f"x[{k}]"
                 elif o in ACTIVATIONS:
                     role = "out"
-                if role is not None:
-                    s = sample[i]
-                    roles[i] = (w[2] + role + suffix[s] if suffix and s is not None
-                                else w[2] + role)
+                else:
+                    continue
+                s = sample[i]
+                roles[i] = w[2] + role + suffix[s] if suffix and s is not None else w[2] + role
             elif o == "+" and len(ps) == 2:
                 self._target(ps)
                 if cover[i] is not None and any(running[p] or self._zero(p) for p in ps):
