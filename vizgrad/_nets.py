@@ -157,12 +157,24 @@ def group_columns(model: Any, labels: list[Any], ops: list[str], groups: list[An
             continue
         owner = mine[i]
         if owner is None:
-            for p in ps:
-                if param[p]:
-                    owner = mine[p]
-                    break
+            if len(ps) == 2:  # most ops: inlined
+                a, b = ps
+                if param[a]:
+                    owner = mine[a]
+                elif param[b]:
+                    owner = mine[b]
+                else:
+                    owner = mine[a]
+                    if owner is not None and (a == b or mine[b] != owner
+                                              or ops[i].startswith("**")):
+                        owner = None
             else:
-                owner = _shared(mine, ps, ops[i])
+                for p in ps:
+                    if param[p]:
+                        owner = mine[p]
+                        break
+                else:
+                    owner = _shared(mine, ps, ops[i])
             mine[i] = owner
         for p in ps:
             if free[p]:
@@ -189,6 +201,4 @@ def _shared(mine: list[str | None], ps: tuple[int, ...], op: str) -> str | None:
     g = mine[ps[0]]
     if g is None or op.startswith("**"):
         return None
-    if len(ps) == 2:
-        return g if ps[0] != ps[1] and mine[ps[1]] == g else None
     return g if len(set(ps)) == len(ps) and {mine[p] for p in ps} == {g} else None

@@ -134,11 +134,10 @@ class Net:
         group, op, leaf = self.group, self.op, self.leaf
         used, leaves, summed = bytearray(n), bytearray(n), bytearray(n)
         pairs: list[tuple[int, int]] = []
-        for i, ps in enumerate(self.parents):
+        for i, (ps, g, o) in enumerate(zip(self.parents, group, op)):
             if not ps:
                 continue
-            g = group[i]
-            plus = op[i] == "+"
+            plus = o == "+"
             for p in ps:
                 used[p] = 1
                 if group[p] != g:
