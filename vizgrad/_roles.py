@@ -98,6 +98,7 @@ class Net:
         labels, self.parents = cols.label, parents
         self.params: dict[int, int | None] = {}  # position -> w's index (None: b, p3)
         self.roles: dict[int, str] = {}
+        self.where: list[tuple[int, int, str] | None] = []  # each node's neuron (nets only)
         n = len(parents)
         self.sample: list[int | None] = [None] * n
         last = -1
@@ -129,10 +130,10 @@ class Net:
         self._outputs(last, root)
 
     def _uses(self, n: int) -> None:
-        """What each node's users tell: has one (:attr:`used`), one of another group
-        (:attr:`leaves`), a sum of its group (:attr:`summed`); (leaf, user) pairs."""
+        """What each node's users tell: it has one (:attr:`used`), one of another group
+        (:attr:`exits`), a sum of its own group (:attr:`summed`); and (leaf, user) pairs."""
         group, op, leaf = self.group, self.op, self.leaf
-        used, leaves, summed = bytearray(n), bytearray(n), bytearray(n)
+        used, exits, summed = bytearray(n), bytearray(n), bytearray(n)
         pairs: list[tuple[int, int]] = []
         for i, (ps, g, o) in enumerate(zip(self.parents, group, op)):
             if not ps:
@@ -141,21 +142,21 @@ class Net:
             for p in ps:
                 used[p] = 1
                 if group[p] != g:
-                    leaves[p] = 1
+                    exits[p] = 1
                 elif plus:
                     summed[p] = 1
                 if leaf[p]:
                     pairs.append((p, i))
-        self.used, self.leaves, self.summed, self.pairs = used, leaves, summed, pairs
+        self.used, self.exits, self.summed, self.pairs = used, exits, summed, pairs
 
     def _outputs(self, last: int, root: int | None) -> None:
         """ŷ: a last-layer neuron's sum or activation that leaves the neuron (or is unused, or
         the root); the k-th of an output neuron, in trace order, is sample k."""
-        op, used, leaves = self.op, self.used, self.leaves
+        op, used, exits = self.op, self.used, self.exits
         outs: dict[int, list[int]] = {}
         for i, w in enumerate(self.where):
             if w is not None and w[0] == last and op[i] in _GIVES and (
-                    i == root or not used[i] or leaves[i]):
+                    i == root or not used[i] or exits[i]):
                 outs.setdefault(w[1], []).append(i)
         self.samples = max((len(v) for v in outs.values()), default=0)
         self.yhat: dict[int, int] = {}
@@ -166,6 +167,8 @@ class Net:
         self._samples()
 
     def _samples(self) -> None:
+        """Each value's forward pass (:attr:`sample`): what ŷ[s] was computed from, then
+        what one pass's values made, then the numbers those use; None for several."""
         parents, isparam, leaf = self.parents, self.isparam, self.leaf
         sample = [_UNSET] * len(parents)
         for n, s in self.yhat.items():  # back through the forward pass, parameters aside
