@@ -24,7 +24,7 @@ LAYERS = {
     "engine": ["_version", "exceptions", "_display", "_floats", "engine", "expr", "nn", "i18n",
                "_files", "_parent", "_numbers", "_bulk", "_group"],
     # the step-by-step record of a graph's forward and backward pass
-    "trace": ["tracing", "_walk", "_backward", "_records", "_nets", "_names"],
+    "trace": ["tracing", "_walk", "_backward", "_records", "_nets", "_names", "_roles"],
     # networkx graphs, their checks and transformations, the examples
     "graph": ["graph", "_merge", "_boxes", "_graph_check", "_graph_meta", "_contract", "_fold",
               "collapse", "_lite", "examples", "_budget", "_samples"],

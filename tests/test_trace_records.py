@@ -334,29 +334,30 @@ def test_traces_of_the_same_graph_are_equal_and_an_edit_tells_them_apart():
     assert repr(a) == "<Trace of q: 5 values, 8 steps>"
 
 
-def test_naming_reads_the_columns_one_row_at_a_time(monkeypatch):
-    """Naming a large trace's values makes each node's row as it reads it and frees it after:
-    no million row objects alive at once for the garbage collector to scan."""
-    from vizgrad._records import Row
+def test_naming_reads_the_columns_by_position(monkeypatch):
+    """Naming a large trace's values (and a net's, with model=) reads and writes the node
+    columns by position: no record dict and no row object is made per node."""
+    from vizgrad._records import NodeColumns, Row
+    from vizgrad.nn import MLP
 
-    live, peak, made = [0], [0], [0]
-    init = Row.__init__
+    made = []
 
-    def counted(self, cols, i):
-        init(self, cols, i)
-        live[0] += 1
-        made[0] += 1
-        peak[0] = max(peak[0], live[0])
+    def counted(original):
+        def call(self, *args):
+            made.append(original.__name__)
+            return original(self, *args)
+        return call
 
-    def freed(self):
-        live[0] -= 1
-
-    monkeypatch.setattr(Row, "__init__", counted)
-    monkeypatch.setattr(Row, "__del__", freed, raising=False)
+    monkeypatch.setattr(Row, "__init__", counted(Row.__init__))
+    monkeypatch.setattr(NodeColumns, "record", counted(NodeColumns.record))
     x = Value(0.5, label="x")
     for i in range(100):
         x = (x * Value(0.1 * i, label=f"w{i}") + 1.0).tanh()
-    t = trace(x)
-    assert made[0] >= len(t.nodes) > 400 and peak[0] <= 3
-    names = [n["name"] for n in t.nodes]  # written through the rows into the columns
+    net = MLP(2, [3, 1], seed=0)
+    loss = sum((net([s, -s]) - 1.0) ** 2 for s in (0.5, 1.5))
+    t, u = trace(x), trace(loss, model=net)
+    assert made == []
+    names = [n["name"] for n in t.nodes]  # written into the columns
+    assert len(made) == len(names) > 400
     assert names[:3] == ["x", "w0", "x·w0"] and all(names) and names[-1] == "f"
+    assert {"ŷ[0]", "ŷ[1]", "L0.N2.out[1]", "loss"} <= {n["name"] for n in u.nodes}

@@ -42,23 +42,23 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
+from collections.abc import Sequence
 from typing import Any, Callable, Iterator
 
 from ._numbers import MINUS, fmt
+from ._records import NodeColumns
+from ._roles import ACTIVATIONS, columns_of, positions
+from ._roles import Net as _Net
 from .expr import OUTPUT_NAMES
 
-__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "base", "compose", "kept", "name_nodes",
-           "tight", "unchanged"]
+__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "base", "compose", "kept", "name_columns",
+           "name_nodes", "tight", "unchanged"]
 
 #: the longest name made from a value's op and operands (``a·b``, ``tanh(n)``); past it, a role
 NAME_LENGTH = 12
 #: the longest such name for a value of a net's loss, whose operands have role names
 ROLE_LENGTH = 20
 _SUPERSCRIPTS = {2.0: "²", 3.0: "³", 4.0: "⁴"}
-_PARAM = re.compile(r"L(\d+)\.N(\d+)\.(?:w(\d+)|b|p\d+)")
-_NEURON = re.compile(r"L(\d+)/N(\d+)")
-#: the ops that make a neuron's output from its sum
-ACTIVATIONS = ("tanh", "relu", "ReLU", "sigmoid")
 _ATOM = re.compile(r"[^\W\d][\w.]*(\[\d+\])*|\d+(\.\d+)?")  # a, L0.N2.out, x[0][1], 2
 
 
@@ -151,195 +151,117 @@ def compose(op: str, args: list[str]) -> str | None:
     return None
 
 
-def _neuron(group: Any) -> tuple[int, int] | None:
-    m = _NEURON.fullmatch(str(group or ""))
-    return (int(m[1]), int(m[2])) if m else None
 
 
-class _Net:
-    """The roles of a net's values: found from its parameters' labels and groups."""
-
-    def __init__(self, nodes: list[dict[str, Any]], root: str) -> None:
-        self.params: dict[str, tuple[int, int, int | None]] = {}
-        for r in nodes:
-            m = _PARAM.fullmatch(str(r["label"])) if r.get("label") else None
-            if m and not r["parents"] and _neuron(r.get("group")) == (int(m[1]), int(m[2])):
-                self.params[r["id"]] = (int(m[1]), int(m[2]), int(m[3]) if m[3] else None)
-        self.roles: dict[str, str] = {}
-        self.sample: dict[str, int | None] = {}
-        if not self.params:  # not a net: nothing more to find
-            return
-        self.rec = {r["id"]: r for r in nodes}
-        self.users: dict[str, list[str]] = {}
-        for r in nodes:
-            for p in r["parents"]:
-                self.users.setdefault(p, []).append(r["id"])
-        self._outputs(nodes, root)
-
-    def leaf(self, n: str) -> bool:
-        """An unlabelled leaf that is not a parameter: a number the net's code wrapped."""
-        r = self.rec[n]
-        return not r["parents"] and not r.get("label") and n not in self.params
-
-    def _outputs(self, nodes: list[dict[str, Any]], root: str) -> None:
-        last = max(layer for layer, _, _ in self.params.values())
-        outs: dict[int, list[str]] = {}
-        for r in nodes:
-            where = _neuron(r.get("group"))
-            if where is None or where[0] != last or r["op"] not in ("+", *ACTIVATIONS):
-                continue  # a neuron gives its sum or its activation (not w², a penalty)
-            users = self.users.get(r["id"], [])
-            if r["id"] == root or not users or any(
-                    self.rec[u].get("group") != r.get("group") for u in users):
-                outs.setdefault(where[1], []).append(r["id"])
-        self.samples = max((len(v) for v in outs.values()), default=0)
-        self.yhat: dict[str, int] = {}
-        for j, ids in outs.items():
-            for s, n in enumerate(ids):  # ids are in trace order: the k-th pass is sample k
-                self.roles[n] = f"ŷ[{s}]" if len(outs) == 1 else f"ŷ[{s}][{j}]"
-                self.yhat[n] = s
-        self._samples(nodes)
-
-    def _samples(self, nodes: list[dict[str, Any]]) -> None:
-        sample = self.sample
-        for n, s in self.yhat.items():  # back through the forward pass, parameters aside
-            stack = [n]
-            while stack:
-                m = stack.pop()
-                if m in self.params:
-                    continue
-                if m in sample:
-                    if sample[m] != s:
-                        sample[m] = None  # shared by two passes
-                    continue
-                sample[m] = s
-                stack.extend(self.rec[m]["parents"])
-        for r in nodes:  # on through what one pass's values made (its loss term)
-            n = r["id"]
-            if n not in sample and r["parents"]:
-                got = {sample.get(p) for p in r["parents"]
-                       if p not in self.params and not self.leaf(p)}
-                if len(got) == 1 and None not in got:
-                    sample[n] = got.pop()
-        for r in nodes:  # a wrapped number takes the pass of what uses it
-            n = r["id"]
-            if n not in sample and self.leaf(n):
-                got = {sample.get(u) for u in self.users.get(n, [])}
-                if len(got) == 1:
-                    sample[n] = got.pop()
-
-    def name_roles(self, nodes: list[dict[str, Any]], root: str) -> None:
-        """Fill :attr:`roles` for neurons, inputs, targets, running sums and the root."""
-        roles, rec = self.roles, self.rec
-        depth: dict[str, int] = {}  # a neuron's running sums: terms so far
-        running: set[str] = set()  # the loss's running sums
-        cover: dict[str, tuple[int, int]] = {n: (s, s) for n, s in self.yhat.items()}
-        for r in nodes:
-            n, ps = r["id"], r["parents"]
-            spans = [cover[p] for p in ps if p in cover]
-            if spans and n not in cover:
-                cover[n] = (min(a for a, _ in spans), max(b for _, b in spans))
-            where = _neuron(r.get("group"))
-            if not ps or n in roles:
-                continue
-            if where is not None:
-                self._in_neuron(r, where, depth)
-            elif r["op"] == "+" and len(ps) == 2:
-                self._target(ps)
-                if n in cover and any(p in running or self._zero(p) for p in ps):
-                    lo, hi = cover[n]
-                    roles[n] = f"Σ[{lo}]" if lo == hi else f"Σ[{lo}..{hi}]"
-                    running.add(n)
-        if not rec[root].get("label"):
-            roles[root] = "loss"
-
-    def _zero(self, n: str) -> bool:
-        """A sum's start: a leaf holding 0 (``sum()``'s, or a labelled ``Value(0.0)``)."""
-        r = self.rec[n]
-        return not r["parents"] and n not in self.params and r["data"] == 0.0
-
-    def _suffix(self, n: str) -> str:
-        s = self.sample.get(n)
-        return f"[{s}]" if self.samples > 1 and s is not None else ""
-
-    def _in_neuron(self, r: dict[str, Any], where: tuple[int, int], depth: dict[str, int]) -> None:
-        n, ps, op = r["id"], r["parents"], str(r["op"])
-        head = f"L{where[0]}.N{where[1]}."
-        group = r.get("group")
-        role = None
-        if op == "*" and len(ps) == 2:
-            k = next((self.params[p][2] for p in ps if p in self.params), None)
-            if k is not None:
-                role = f"w{k}·x{k}"
-                other = ps[1] if ps[0] in self.params else ps[0]
-                if where[0] == 0 and self.leaf(other) and other not in self.roles:
-                    s = self.sample.get(n)
-                    self.roles[other] = f"x[{s}][{k}]" if s is not None else f"x[{k}]"
-        elif op == "+":
-            inner = [p for p in ps if p in depth and self.rec[p].get("group") == group]
-            depth[n] = 1 + (depth[inner[0]] if inner else 0)
-            last = not any(self.rec[u]["op"] == "+" and self.rec[u].get("group") == group
-                           for u in self.users.get(n, []))
-            role = "Σ" if last else f"Σ{depth[n]}"
-        elif op in ACTIVATIONS:
-            role = "out"
-        if role is not None:
-            self.roles[n] = head + role + self._suffix(n)
-
-    def _target(self, ps: list[str]) -> None:
-        """``ŷ[s] + c`` (micrograd's ``ŷ − y`` with y a number): c is −y[s]; with ``−ŷ[s]``
-        (``y − ŷ``), c is y[s]; a Value target negated (``y·−1``) is y[s]."""
-        for a, c in ((ps[0], ps[1]), (ps[1], ps[0])):
-            out = a if a in self.yhat else None
-            sign = MINUS
-            if out is None and self.rec[a]["op"] == "*":  # −ŷ[s]: ŷ[s]·−1
-                neg = [p for p in self.rec[a]["parents"] if p in self.yhat]
-                if neg and any(self.leaf(p) and self.rec[p]["data"] == -1.0
-                               for p in self.rec[a]["parents"]):
-                    out, sign = neg[0], ""
-            if out is None:
-                continue
-            index = self.roles[out][1:]  # ŷ[s], or ŷ[s][j] for the j-th output
-            if self.leaf(c) and c not in self.roles:
-                self.roles[c] = f"{sign}y{index}"
-            elif self.rec[c]["op"] == "*" and sign:  # ŷ + y·−1: the Value y
-                for p in self.rec[c]["parents"]:
-                    if self.leaf(p) and self.rec[p]["data"] != -1.0 and p not in self.roles:
-                        self.roles[p] = f"y{index}"
-            return
-
-
-def name_nodes(nodes: list[dict[str, Any]], root: str) -> None:
+def name_nodes(nodes: NodeColumns | Sequence[Any], root: str,
+               parents: list[tuple[int, ...]] | None = None) -> None:
     """Set ``name`` and ``sample`` on every node record, in place (see the module doc).
 
-    Records are in topological order, each with ``id``, ``label``, ``op``, ``kind``,
-    ``data``, ``parents`` and ``group``. A net's wrapped numbers (not its inputs) get
+    ``nodes`` are a trace's :class:`~vizgrad._records.NodeColumns` (``parents``: their
+    operands' positions, if already made by :func:`vizgrad._roles.positions`), or records
+    in topological order, each with ``id``, ``label``, ``op``, ``kind``, ``data``,
+    ``parents`` and ``group``. A net's wrapped numbers (not its inputs) get
     ``kind="const"``.
+
+    >>> recs = [{"id": "a", "label": "a", "op": "", "kind": "input", "data": 2.0,
+    ...          "parents": []}, {"id": "b", "label": "", "op": "**2", "kind": "output",
+    ...          "data": 4.0, "parents": ["a"]}]
+    >>> name_nodes(recs, "b")
+    >>> [(r["name"], r["sample"]) for r in recs]
+    [('a', None), ('a²', None)]
     """
-    net = _Net(nodes, root)
+    if isinstance(nodes, NodeColumns):
+        name_columns(nodes, root, positions(nodes.parents) if parents is None else parents)
+        return
+    cols, ps = columns_of(nodes)
+    name_columns(cols, root, ps)
+    for r, kind, name, sample in zip(nodes, cols.kind, cols.name, cols.sample):
+        r["kind"], r["name"], r["sample"] = kind, name, sample
+
+
+def _position(ids: list[Any], root: str) -> int | None:
+    try:
+        return ids.index(root)
+    except ValueError:
+        return None
+
+
+def name_columns(cols: Any, root: str, parents: list[tuple[int, ...]]) -> None:
+    """:func:`name_nodes` on columns (``id``, ``label``, ``op``, ``kind``, ``data``,
+    ``group``; ``name`` and ``sample`` are written) whose operands' positions are ``parents``."""
+    top = _position(cols.id, root)
+    net = _Net(cols, parents, top)
+    fallback = bytearray(len(parents))  # named by id: a name made from it would be no better
     if net.params:
-        net.name_roles(nodes, root)
-    names: dict[str, str] = {}
-    fallback: set[str] = set()
-    for r in nodes:
-        n = r["id"]
-        name = str(r["label"]) if r.get("label") else net.roles.get(n)
-        if net.params and n not in net.params and net.leaf(n):
-            # a number the net's code wrapped: an input x[s][i], else a target or sum()'s 0
-            r["kind"] = "input" if (name or "").startswith("x[") else "const"
-        if name is None and r["parents"] and not any(p in fallback for p in r["parents"]):
-            made = compose(str(r["op"]), [names[p] for p in r["parents"]])
-            room = ROLE_LENGTH if net.params and _neuron(r.get("group")) is None else NAME_LENGTH
-            if made is not None and len(made) <= room:
-                name = made
-        if name is None and r["kind"] == "const":
-            name = fmt(r["data"], 12, trim=True)
-        if name is None:
-            name = str(n)
-            fallback.add(n)
-        names[n] = r["name"] = name
-        r["sample"] = net.sample.get(n)
-    top = next((r for r in nodes if r["id"] == root), None)
-    if top is not None and top["id"] in fallback:  # the output: f, as the CLI and the lab
-        taken = set(names.values())
-        top["name"] = next((o for o in OUTPUT_NAMES if o not in taken), top["name"])
+        if top is None:
+            raise KeyError(root)
+        net.name_roles(top)
+        _name_net(cols, parents, net, fallback)
+    else:
+        _name_plain(cols, parents, fallback)
+    cols.sample[:] = net.sample
+    names = cols.name
+    if top is not None and fallback[top]:  # the output: f, as the CLI and the lab
+        taken = set(names)
+        names[top] = next((o for o in OUTPUT_NAMES if o not in taken), names[top])
+
+
+def _made(cols: Any, i: int, ps: tuple[int, ...], room: int) -> str | None:
+    """The name of node ``i`` from its operands' names, if it fits in ``room``."""
+    args = [cols.name[p] for p in ps]
+    if None in args:  # an operand after its user: records out of order
+        raise KeyError(cols.id[ps[args.index(None)]])
+    made = compose(cols.op[i], args)
+    return made if made is not None and len(made) <= room else None
+
+
+def _name_plain(cols: Any, parents: list[tuple[int, ...]], fallback: bytearray) -> None:
+    """Names outside a net: label, else made from the operands, else a number, else the id."""
+    ids, kinds, names = cols.id, cols.kind, cols.name
+    for i, (lab, ps) in enumerate(zip(cols.label, parents)):
+        if lab:
+            names[i] = str(lab)
+            continue
+        if ps:
+            for p in ps:
+                if fallback[p]:
+                    break
+            else:
+                made = _made(cols, i, ps, NAME_LENGTH)
+                if made is not None:
+                    names[i] = made
+                    continue
+        if kinds[i] == "const":
+            names[i] = fmt(cols.data[i], 12, trim=True)
+        else:
+            names[i] = str(ids[i])
+            fallback[i] = 1
+
+
+def _name_net(cols: Any, parents: list[tuple[int, ...]], net: _Net, fallback: bytearray) -> None:
+    """Names in a net: label, else role, else made from the operands (the loss's up to
+    :data:`ROLE_LENGTH`), else a number, else the id; a wrapped number is an input or a
+    constant."""
+    ids, kinds, names = cols.id, cols.kind, cols.name
+    role, leaf, where = net.roles.get, net.leaf, net.where
+    for i, (lab, ps) in enumerate(zip(cols.label, parents)):
+        name = str(lab) if lab else role(i)
+        if leaf[i]:  # a number the net's code wrapped: an input x[s][i], else a constant
+            kinds[i] = "input" if name is not None and name.startswith("x[") else "const"
+        if name is not None:
+            names[i] = name
+            continue
+        if ps:
+            for p in ps:
+                if fallback[p]:
+                    break
+            else:
+                made = _made(cols, i, ps, NAME_LENGTH if where[i] is not None else ROLE_LENGTH)
+                if made is not None:
+                    names[i] = made
+                    continue
+        if kinds[i] == "const":
+            names[i] = fmt(cols.data[i], 12, trim=True)
+        else:
+            names[i] = str(ids[i])
+            fallback[i] = 1

@@ -36,9 +36,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ._records import NodeColumns
+from ._roles import positions
 from .exceptions import OperandTypeError
 
-__all__ = ["model_parameters", "name_model"]
+__all__ = ["group_columns", "model_parameters", "name_model"]
 
 
 def _neuron_parameters(neuron: Any) -> list[tuple[str, Any]]:
@@ -89,45 +91,114 @@ def model_parameters(model: Any) -> list[tuple[str, str, Any]]:
     return out
 
 
-def name_model(model: Any, nodes: Sequence[Any], ids: dict[int, str]) -> None:
-    """Label and group the trace's node records in place (see the module docstring)."""
-    group: dict[int, str] = {}  # node position -> model group
-    params: set[int] = set()
+def name_model(model: Any, nodes: NodeColumns | Sequence[Any], ids: dict[int, str],
+               parents: list[tuple[int, ...]] | None = None) -> None:
+    """Label and group the trace's nodes in place (see the module docstring): its
+    :class:`~vizgrad._records.NodeColumns` (``parents``: their operands' positions, if
+    already made), or its node records; ``ids`` maps ``id()`` of each Value to its id."""
+    if isinstance(nodes, NodeColumns):
+        ps = positions(nodes.parents) if parents is None else parents
+        group_columns(model, nodes.label, nodes.op, nodes.group, ps, ids)
+        return
+    labels = [r["label"] for r in nodes]
+    groups = [r.get("group") for r in nodes]
+    group_columns(model, labels, [str(r["op"]) for r in nodes], groups,
+                  positions([r["parents"] for r in nodes]), ids)
+    for r, label, group in zip(nodes, labels, groups):
+        if label is not r["label"]:
+            r["label"] = label
+        if group is not r.get("group"):
+            r["group"] = group
+
+
+def group_columns(model: Any, labels: list[Any], ops: list[str], groups: list[Any],
+                  parents: list[tuple[int, ...]], ids: dict[int, str]) -> None:
+    """:func:`name_model` on the columns ``labels`` and ``groups`` (written in place), with
+    ``ops`` and the operands' positions ``parents``.
+
+    >>> from vizgrad import Value
+    >>> class Neuron:
+    ...     w, b = [Value(1.0)], Value(0.0)
+    >>> n, x = Neuron(), Value(2.0)  # (b + w0·x)²: v0 w0, v1 x, v2 b, v3 w0·x, v4 sum, v5 ²
+    >>> labels, groups = [""] * 6, [None] * 6
+    >>> ids = {id(n.w[0]): "v0", id(x): "v1", id(n.b): "v2"}
+    >>> ops, ps = ["", "", "", "*", "+", "**2"], [(), (), (), (0, 1), (2, 3), (4,)]
+    >>> group_columns(n, labels, ops, groups, ps, ids)
+    >>> labels[:3], groups
+    (['L0.N0.w0', '', 'L0.N0.b'], ['L0/N0', 'L0/N0', 'L0/N0', 'L0/N0', 'L0/N0', None])
+    """
+    n = len(parents)
+    mine: list[str | None] = [None] * n  # node position -> model group
+    param = bytearray(n)
+    found = False
     for g, name, p in model_parameters(model):
         vid = ids.get(id(p))
         if vid is None:  # a parameter this graph does not use
             continue
         i = int(vid[1:])
-        if i in group:
+        if mine[i] is not None:
             continue
-        rec = nodes[i]
-        if not rec["label"]:
-            rec["label"] = name
-        group[i] = g
-        params.add(i)
-    if not params:
+        if not labels[i]:
+            labels[i] = name
+        mine[i] = g
+        param[i] = found = True
+    if not found:
         raise OperandTypeError(
             "model=: none of the model's parameters is in this graph; pass the model "
             "whose output the traced value was computed from"
         )
-    users: dict[int, set[str | None]] = {}
-    for i, rec in enumerate(nodes):
-        ps = [int(p[1:]) for p in rec["parents"]]
-        if ps and i not in group:
-            owner = next((group[p] for p in ps if p in params), None)
-            if owner is None:
-                owners = {group.get(p) for p in ps}
-                if (len(owners) == 1 and None not in owners and len(set(ps)) == len(ps)
-                        and not str(rec["op"]).startswith("**")):
-                    owner = owners.pop()
-            if owner is not None:
-                group[i] = owner
+    free = bytearray(not ps for ps in parents)  # leaves that are not parameters
+    for i, flag in enumerate(param):
+        if flag:
+            free[i] = 0
+    users: dict[int, Any] = {}  # a free leaf's users' group, or _MIXED
+    for i, ps in enumerate(parents):
+        if not ps:
+            continue
+        owner = mine[i]
+        if owner is None:
+            if len(ps) == 2:  # most ops: inlined
+                a, b = ps
+                if param[a]:
+                    owner = mine[a]
+                elif param[b]:
+                    owner = mine[b]
+                else:
+                    owner = mine[a]
+                    if owner is not None and (a == b or mine[b] != owner
+                                              or ops[i].startswith("**")):
+                        owner = None
+            else:
+                for p in ps:
+                    if param[p]:
+                        owner = mine[p]
+                        break
+                else:
+                    owner = _shared(mine, ps, ops[i])
+            mine[i] = owner
         for p in ps:
-            users.setdefault(p, set()).add(group.get(i))
-    for i, rec in enumerate(nodes):
-        if not rec["parents"] and i not in group:
-            owners = users.get(i, set())
-            if len(owners) == 1 and None not in owners:
-                group[i] = str(owners.pop())
-    for i, g in group.items():
-        nodes[i]["group"] = g
+            if free[p]:
+                seen = users.get(p, _NONE)
+                if seen is _NONE:
+                    users[p] = owner
+                elif seen != owner:
+                    users[p] = _MIXED
+    for p, owner in users.items():
+        if owner is not None and owner is not _MIXED:
+            mine[p] = owner
+    for i, g in enumerate(mine):
+        if g is not None:
+            groups[i] = g
+
+
+_NONE: Any = object()  # no user seen yet
+_MIXED: Any = object()  # users of several groups
+
+
+def _shared(mine: list[str | None], ps: tuple[int, ...], op: str) -> str | None:
+    """The group of all the operands, if one and the op is no power and no operand is used
+    twice (``out * out``, ``out ** 2``: a loss, not a neuron)."""
+    g = mine[ps[0]]
+    if g is None or op.startswith("**"):
+        return None
+    return g if len(set(ps)) == len(ps) and {mine[p] for p in ps} == {g} else None

@@ -29,6 +29,7 @@ from . import _display
 from ._backward import backward_steps
 from ._names import name_nodes
 from ._records import NODE_KEYS, LazySteps, NodeColumns, node_columns, step_count, step_dicts
+from ._roles import positions
 from ._walk import is_value as _is_value
 from ._walk import topo as _topo
 from .exceptions import GraphFormatError, OperandTypeError
@@ -348,10 +349,10 @@ def trace(root: Any, also: Iterable[Any] = (), *, model: Any = None) -> Trace:
             v.grad = g
     t = Trace._compact(cols, back, names[n_root - 1], [ids[id(v)] for v in also],
                        "observed" if observed else "exact", backward_ran)
-    rows = cols.rows()  # the records, read and written in the columns: none is built
+    operand_at = positions(operand_ids)  # read and written in the columns: no record is built
     if model is not None:
         from ._nets import name_model
 
-        name_model(model, rows, ids)
-    name_nodes(rows, t.root)  # every value's name (and sample): vizgrad._names
+        name_model(model, cols, ids, operand_at)
+    name_nodes(cols, t.root, operand_at)  # every value's name (and sample): vizgrad._names
     return t
