@@ -336,8 +336,8 @@ def test_traces_of_the_same_graph_are_equal_and_an_edit_tells_them_apart():
 
 def test_naming_reads_the_columns_by_position(monkeypatch):
     """Naming a large trace's values (and a net's, with model=) reads and writes the node
-    columns by position: no record dict and no row object is made per node."""
-    from vizgrad._records import NodeColumns, Row
+    columns by position: no record dict is made per node."""
+    from vizgrad._records import NodeColumns
     from vizgrad.nn import MLP
 
     made = []
@@ -348,7 +348,6 @@ def test_naming_reads_the_columns_by_position(monkeypatch):
             return original(self, *args)
         return call
 
-    monkeypatch.setattr(Row, "__init__", counted(Row.__init__))
     monkeypatch.setattr(NodeColumns, "record", counted(NodeColumns.record))
     x = Value(0.5, label="x")
     for i in range(100):

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["NODE_KEYS", "PLAIN", "OVERWROTE", "OBSERVED", "LazySteps", "NodeColumns", "Row",
-           "Rows", "node_columns", "step_at", "step_dicts", "step_count"]
+__all__ = ["NODE_KEYS", "PLAIN", "OVERWROTE", "OBSERVED", "LazySteps", "NodeColumns",
+           "node_columns", "step_at", "step_dicts", "step_count"]
 
 #: the keys of a node record, in the order the trace format writes them
 NODE_KEYS = ("id", "label", "op", "kind", "data", "grad", "on_path", "parents", "order", "group",
@@ -75,58 +75,6 @@ class NodeColumns:
             yield vid, {"label": label, "op": op, "kind": kind, "data": data, "grad": grad,
                         "on_path": on_path, "order": i, "group": group, "name": name,
                         "sample": sample}
-
-    def rows(self) -> Rows:
-        """A dict-like view of every node (what :func:`vizgrad._names.name_nodes` reads and
-        writes), without building the records."""
-        return Rows(self)
-
-
-class Rows:
-    """Every node of :class:`NodeColumns` as a :class:`Row`, made as the rows are iterated
-    and freed after: no million objects alive at once for the garbage collector to scan."""
-
-    __slots__ = ("columns", "n")
-
-    def __init__(self, cols: NodeColumns) -> None:
-        self.columns: dict[str, Any] = {k: getattr(cols, k) for k in cols.__slots__}
-        self.columns["order"] = range(len(cols.id))
-        self.n = len(cols.id)
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __iter__(self) -> Iterator[Row]:
-        columns = self.columns
-        return (Row(columns, i) for i in range(self.n))
-
-    def __getitem__(self, i: int) -> Row:
-        if not -self.n <= i < self.n:
-            raise IndexError(i)
-        return Row(self.columns, i % self.n)
-
-
-class Row:
-    """Node ``i`` of :class:`NodeColumns` read and written like its record (``columns``:
-    each key's column, ``order`` a range)."""
-
-    __slots__ = ("c", "i")
-
-    def __init__(self, columns: dict[str, Any], i: int) -> None:
-        self.c, self.i = columns, i
-
-    def __getitem__(self, key: str) -> Any:
-        return self.c[key][self.i]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        column = self.c.get(key)
-        value = None if column is None else column[self.i]
-        return default if value is None else value
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        if key == "order":
-            raise KeyError("a node's order is its position")
-        self.c[key][self.i] = value
 
 
 def node_columns(order: list[Any], names: list[str], parent_ids: list[tuple[str, ...]],
