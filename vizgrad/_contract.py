@@ -23,6 +23,7 @@ the right state. Nodes outside every box keep their id and attributes.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 from ._boxes import Boxes as _Boxes
 from ._boxes import exact_sum as _sum
+from ._boxes import getter
 
 __all__ = ["contract", "display_name"]
 
@@ -39,14 +41,25 @@ _KEEP = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
 def display_name(G: Any, n: str) -> str:
     """A node's label, its name (see :mod:`vizgrad._names`), a constant's value, else its id
     (as the renderers name it)."""
-    attrs = G.nodes[n]
-    if attrs.get("label"):
-        return str(attrs["label"])
-    if attrs.get("name"):
-        return str(attrs["name"])
-    if not G.in_degree(n) and attrs.get("kind") in ("const", "input"):
-        return f"{attrs['data']:g}"
-    return str(n)
+    return _namer(G)(n)
+
+
+def _namer(G: Any, in_degree: dict[str, int] | None = None) -> Callable[[str], str]:
+    """:func:`display_name` of ``G``'s nodes, its attributes looked up once."""
+    label, name, kind, data = (getter(G, k) for k in ("label", "name", "kind", "data"))
+
+    def named(n: str) -> str:
+        got = label(n)
+        if got:
+            return str(got)
+        got = name(n)
+        if got:
+            return str(got)
+        if not (G.in_degree(n) if in_degree is None else in_degree[n]) and \
+                kind(n) in ("const", "input"):
+            return f"{data(n):g}"
+        return str(n)
+    return named
 
 
 def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, str, int]],
@@ -55,10 +68,8 @@ def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, st
     entries: dict[str, dict[Any, tuple[int, int]]] = {}
     ident: dict[tuple[str, str, int], Any] = {}
     of, boxes, order = bx.box_of.get, bx.attrs, bx.rank
-    for p, n, slot in G.edges(keys=True):
+    for p, n, slot in bx.crossing:  # the edges inside a box are none of a collapsed edge's
         P, N = of(p, p), of(n, n)
-        if P == N:
-            continue
         who = (P,) if (P in boxes or N in boxes) else (p, slot)
         rank = (order[n], slot)
         per = entries.get(N)
@@ -131,8 +142,10 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
         upstream = bx.grad(C, vis)
     agg: dict[tuple[str, int], dict[str, Any]] = {}
     exact: dict[tuple[str, int], str] = {}
-    boxes, get_edge = bx.attrs, emap.get
+    boxes, get_edge, inner = bx.attrs, emap.get, bx.inner
     for t, source, slot, local, amount, before, after, observed, overwrote in contribs:
+        if t in inner:  # along an edge inside a box, to a grad never shown: nothing to do
+            continue
         e = get_edge((t, source, slot))
         rec: dict[str, Any] | None = None
         if e is not None:
@@ -280,12 +293,9 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
         for c in s.get("contributions", ()):
             final[c["target"]] = c["after"]
     nd = G.nodes
-    rank: dict[str, int] = {}
     get = bx.box_of.get
-    for n, o in bx.rank.items():
-        c = get(n, n)
-        if rank.get(c, -1) < o:
-            rank[c] = o
+    rank = {n: o for n, o in bx.rank.items() if get(n) is None}
+    rank.update((b, bx.rank[ms[-1]]) for b, ms in bx.members.items() if ms)  # its last
     in_degree = dict(G.in_degree())
     H = nx.MultiDiGraph()
     H.graph.update({k: v for k, v in G.graph.items() if k not in ("steps", "collapsed", "focus")})
@@ -304,6 +314,9 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
         placed = list(nx.lexicographical_topological_sort(links, key=lambda c: (rank[c], c)))
     except nx.NetworkXUnfeasible:  # a focus stub can hold values on both sides of one shown
         placed = sorted(rank, key=lambda c: (rank[c], c))
+    named = _namer(G, in_degree)
+    label, data, grad = getter(G, "label"), getter(G, "data"), getter(G, "grad")
+    on_path = getter(G, "on_path", True)
     for k, c in enumerate(placed):
         if c not in bx.attrs:
             H.add_node(c, **{**nd[c], "order": k})
@@ -316,13 +329,13 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
             "label": "", "op": "group", "group": None, **bx.attrs[c],
             "data": None if bx.attrs[c].get("kind") == "stub" else bx.value(c),
             "grad": final.get(c),
-            "on_path": any(nd[m].get("on_path", True) for m in ms), "order": k,
+            "on_path": any(map(on_path, ms)), "order": k,
             "members": ms, "size": len(ms), **bx.sample_attrs(c),
-            "outputs": [[display_name(G, o), nd[o]["data"], nd[o]["grad"]] for o in outs],
-            "inputs": [[bx.attrs[bx.of(p)]["label"] if p in bx.box_of else display_name(G, p),
-                        nd[p]["grad"]] for p in ins]
-            + [[display_name(G, m), nd[m]["grad"]] for m in leaves if not nd[m].get("label")],
-            "params": [[str(nd[m]["label"]), nd[m]["grad"]] for m in leaves if nd[m].get("label")],
+            "outputs": [[named(o), data(o), grad(o)] for o in outs],
+            "inputs": [[bx.attrs[bx.of(p)]["label"] if p in bx.box_of else named(p), grad(p)]
+                       for p in ins]
+            + [[named(m), grad(m)] for m in leaves if not label(m)],
+            "params": [[str(label(m)), grad(m)] for m in leaves if label(m)],
         })
     for (P, N, key), n in sorted(count.items(), key=lambda e: (H.nodes[e[0][1]]["order"],
                                                                e[0][2])):

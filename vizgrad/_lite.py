@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from array import array
 from itertools import repeat as _repeat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._records import (CONTRIBUTION, NODE_KEYS, OBSERVED, OVERWROTE, LazySteps, step_at,
@@ -240,6 +240,15 @@ class LiteGraph:
         if key not in self._own_cols:
             self._own_cols[key] = list(getattr(self._cols, key))
         return self._own_cols[key]
+
+    def getter(self, key: str) -> Callable[[str], Any]:
+        """A function node → its attribute ``key`` (``G.nodes[n].get(key)``), read off the
+        column as it is now; :func:`vizgrad._boxes.getter` uses it."""
+        ix = self._ix
+        if key == "order":
+            return ix.__getitem__
+        col = self._column(key) if key in ATTRS else None
+        return (lambda n: col[ix[n]]) if col is not None else (lambda n: ix[n] and None)
 
     # -- networkx's API, as much as vizgrad.collapse reads --------------------------------
     @property

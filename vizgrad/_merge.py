@@ -69,6 +69,8 @@ def merge_inputs(x: Any) -> nx.MultiDiGraph:
         if name.startswith("x[") and not G.in_degree(n) and not G.nodes[n].get("label"):
             copies = copies or name in seen
             seen.add(name)
+            if len(seen) > MAX_INPUTS:  # too many to draw apart: the graph stays as it is
+                return G
     return merge_constants(G, inputs_only=True) if copies and len(seen) <= MAX_INPUTS else G
 
 

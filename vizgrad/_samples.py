@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._boxes import getter
 from ._names import ACTIVATIONS
 from .exceptions import OptionError
 
@@ -41,8 +42,9 @@ def net_outputs(G: Any) -> list[list[str]]:
     """For each neuron of the net's last layer, its outputs in order (one per sample):
     its sums and activations used outside the neuron, or the graph's output (a weight's
     square for a penalty on the parameters, also grouped with the neuron, is not one)."""
+    groups = dict(G.nodes(data="group"))
     layers: dict[int, set[str]] = {}
-    for _, g in G.nodes(data="group"):
+    for g in set(groups.values()):  # each group path once
         m = _NEURON.fullmatch(str(g)) if g else None
         if m:
             layers.setdefault(int(m.group(1)), set()).add(str(g))
@@ -51,13 +53,12 @@ def net_outputs(G: Any) -> list[list[str]]:
     last = layers[max(layers)]
     ends = {G.graph.get("root"), *G.graph.get("also", ())}
     found: dict[str, list[str]] = {g: [] for g in sorted(last)}
-    rank, groups = dict(G.nodes(data="order")), dict(G.nodes(data="group"))
+    order, op = getter(G, "order"), getter(G, "op")
     ops = ("+", *ACTIVATIONS)
-    for n in sorted(G, key=rank.__getitem__):
+    for n in sorted((n for n, g in groups.items() if g in found), key=order):
         g = groups[n]
-        if g in found and G.nodes[n].get("op") in ops and (
-                n in ends or not G.out_degree(n)
-                or any(groups[m] != g for m in G.successors(n))):
+        if op(n) in ops and (n in ends or not G.out_degree(n)
+                             or any(groups[m] != g for m in G.successors(n))):
             found[g].append(n)
     return [outs for outs in found.values() if outs]
 
@@ -75,7 +76,12 @@ def samples(G: Any) -> dict[str, int]:
     ``sample``); this reads it. With one sample (or no net) every node is left out:
     nothing needs telling apart.
     """
-    if count(G) < 2:
+    return _of(G, count(G))
+
+
+def _of(G: Any, total: int) -> dict[str, int]:
+    """:func:`samples` of a graph whose net was run on ``total`` samples."""
+    if total < 2:
         return {}
     return {n: s for n, s in G.nodes(data="sample") if s is not None}
 
@@ -109,4 +115,4 @@ def pick(G: Any, sample: Any) -> tuple[dict[str, int], int | None] | None:
                           f"pick one of those, or sample=all")
     if total < 2:
         return None
-    return samples(G), (None if s == ALL else int(s))
+    return _of(G, total), (None if s == ALL else int(s))

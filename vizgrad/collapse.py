@@ -30,6 +30,7 @@ import math
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from ._boxes import in_order
 from ._contract import contract
 from ._fold import FOLD_MIN, OUTSIDE, fold_outside
 from ._merge import (MAX_INPUTS, depth_of, finish, group_key, merge_constants,
@@ -59,25 +60,38 @@ def group_depth(G: Any) -> int:
     return max((len(str(g).split("/")) for _, g in G.nodes(data="group") if g), default=0)
 
 
+_LOOSE = "\0loose"  # a node in no box at ``depth``: in a run, if any
+
+
+def _box_path(g: Any, depth: int, expand: frozenset[str]) -> str | None:
+    """The path of the box of a node of group path ``g`` (``_LOOSE`` or ``None``: none)."""
+    path = group_key(g, depth) if depth else None
+    d = depth
+    while path is not None and path in expand:  # an opened group shows its own groups
+        d += 1
+        deeper = group_key(g, d)
+        path = deeper if deeper != path else None
+    if path is not None:
+        return path
+    return _LOOSE if not depth or group_key(g, depth) is None else None
+
+
 def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
            expand: frozenset[str] = frozenset()) -> tuple[dict[str, str], dict[str, Any]]:
     """Nodes grouped at ``depth`` into boxes ``g0, g1 …`` (in order of first member), but
     for the groups in ``expand``; with ``runs``, the other nodes but the root go into that
     many runs of the topological order."""
-    rank = dict(G.nodes(data="order"))
     key: dict[str, tuple[str, Any]] = {}
     loose = []
-    for n, g in sorted(G.nodes(data="group"), key=lambda e: rank[e[0]]):
-        path = group_key(g, depth) if depth else None
-        d = depth
-        while path is not None and path in expand:  # an opened group shows its own groups
-            d += 1
-            deeper = group_key(g, d)
-            path = deeper if deeper != path else None
-        if path is not None:
-            key[n] = (path, path)
-        elif not depth or group_key(g, depth) is None:
+    kinds: dict[Any, str | None] = {}  # group path → its box's path, _LOOSE, or None (apart)
+    for n, g in in_order(G, "group"):
+        if g not in kinds:
+            kinds[g] = _box_path(g, depth, expand)
+        path = kinds[g]
+        if path is _LOOSE:
             loose.append(n)
+        elif path is not None:
+            key[n] = (path, path)
     if runs is None:
         loose = []
     elif root_apart:
