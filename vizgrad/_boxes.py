@@ -8,10 +8,13 @@ members nobody uses) and adds up the value a box shows (all samples, or one).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from itertools import compress, filterfalse, groupby
+from operator import itemgetter, ne
 from typing import Any
 
-__all__ = ["Boxes", "exact_sum", "getter", "in_order"]
+from ._columns import edge_lists, getter
+
+__all__ = ["Boxes", "exact_sum"]
 
 
 def exact_sum(xs: list[float]) -> float:
@@ -20,35 +23,6 @@ def exact_sum(xs: list[float]) -> float:
         return math.fsum(xs)
     except (OverflowError, ValueError):  # an inf among the terms, or inf - inf
         return sum(xs, 0.0)
-
-
-def getter(G: Any, key: str, default: Any = None) -> Callable[[str], Any]:
-    """A function node → its attribute ``key`` (``default`` when it has none); a light graph
-    reads it off its column (:meth:`vizgrad._lite.LiteGraph.getter`).
-
-    >>> import vizgrad
-    >>> G = vizgrad.examples.graph("fork")
-    >>> getter(G, "label")(G.graph["root"]) == G.nodes[G.graph["root"]].get("label")
-    True
-    """
-    own = getattr(G, "getter", None)
-    if own is not None:
-        return own(key)  # type: ignore[no-any-return]
-    nd = G.nodes
-    return lambda n: nd[n].get(key, default)
-
-
-def in_order(G: Any, key: str) -> list[tuple[str, Any]]:
-    """``(node, attribute key)`` of every node, in the graph's ``order``.
-
-    >>> import vizgrad
-    >>> G = vizgrad.examples.graph("fork")
-    >>> [n for n, _ in in_order(G, "op")] == sorted(G, key=lambda n: G.nodes[n]["order"])
-    True
-    """
-    pairs = list(G.nodes(data=key))
-    orders = [o for _, o in G.nodes(data="order")]
-    return [pairs[i] for i in sorted(range(len(pairs)), key=orders.__getitem__)]
 
 
 class Boxes:
@@ -61,33 +35,36 @@ class Boxes:
         self._samples = 0  # how many samples the nodes are of (counted when first needed)
         self.rank = rank = dict(G.nodes(data="order"))
         self.members: dict[str, list[str]] = {b: [] for b in boxes}
-        for n in sorted(box_of, key=rank.__getitem__):
-            self.members[box_of[n]].append(n)
+        for b, run in groupby(box_of.items(), key=itemgetter(1)):  # a box's nodes in a row
+            self.members[b].extend(map(itemgetter(0), run))
+        for ms in self.members.values():
+            ms.sort(key=rank.__getitem__)
         ends = {G.graph["root"], *G.graph.get("also", ())}
         get = box_of.get
+        ps, cs, slots = edge_lists(G)
+        #: the edges ``(parent, child, slot)`` that are not inside one box, in order
+        self.crossing: list[tuple[str, str, int]] = list(compress(
+            zip(ps, cs, slots), map(ne, map(get, ps, ps), map(get, cs, cs))))
         used_outside: set[str] = set()
         self.feeds: dict[str, dict[str, None]] = {b: {} for b in boxes}  # outside → box
-        #: the edges ``(parent, child, slot)`` that are not inside one box, in order
-        self.crossing: list[tuple[str, str, int]] = []
-        cross = self.crossing.append
-        for p, n, slot in G.edges(keys=True):
+        for p, n, _ in self.crossing:
             bp, bn = get(p), get(n)
             if bp != bn:
-                cross((p, n, slot))
                 if bp is not None:
                     used_outside.add(p)
                 if bn is not None:
                     self.feeds[bn][p] = None
-            elif bp is None:
-                cross((p, n, slot))
-        sinks = {n for n, d in G.out_degree() if not d}
+        shown = used_outside | ends
+        parents = set(ps)  # a node that is no one's parent is a sink: an output
         self.outputs: dict[str, list[str]] = {
-            b: [m for m in ms if m in used_outside or m in ends or m in sinks]
+            b: [m for m in ms if m in shown or m not in parents]
             for b, ms in self.members.items()}
-        self.out_sets = {b: set(o) for b, o in self.outputs.items()}
         #: the members used only inside their box: no grad of theirs is ever shown
-        self.inner = {m for b, ms in self.members.items() if len(ms) > len(self.out_sets[b])
-                      for m in ms if m not in self.out_sets[b]}
+        self.inner: set[str] = set()
+        for b, ms in self.members.items():
+            if len(ms) > len(self.outputs[b]):
+                self.inner.update(filterfalse(set(self.outputs[b]).__contains__, ms))
+        self.out_sets = {b: set(o) for b, o in self.outputs.items()}
         self.shown: dict[str, float] = {}
 
     def of(self, n: str) -> str:

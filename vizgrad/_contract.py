@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 from ._boxes import Boxes as _Boxes
 from ._boxes import exact_sum as _sum
-from ._boxes import getter
+from ._columns import getter
 
 __all__ = ["contract", "display_name"]
 
@@ -108,23 +109,27 @@ def _apply(t: str, amount: float, before: float, after: float, overwrote: bool,
             vis[t] = left[1]
 
 
-def _contributions(steps: Any, indices: list[int]) -> Any:
+def _contributions(steps: Any, indices: list[int], skip: Any = ()) -> Any:
     """``(target, source, slot, local, amount, before, after, observed, overwrote)`` of every
-    contribution of the steps at ``indices``, in order (a light graph's steps read them off
-    their records: :class:`vizgrad._lite.StreamSteps`)."""
+    contribution of the steps at ``indices``, in order, but for those to the targets in
+    ``skip`` (a light graph's steps read them off their records:
+    :class:`vizgrad._lite.StreamSteps`)."""
     own = getattr(steps, "contributions", None)
     if own is not None:
-        return own(indices)
+        return own(indices, skip)
     return ((c["target"], c["source"], c["slot"], c.get("local"), c["amount"], c["before"],
              c["after"], bool(c.get("observed")), bool(c.get("overwrote")))
-            for k in indices for c in steps[k]["contributions"])
+            for k in indices for c in steps[k]["contributions"] if c["target"] not in skip)
 
 
-def _totals(steps: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """Each target's number of contributions and the grad its last one leaves."""
+def _totals(steps: list[dict[str, Any]], skip: Any = ()) -> dict[str, list[Any]]:
+    """Each target's number of contributions and the grad its last one leaves (but for the
+    targets in ``skip``)."""
     out: dict[str, list[Any]] = {}
     for s in steps:
         for c in s.get("contributions", ()):
+            if c["target"] in skip:
+                continue
             rec = out.setdefault(c["target"], [0, None])
             rec[0] += 1
             rec[1] = c["after"]
@@ -136,16 +141,14 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
               totals: dict[str, list[Any]] | None = None,
               ) -> tuple[float | None, list[dict[str, Any]]]:
     """One collapsed backward step of node ``C`` made of the original contributions
-    ``contribs`` (see :func:`_contributions`); ``upstream``: the original step's, when
-    ``single``."""
+    ``contribs`` (see :func:`_contributions`; those to a box's inner members, whose grads are
+    never shown, left out); ``upstream``: the original step's, when ``single``."""
     if not single:
         upstream = bx.grad(C, vis)
     agg: dict[tuple[str, int], dict[str, Any]] = {}
     exact: dict[tuple[str, int], str] = {}
-    boxes, get_edge, inner = bx.attrs, emap.get, bx.inner
+    boxes, get_edge = bx.attrs, emap.get
     for t, source, slot, local, amount, before, after, observed, overwrote in contribs:
-        if t in inner:  # along an edge inside a box, to a grad never shown: nothing to do
-            continue
         e = get_edge((t, source, slot))
         rec: dict[str, Any] | None = None
         if e is not None:
@@ -204,36 +207,44 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
     back_nodes: dict[str, list[str]] = {}
     at: dict[str, int] = {}
     pos: dict[str, int] = {}
+    events: list[tuple[int, str, Any]] = []  # the heads that are not a member's own step
     for i, kind, n in _heads(steps):  # one pass over the steps' heads, none built
-        if n in box_of:
-            if kind == "forward":
-                pos[n] = i
-            elif kind == "backward":
-                b = box_of[n]
-                if b in back:
-                    back[b].append(i)
-                    back_nodes[b].append(n)
-                else:
-                    back[b], back_nodes[b] = [i], [n]
+        b = box_of.get(n)
+        if b is None:
+            events.append((i, kind, n))
+        elif kind == "forward":
+            pos[n] = i
+        elif kind == "backward":
+            if b in back:
+                back[b].append(i)
+                back_nodes[b].append(n)
+            else:
+                back[b], back_nodes[b] = [i], [n]
+        else:
+            events.append((i, kind, n))
     valueless = {b for b, a in bx.attrs.items() if a.get("kind") == "stub"}
     for b in bx.attrs:
         ops = [pos[o] for o in bx.outputs[b] if o in pos and b not in valueless]
         if ops:
             fwd[max(ops)] = b
+            events.append((max(ops), "forward", bx.members[b][0]))
         outs = bx.out_sets[b]
         done = [i for i, n in zip(back.get(b, ()), back_nodes.get(b, ())) if n in outs]
         if back.get(b):
             at[b] = max(done) if done else min(back[b])
+            if not inside:
+                events.append((at[b], "backward", back_nodes[b][0]))
     vis: dict[str, float] = {}
     own_totals = getattr(steps, "totals", None)
-    totals = own_totals() if own_totals is not None else _totals(steps)
+    totals = own_totals(bx.inner) if own_totals is not None else _totals(steps, bx.inner)
     out: list[dict[str, Any]] = []
 
     def emit(step: dict[str, Any], origin: int) -> None:
         out.append({"index": len(out), **{k: v for k, v in step.items() if k != "index"},
                     "from": origin})
 
-    for i, kind, n in _heads(steps):  # a step is built only where it is read
+    events.sort()  # a step is built only where it is read; steps inside show each member's
+    for i, kind, n in (_heads(steps) if inside else events):
         if kind == "inputs":
             s = steps[i]
             values = {n: v for n, v in s.get("values", {}).items() if n not in box_of}
@@ -257,14 +268,15 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
         elif kind == "backward":
             C = bx.of(n)
             if n not in box_of or inside:
-                upstream, cs = _backward(_contributions(steps, [i]), steps[i]["upstream"], C,
-                                         bx, emap, vis, True, totals)
+                mine = _contributions(steps, [i], bx.inner)
+                upstream, cs = _backward(mine, steps[i]["upstream"], C, bx, emap, vis, True,
+                                         totals)
                 extra = {"member": n} if C != n else {}
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
                       **extra}, i)
             elif at.get(C) == i:
-                upstream, cs = _backward(_contributions(steps, back[C]), None, C, bx, emap,
-                                         vis, False, totals)
+                mine = _contributions(steps, back[C], bx.inner)
+                upstream, cs = _backward(mine, None, C, bx, emap, vis, False, totals)
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
                       "members": list(back_nodes[C])}, i)
     return out
@@ -293,8 +305,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
         for c in s.get("contributions", ()):
             final[c["target"]] = c["after"]
     nd = G.nodes
-    get = bx.box_of.get
-    rank = {n: o for n, o in bx.rank.items() if get(n) is None}
+    rank = {n: bx.rank[n] for n in bx.rank.keys() - bx.box_of.keys()}  # (any order)
     rank.update((b, bx.rank[ms[-1]]) for b, ms in bx.members.items() if ms)  # its last
     in_degree = dict(G.in_degree())
     H = nx.MultiDiGraph()
@@ -323,7 +334,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
             continue
         ms = bx.members[c]
         ins = sorted(bx.feeds[c], key=bx.rank.__getitem__)
-        leaves = [m for m in ms if not in_degree[m]]
+        leaves = list(filterfalse(in_degree.__getitem__, ms))
         outs = bx.outs(c)
         H.add_node(c, **{
             "label": "", "op": "group", "group": None, **bx.attrs[c],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._boxes import getter
+from ._columns import getter
 
 __all__ = ["FOLD_MIN", "OUTSIDE", "fold_outside"]
 

@@ -25,6 +25,7 @@ same; :meth:`LiteGraph.to_networkx` gives the full graph when one is needed::
 from __future__ import annotations
 
 from array import array
+from itertools import chain as _chain
 from itertools import repeat as _repeat
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -79,14 +80,17 @@ class StreamSteps(LazySteps):
         yield from zip(range(first, first + len(back)), _repeat("backward"),
                        (rec[0] for rec in back))
 
-    def totals(self) -> dict[str, list[Any]]:
+    def totals(self, skip: Any = ()) -> dict[str, list[Any]]:
         """Each target's number of contributions and the grad its last one leaves, read
-        off the records (what :func:`vizgrad._contract.contract` needs)."""
+        off the records (what :func:`vizgrad._contract.contract` needs), but for the
+        targets in ``skip``."""
         out: dict[str, list[Any]] = {}
         get = out.get
         if self._build is None:
             for s in list.__iter__(self):
                 for c in s.get("contributions", ()):
+                    if c["target"] in skip:
+                        continue
                     got = out.setdefault(c["target"], [0, None])
                     got[0] += 1
                     got[1] = c["after"]
@@ -94,6 +98,8 @@ class StreamSteps(LazySteps):
         for rec in self._at[1]:
             for k in range(3, len(rec), CONTRIBUTION):
                 t = rec[k]
+                if t in skip:
+                    continue
                 got = get(t)
                 if got is None:
                     out[t] = [1, rec[k + 5]]
@@ -102,14 +108,16 @@ class StreamSteps(LazySteps):
                     got[1] = rec[k + 5]
         return out
 
-    def contributions(self, indices: list[int]) -> Iterator[tuple[Any, ...]]:
+    def contributions(self, indices: list[int], skip: Any = ()) -> Iterator[tuple[Any, ...]]:
         """The contributions of the backward steps at ``indices``, as
-        :func:`vizgrad._contract._contributions` reads them, none built as a dict."""
+        :func:`vizgrad._contract._contributions` reads them, none built as a dict (but for
+        those to the targets in ``skip``)."""
         if self._build is None:
             yield from ((c["target"], c["source"], c["slot"], c.get("local"), c["amount"],
                          c["before"], c["after"], bool(c.get("observed")),
                          bool(c.get("overwrote")))
-                        for k in indices for c in list.__getitem__(self, k)["contributions"])
+                        for k in indices for c in list.__getitem__(self, k)["contributions"]
+                        if c["target"] not in skip)
             return
         back, first = self._at[1], len(self._forward) + 2
         for k in indices:
@@ -117,8 +125,9 @@ class StreamSteps(LazySteps):
             src, flag = rec[0], rec[2]
             observed, overwrote = flag == OBSERVED, flag == OVERWROTE
             for j in range(3, len(rec), CONTRIBUTION):
-                yield (rec[j], src, rec[j + 1], rec[j + 2], rec[j + 3], rec[j + 4], rec[j + 5],
-                       observed, overwrote)
+                if rec[j] not in skip:
+                    yield (rec[j], src, rec[j + 1], rec[j + 2], rec[j + 3], rec[j + 4],
+                           rec[j + 5], observed, overwrote)
 
     def __getitem__(self, k: Any) -> Any:
         if self._build is None or not isinstance(k, int):
@@ -338,6 +347,14 @@ class LiteGraph:
         if keys:
             return ((p, ids[c], s) for c, ps in enumerate(parents) for s, p in enumerate(ps))
         return ((p, ids[c]) for c, ps in enumerate(parents) for p in ps)
+
+    def edge_lists(self) -> tuple[list[str], list[str], list[int]]:
+        """Every edge's parent, child and slot, as three lists in :meth:`edges` order."""
+        parents = self._cols.parents
+        sizes = list(map(len, parents))
+        flat = _chain.from_iterable
+        return (list(flat(parents)), list(flat(map(_repeat, self._ids, sizes))),
+                list(flat(map(range, sizes))))
 
     def copy(self) -> LiteGraph:
         """The same graph; its ``group`` column and ``graph`` dict are its own."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._boxes import getter
+from ._columns import distinct, getter
 from ._names import ACTIVATIONS
 from .exceptions import OptionError
 
@@ -42,9 +42,8 @@ def net_outputs(G: Any) -> list[list[str]]:
     """For each neuron of the net's last layer, its outputs in order (one per sample):
     its sums and activations used outside the neuron, or the graph's output (a weight's
     square for a penalty on the parameters, also grouped with the neuron, is not one)."""
-    groups = dict(G.nodes(data="group"))
     layers: dict[int, set[str]] = {}
-    for g in set(groups.values()):  # each group path once
+    for g in distinct(G, "group"):  # each group path once
         m = _NEURON.fullmatch(str(g)) if g else None
         if m:
             layers.setdefault(int(m.group(1)), set()).add(str(g))
@@ -54,6 +53,7 @@ def net_outputs(G: Any) -> list[list[str]]:
     ends = {G.graph.get("root"), *G.graph.get("also", ())}
     found: dict[str, list[str]] = {g: [] for g in sorted(last)}
     order, op = getter(G, "order"), getter(G, "op")
+    groups = dict(G.nodes(data="group"))
     ops = ("+", *ACTIVATIONS)
     for n in sorted((n for n, g in groups.items() if g in found), key=order):
         g = groups[n]

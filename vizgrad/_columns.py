@@ -1,0 +1,70 @@
+"""A graph's attributes and edges read a column at a time, for transforms of huge graphs.
+
+:mod:`vizgrad.collapse` runs on networkx graphs and on :class:`vizgrad._lite.LiteGraph`
+alike; these helpers read what it needs in one sweep (a light graph straight off its
+trace's columns), so that a million values cost a few passes in C, not a Python call
+per node::
+
+    >>> import vizgrad
+    >>> G = vizgrad.examples.graph("fork")
+    >>> ps, cs, slots = edge_lists(G)
+    >>> list(zip(ps, cs, slots)) == list(G.edges(keys=True))
+    True
+    >>> distinct(G, "kind") == {k for _, k in G.nodes(data="kind")}
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any
+
+__all__ = ["distinct", "edge_lists", "getter", "in_order"]
+
+
+def getter(G: Any, key: str, default: Any = None) -> Callable[[str], Any]:
+    """A function node → its attribute ``key`` (``default`` when it has none); a light graph
+    reads it off its column (:meth:`vizgrad._lite.LiteGraph.getter`).
+
+    >>> import vizgrad
+    >>> G = vizgrad.examples.graph("fork")
+    >>> getter(G, "label")(G.graph["root"]) == G.nodes[G.graph["root"]].get("label")
+    True
+    """
+    own = getattr(G, "getter", None)
+    if own is not None:
+        return own(key)  # type: ignore[no-any-return]
+    nd = G.nodes
+    return lambda n: nd[n].get(key, default)
+
+
+def in_order(G: Any, key: str) -> list[tuple[str, Any]]:
+    """``(node, attribute key)`` of every node, in the graph's ``order``.
+
+    >>> import vizgrad
+    >>> G = vizgrad.examples.graph("fork")
+    >>> [n for n, _ in in_order(G, "op")] == sorted(G, key=lambda n: G.nodes[n]["order"])
+    True
+    """
+    pairs = list(G.nodes(data=key))
+    orders = list(map(itemgetter(1), G.nodes(data="order")))
+    if orders == list(range(len(orders))):  # the nodes were added in order (the usual case)
+        return pairs
+    return [pairs[i] for i in sorted(range(len(pairs)), key=orders.__getitem__)]
+
+
+def distinct(G: Any, key: str) -> set[Any]:
+    """The values the nodes' attribute ``key`` takes."""
+    return set(map(itemgetter(1), G.nodes(data=key)))
+
+
+def edge_lists(G: Any) -> tuple[list[str], list[str], list[int]]:
+    """Every edge's parent, child and key (slot), as three lists in ``G.edges`` order; a
+    light graph gives them off its columns (:meth:`vizgrad._lite.LiteGraph.edge_lists`)."""
+    own = getattr(G, "edge_lists", None)
+    if own is not None:
+        return own()  # type: ignore[no-any-return]
+    edges = list(G.edges(keys=True))
+    return (list(map(itemgetter(0), edges)), list(map(itemgetter(1), edges)),
+            list(map(itemgetter(2), edges)))
