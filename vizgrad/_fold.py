@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._columns import getter
+from ._columns import children, getter
 
 __all__ = ["FOLD_MIN", "OUTSIDE", "fold_outside"]
 
@@ -48,9 +48,10 @@ def fold_outside(G: Any) -> Any:
     for n in loose:  # only values outside every group can be after them
         if any(group[p] or p in after for p in G.predecessors(n)):
             after.add(n)
+    kids = children(G, set(loose))
     for n in reversed(loose):  # the targets, and what is computed from them alone
         if n not in after:
-            users = set(G.successors(n))
+            users = set(kids.get(n, ()))
             if users and users <= after:
                 after.add(n)
     if len(after) < FOLD_MIN:

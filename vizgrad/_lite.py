@@ -234,6 +234,7 @@ class LiteGraph:
         self._own_cols: dict[str, list[Any]] = {}
         self._succ: tuple[array[int], array[int], array[int]] | None = None
         self._outs: array[int] | None = None
+        self._flat: tuple[list[str], list[str], list[int]] | None = None
         self.graph: dict[str, Any] = {
             "format": FORMAT, "root": t.root, "also": list(t.also),
             "derivatives": t.derivatives, "backward_ran": t.backward_ran,
@@ -349,12 +350,15 @@ class LiteGraph:
         return ((p, ids[c]) for c, ps in enumerate(parents) for p in ps)
 
     def edge_lists(self) -> tuple[list[str], list[str], list[int]]:
-        """Every edge's parent, child and slot, as three lists in :meth:`edges` order."""
-        parents = self._cols.parents
-        sizes = list(map(len, parents))
-        flat = _chain.from_iterable
-        return (list(flat(parents)), list(flat(map(_repeat, self._ids, sizes))),
-                list(flat(map(range, sizes))))
+        """Every edge's parent, child and slot, as three lists in :meth:`edges` order (made
+        once, shared with copies)."""
+        if self._flat is None:
+            parents = self._cols.parents
+            sizes = list(map(len, parents))
+            flat = _chain.from_iterable
+            self._flat = (list(flat(parents)), list(flat(map(_repeat, self._ids, sizes))),
+                          list(flat(map(range, sizes))))
+        return self._flat
 
     def copy(self) -> LiteGraph:
         """The same graph; its ``group`` column and ``graph`` dict are its own."""

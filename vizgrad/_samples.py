@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._columns import distinct, getter
+from ._columns import children, distinct, getter
 from ._names import ACTIVATIONS
 from .exceptions import OptionError
 
@@ -55,10 +55,12 @@ def net_outputs(G: Any) -> list[list[str]]:
     order, op = getter(G, "order"), getter(G, "op")
     groups = dict(G.nodes(data="group"))
     ops = ("+", *ACTIVATIONS)
-    for n in sorted((n for n, g in groups.items() if g in found), key=order):
+    mine = sorted((n for n, g in groups.items() if g in found), key=order)
+    kids = children(G, set(mine))
+    for n in mine:
         g = groups[n]
-        if op(n) in ops and (n in ends or not G.out_degree(n)
-                             or any(groups[m] != g for m in G.successors(n))):
+        if op(n) in ops and (n in ends or n not in kids
+                             or any(groups[m] != g for m in kids[n])):
             found[g].append(n)
     return [outs for outs in found.values() if outs]
 
