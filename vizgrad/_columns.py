@@ -21,7 +21,7 @@ from itertools import compress
 from operator import itemgetter
 from typing import Any
 
-__all__ = ["children", "distinct", "edge_lists", "getter", "in_order"]
+__all__ = ["children", "distinct", "edge_lists", "getter", "in_order", "namer"]
 
 
 def getter(G: Any, key: str, default: Any = None) -> Callable[[str], Any]:
@@ -92,3 +92,29 @@ def children(G: Any, nodes: set[str]) -> dict[str, list[str]]:
         else:
             got.append(c)
     return out
+
+
+def namer(G: Any, in_degree: dict[str, int] | None = None) -> Callable[[str], str]:
+    """A function node → its name as the renderers show it
+    (:func:`vizgrad._contract.display_name`), the attributes looked up once; ``in_degree``:
+    each node's, if known.
+
+    >>> import vizgrad
+    >>> G = vizgrad.examples.graph("fork")
+    >>> sorted(map(namer(G), G))[:2]
+    ['a', 'b']
+    """
+    label, name, kind, data = (getter(G, k) for k in ("label", "name", "kind", "data"))
+
+    def named(n: str) -> str:
+        got = label(n)
+        if got:
+            return str(got)
+        got = name(n)
+        if got:
+            return str(got)
+        if not (G.in_degree(n) if in_degree is None else in_degree[n]) and \
+                kind(n) in ("const", "input"):
+            return f"{data(n):g}"
+        return str(n)
+    return named

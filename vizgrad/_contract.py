@@ -23,7 +23,6 @@ the right state. Nodes outside every box keep their id and attributes.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
 
 from ._boxes import Boxes as _Boxes
 from ._boxes import exact_sum as _sum
-from ._columns import getter
+from ._columns import getter, namer
 
 __all__ = ["contract", "display_name"]
 
@@ -42,25 +41,7 @@ _KEEP = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
 def display_name(G: Any, n: str) -> str:
     """A node's label, its name (see :mod:`vizgrad._names`), a constant's value, else its id
     (as the renderers name it)."""
-    return _namer(G)(n)
-
-
-def _namer(G: Any, in_degree: dict[str, int] | None = None) -> Callable[[str], str]:
-    """:func:`display_name` of ``G``'s nodes, its attributes looked up once."""
-    label, name, kind, data = (getter(G, k) for k in ("label", "name", "kind", "data"))
-
-    def named(n: str) -> str:
-        got = label(n)
-        if got:
-            return str(got)
-        got = name(n)
-        if got:
-            return str(got)
-        if not (G.in_degree(n) if in_degree is None else in_degree[n]) and \
-                kind(n) in ("const", "input"):
-            return f"{data(n):g}"
-        return str(n)
-    return named
+    return namer(G)(n)
 
 
 def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, str, int]],
@@ -113,7 +94,7 @@ def _contributions(steps: Any, indices: list[int], skip: Any = ()) -> Any:
     """``(target, source, slot, local, amount, before, after, observed, overwrote)`` of every
     contribution of the steps at ``indices``, in order, but for those to the targets in
     ``skip`` (a light graph's steps read them off their records:
-    :class:`vizgrad._lite.StreamSteps`)."""
+    :class:`vizgrad._stream.StreamSteps`)."""
     own = getattr(steps, "contributions", None)
     if own is not None:
         return own(indices, skip)
@@ -193,7 +174,7 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
 
 def _heads(steps: Any) -> Any:
     """``(index, kind, node)`` of every step; a light graph's steps give them without
-    building the steps (:class:`vizgrad._lite.StreamSteps`)."""
+    building the steps (:class:`vizgrad._stream.StreamSteps`)."""
     heads = getattr(steps, "heads", None)
     return heads() if heads is not None else ((s["index"], s["kind"], s["node"])
                                               for s in steps)
@@ -325,7 +306,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
         placed = list(nx.lexicographical_topological_sort(links, key=lambda c: (rank[c], c)))
     except nx.NetworkXUnfeasible:  # a focus stub can hold values on both sides of one shown
         placed = sorted(rank, key=lambda c: (rank[c], c))
-    named = _namer(G, in_degree)
+    named = namer(G, in_degree)
     label, data, grad = getter(G, "label"), getter(G, "data"), getter(G, "grad")
     on_path = getter(G, "on_path", True)
     for k, c in enumerate(placed):
