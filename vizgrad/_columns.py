@@ -17,11 +17,11 @@ per node::
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
-from operator import itemgetter
+from itertools import compress, groupby, repeat
+from operator import is_, is_not, itemgetter, not_
 from typing import Any
 
-__all__ = ["children", "distinct", "edge_lists", "getter", "in_order", "namer"]
+__all__ = ["children", "distinct", "edge_lists", "getter", "in_order", "member_steps", "namer"]
 
 
 def getter(G: Any, key: str, default: Any = None) -> Callable[[str], Any]:
@@ -118,3 +118,60 @@ def namer(G: Any, in_degree: dict[str, int] | None = None) -> Callable[[str], st
             return f"{data(n):g}"
         return str(n)
     return named
+
+
+def member_steps(steps: Any, box_of: dict[str, str], heads: Callable[[Any], Any]) -> tuple[
+        dict[str, int], dict[str, list[int]], dict[str, list[str]], list[tuple[int, str, Any]]]:
+    """Of the steps whose ``(index, kind, node)`` ``heads(steps)`` gives: each box member's
+    forward step, each box's backward steps and their nodes, and the other steps' heads
+    (what :func:`vizgrad._contract.contract` replays); a light graph's steps give their
+    nodes in bulk (:meth:`vizgrad._stream.StreamSteps.head_lists`).
+
+    >>> import vizgrad
+    >>> steps = vizgrad.trace(vizgrad.Value(2.0) * 3).steps
+    >>> pos, back, _, events = member_steps(steps, {"v2": "g0"}, lambda s: (
+    ...     (x["index"], x["kind"], x["node"]) for x in s))
+    >>> pos, back, [kind for _, kind, _ in events]
+    ({'v2': 1}, {'g0': [3]}, ['inputs', 'seed'])
+    """
+    pos: dict[str, int] = {}
+    back: dict[str, list[int]] = {}
+    back_nodes: dict[str, list[str]] = {}
+    events: list[tuple[int, str, Any]] = []  # the heads that are not a member's own step
+    lists = getattr(steps, "head_lists", None)
+    split = lists() if lists is not None else None
+    if split is None:
+        for i, kind, n in heads(steps):  # one pass over the steps' heads, none built
+            b = box_of.get(n)
+            if b is None or kind not in ("forward", "backward"):
+                events.append((i, kind, n))
+            elif kind == "forward":
+                pos[n] = i
+            elif b in back:
+                back[b].append(i)
+                back_nodes[b].append(n)
+            else:
+                back[b], back_nodes[b] = [i], [n]
+        return pos, back, back_nodes, events
+    forward, root, backward = split  # steps 1 … F, F + 1 (the seed), F + 2 …
+    ahead = range(1, len(forward) + 1)
+    inside = list(map(box_of.__contains__, forward))
+    pos.update(compress(zip(forward, ahead), inside))
+    events.append((0, "inputs", None))
+    events.extend(compress(zip(ahead, repeat("forward"), forward), map(not_, inside)))
+    events.append((len(forward) + 1, "seed", root))
+    after = range(len(forward) + 2, len(forward) + 2 + len(backward))
+    boxes = list(map(box_of.get, backward))
+    events.extend(compress(zip(after, repeat("backward"), backward),
+                           map(is_, boxes, repeat(None))))
+    for b, run in groupby(compress(zip(boxes, after, backward), map(is_not, boxes,
+                                                                    repeat(None))),
+                          key=itemgetter(0)):  # a box's steps in a row
+        got = list(run)
+        idx, nodes = list(map(itemgetter(1), got)), list(map(itemgetter(2), got))
+        if b in back:
+            back[b] += idx
+            back_nodes[b] += nodes
+        else:
+            back[b], back_nodes[b] = idx, nodes
+    return pos, back, back_nodes, events

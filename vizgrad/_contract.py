@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 from ._boxes import Boxes as _Boxes
 from ._boxes import exact_sum as _sum
-from ._columns import getter, namer
+from ._columns import getter, member_steps, namer
 
 __all__ = ["contract", "display_name"]
 
@@ -184,25 +184,8 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
     steps = G.graph["steps"]
     box_of = bx.box_of
     fwd: dict[int, str] = {}
-    back: dict[str, list[int]] = {}
-    back_nodes: dict[str, list[str]] = {}
     at: dict[str, int] = {}
-    pos: dict[str, int] = {}
-    events: list[tuple[int, str, Any]] = []  # the heads that are not a member's own step
-    for i, kind, n in _heads(steps):  # one pass over the steps' heads, none built
-        b = box_of.get(n)
-        if b is None:
-            events.append((i, kind, n))
-        elif kind == "forward":
-            pos[n] = i
-        elif kind == "backward":
-            if b in back:
-                back[b].append(i)
-                back_nodes[b].append(n)
-            else:
-                back[b], back_nodes[b] = [i], [n]
-        else:
-            events.append((i, kind, n))
+    pos, back, back_nodes, events = member_steps(steps, box_of, _heads)
     valueless = {b for b, a in bx.attrs.items() if a.get("kind") == "stub"}
     for b in bx.attrs:
         ops = [pos[o] for o in bx.outputs[b] if o in pos and b not in valueless]

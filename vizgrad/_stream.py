@@ -64,6 +64,14 @@ class StreamSteps(LazySteps):
         yield from zip(range(first, first + len(back)), _repeat("backward"),
                        (rec[0] for rec in back))
 
+    def head_lists(self) -> tuple[list[str], str, list[str]] | None:
+        """The nodes of the forward steps (``1 … F``), the seed's (step ``F + 1``) and the
+        backward steps' (from ``F + 2``), none built (``None`` once they are)."""
+        if self._build is None:
+            return None
+        cols, back, root = self._at
+        return list(map(cols.id.__getitem__, self._forward)), root, [rec[0] for rec in back]
+
     def totals(self, skip: Any = ()) -> dict[str, list[Any]]:
         """Each target's number of contributions and the grad its last one leaves, read
         off the records (what :func:`vizgrad._contract.contract` needs), but for the
