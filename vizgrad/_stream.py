@@ -17,8 +17,12 @@ read, keeping none::
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from collections.abc import Iterator
+from itertools import chain as _chain
+from itertools import compress
 from itertools import repeat as _repeat
+from operator import itemgetter, not_
 from typing import Any
 
 from ._records import CONTRIBUTION, OBSERVED, OVERWROTE, LazySteps, step_at, step_dicts
@@ -77,7 +81,6 @@ class StreamSteps(LazySteps):
         off the records (what :func:`vizgrad._contract.contract` needs), but for the
         targets in ``skip``."""
         out: dict[str, list[Any]] = {}
-        get = out.get
         if self._build is None:
             for s in list.__iter__(self):
                 for c in s.get("contributions", ()):
@@ -87,18 +90,15 @@ class StreamSteps(LazySteps):
                     got[0] += 1
                     got[1] = c["after"]
             return out
-        for rec in self._at[1]:
-            for k in range(3, len(rec), CONTRIBUTION):
-                t = rec[k]
-                if t in skip:
-                    continue
-                got = get(t)
-                if got is None:
-                    out[t] = [1, rec[k + 5]]
-                else:
-                    got[0] += 1
-                    got[1] = rec[k + 5]
-        return out
+        back = self._at[1]  # each record: node, upstream, flag, then its contributions
+        flat = _chain.from_iterable
+        targets = list(flat(map(itemgetter(slice(3, None, CONTRIBUTION)), back)))
+        afters = flat(map(itemgetter(slice(8, None, CONTRIBUTION)), back))
+        keep = list(map(not_, map(skip.__contains__, targets))) if skip else None
+        pairs = zip(targets, afters)
+        last = dict(compress(pairs, keep) if keep is not None else pairs)  # the last wins
+        counts = Counter(compress(targets, keep) if keep is not None else targets)
+        return {t: [k, last[t]] for t, k in counts.items()}
 
     def contributions(self, indices: list[int], skip: Any = ()) -> Iterator[tuple[Any, ...]]:
         """The contributions of the backward steps at ``indices``, as
