@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from itertools import chain as _chain
 from itertools import compress
 from itertools import repeat as _repeat
-from operator import itemgetter, not_
+from operator import itemgetter, not_, sub
 from typing import Any
 
 from ._records import CONTRIBUTION, OBSERVED, OVERWROTE, LazySteps, step_at, step_dicts
@@ -112,8 +112,12 @@ class StreamSteps(LazySteps):
                         if c["target"] not in skip)
             return
         back, first = self._at[1], len(self._forward) + 2
-        for k in indices:
-            rec = back[k - first]
+        recs: Any = map(back.__getitem__, map(sub, indices, _repeat(first)))
+        if skip:  # the records with a target outside skip, found in bulk
+            recs = list(recs)
+            recs = compress(recs, map(not_, map(skip.issuperset, map(
+                itemgetter(slice(3, None, CONTRIBUTION)), recs))))
+        for rec in recs:
             src, flag = rec[0], rec[2]
             observed, overwrote = flag == OBSERVED, flag == OVERWROTE
             for j in range(3, len(rec), CONTRIBUTION):
