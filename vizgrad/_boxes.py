@@ -8,7 +8,7 @@ members nobody uses) and adds up the value a box shows (all samples, or one).
 from __future__ import annotations
 
 import math
-from itertools import compress, filterfalse, groupby
+from itertools import compress, groupby
 from operator import itemgetter, ne
 from typing import Any
 
@@ -56,15 +56,15 @@ class Boxes:
                     self.feeds[bn][p] = None
         shown = used_outside | ends
         parents = set(ps)  # a node that is no one's parent is a sink: an output
-        self.outputs: dict[str, list[str]] = {
-            b: [m for m in ms if m in shown or m not in parents]
-            for b, ms in self.members.items()}
+        self.outputs: dict[str, list[str]] = {}
+        self.out_sets: dict[str, set[str]] = {}
         #: the members used only inside their box: no grad of theirs is ever shown
         self.inner: set[str] = set()
         for b, ms in self.members.items():
-            if len(ms) > len(self.outputs[b]):
-                self.inner.update(filterfalse(set(self.outputs[b]).__contains__, ms))
-        self.out_sets = {b: set(o) for b, o in self.outputs.items()}
+            mine = set(ms)
+            outs = self.out_sets[b] = (mine & shown) | (mine - parents)
+            self.outputs[b] = list(filter(outs.__contains__, ms))
+            self.inner |= mine - outs
         self.shown: dict[str, float] = {}
 
     def of(self, n: str) -> str:

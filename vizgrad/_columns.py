@@ -120,17 +120,19 @@ def namer(G: Any, in_degree: dict[str, int] | None = None) -> Callable[[str], st
     return named
 
 
-def member_steps(steps: Any, box_of: dict[str, str], heads: Callable[[Any], Any]) -> tuple[
+def member_steps(steps: Any, box_of: dict[str, str], heads: Callable[[Any], Any],
+                 outputs: set[str]) -> tuple[
         dict[str, int], dict[str, list[int]], dict[str, list[str]], list[tuple[int, str, Any]]]:
-    """Of the steps whose ``(index, kind, node)`` ``heads(steps)`` gives: each box member's
-    forward step, each box's backward steps and their nodes, and the other steps' heads
+    """Of the steps whose ``(index, kind, node)`` ``heads(steps)`` gives: the forward step of
+    each of the boxes' ``outputs``, each box's backward steps and their nodes, and the other
+    steps' heads
     (what :func:`vizgrad._contract.contract` replays); a light graph's steps give their
     nodes in bulk (:meth:`vizgrad._stream.StreamSteps.head_lists`).
 
     >>> import vizgrad
     >>> steps = vizgrad.trace(vizgrad.Value(2.0) * 3).steps
     >>> pos, back, _, events = member_steps(steps, {"v2": "g0"}, lambda s: (
-    ...     (x["index"], x["kind"], x["node"]) for x in s))
+    ...     (x["index"], x["kind"], x["node"]) for x in s), {"v2"})
     >>> pos, back, [kind for _, kind, _ in events]
     ({'v2': 1}, {'g0': [3]}, ['inputs', 'seed'])
     """
@@ -146,7 +148,8 @@ def member_steps(steps: Any, box_of: dict[str, str], heads: Callable[[Any], Any]
             if b is None or kind not in ("forward", "backward"):
                 events.append((i, kind, n))
             elif kind == "forward":
-                pos[n] = i
+                if n in outputs:
+                    pos[n] = i
             elif b in back:
                 back[b].append(i)
                 back_nodes[b].append(n)
@@ -155,10 +158,10 @@ def member_steps(steps: Any, box_of: dict[str, str], heads: Callable[[Any], Any]
         return pos, back, back_nodes, events
     forward, root, backward = split  # steps 1 … F, F + 1 (the seed), F + 2 …
     ahead = range(1, len(forward) + 1)
-    inside = list(map(box_of.__contains__, forward))
-    pos.update(compress(zip(forward, ahead), inside))
+    pos.update(compress(zip(forward, ahead), map(outputs.__contains__, forward)))
     events.append((0, "inputs", None))
-    events.extend(compress(zip(ahead, repeat("forward"), forward), map(not_, inside)))
+    events.extend(compress(zip(ahead, repeat("forward"), forward),
+                           map(not_, map(box_of.__contains__, forward))))
     events.append((len(forward) + 1, "seed", root))
     after = range(len(forward) + 2, len(forward) + 2 + len(backward))
     boxes = list(map(box_of.get, backward))

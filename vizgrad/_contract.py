@@ -185,7 +185,8 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
     box_of = bx.box_of
     fwd: dict[int, str] = {}
     at: dict[str, int] = {}
-    pos, back, back_nodes, events = member_steps(steps, box_of, _heads)
+    pos, back, back_nodes, events = member_steps(steps, box_of, _heads,
+                                                 set().union(*bx.out_sets.values()))
     valueless = {b for b, a in bx.attrs.items() if a.get("kind") == "stub"}
     for b in bx.attrs:
         ops = [pos[o] for o in bx.outputs[b] if o in pos and b not in valueless]
