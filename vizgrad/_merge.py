@@ -6,8 +6,7 @@ as a depth, a group path cut to a depth, and the note a transformed graph carrie
 
 from __future__ import annotations
 
-from itertools import compress, tee
-from operator import itemgetter, methodcaller
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ._contract import contract
@@ -66,11 +65,9 @@ def merge_inputs(x: Any) -> nx.MultiDiGraph:
     G = as_graph(x)
     seen: set[str] = set()
     copies = False
-    named, names = tee(filter(itemgetter(1), G.nodes(data="name")))  # the named nodes
-    for n, name in compress(named, map(methodcaller("startswith", "x["),
-                                       map(str, map(itemgetter(1), names)))):
+    for n, name in filter(itemgetter(1), G.nodes(data="name")):  # the named nodes
         name = str(name)
-        if not G.in_degree(n) and not G.nodes[n].get("label"):
+        if name.startswith("x[") and not G.in_degree(n) and not G.nodes[n].get("label"):
             copies = copies or name in seen
             seen.add(name)
             if len(seen) > MAX_INPUTS:  # too many to draw apart: the graph stays as it is
