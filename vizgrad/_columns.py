@@ -94,10 +94,10 @@ def children(G: Any, nodes: set[str]) -> dict[str, list[str]]:
     return out
 
 
-def namer(G: Any, in_degree: dict[str, int] | None = None) -> Callable[[str], str]:
+def namer(G: Any, leaves: set[str] | None = None) -> Callable[[str], str]:
     """A function node → its name as the renderers show it
-    (:func:`vizgrad._contract.display_name`), the attributes looked up once; ``in_degree``:
-    each node's, if known.
+    (:func:`vizgrad._contract.display_name`), the attributes looked up once; ``leaves``:
+    the nodes without parents, if known.
 
     >>> import vizgrad
     >>> G = vizgrad.examples.graph("fork")
@@ -113,7 +113,7 @@ def namer(G: Any, in_degree: dict[str, int] | None = None) -> Callable[[str], st
         got = name(n)
         if got:
             return str(got)
-        if not (G.in_degree(n) if in_degree is None else in_degree[n]) and \
+        if (not G.in_degree(n) if leaves is None else n in leaves) and \
                 kind(n) in ("const", "input"):
             return f"{data(n):g}"
         return str(n)

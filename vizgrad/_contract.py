@@ -23,7 +23,8 @@ the right state. Nodes outside every box keep their id and attributes.
 from __future__ import annotations
 
 import math
-from itertools import filterfalse
+from itertools import compress, tee
+from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -272,7 +273,8 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
     nd = G.nodes
     rank = {n: bx.rank[n] for n in bx.rank.keys() - bx.box_of.keys()}  # (any order)
     rank.update((b, bx.rank[ms[-1]]) for b, ms in bx.members.items() if ms)  # its last
-    in_degree = dict(G.in_degree())
+    nodes, degrees = tee(G.in_degree())
+    leaf = set(compress(map(itemgetter(0), nodes), map(not_, map(itemgetter(1), degrees))))
     H = nx.MultiDiGraph()
     H.graph.update({k: v for k, v in G.graph.items() if k not in ("steps", "collapsed", "focus")})
     root = bx.of(G.graph["root"])
@@ -290,7 +292,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
         placed = list(nx.lexicographical_topological_sort(links, key=lambda c: (rank[c], c)))
     except nx.NetworkXUnfeasible:  # a focus stub can hold values on both sides of one shown
         placed = sorted(rank, key=lambda c: (rank[c], c))
-    named = namer(G, in_degree)
+    named = namer(G, leaf)
     label, data, grad = getter(G, "label"), getter(G, "data"), getter(G, "grad")
     on_path = getter(G, "on_path", True)
     for k, c in enumerate(placed):
@@ -299,7 +301,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
             continue
         ms = bx.members[c]
         ins = sorted(bx.feeds[c], key=bx.rank.__getitem__)
-        leaves = list(filterfalse(in_degree.__getitem__, ms))
+        leaves = list(filter(leaf.__contains__, ms))
         outs = bx.outs(c)
         H.add_node(c, **{
             "label": "", "op": "group", "group": None, **bx.attrs[c],
