@@ -26,8 +26,9 @@ LAYERS = {
     # the step-by-step record of a graph's forward and backward pass
     "trace": ["tracing", "_walk", "_backward", "_records", "_nets", "_names", "_roles"],
     # networkx graphs, their checks and transformations, the examples
-    "graph": ["graph", "_merge", "_boxes", "_graph_check", "_graph_meta", "_contract", "_fold",
-              "collapse", "_lite", "examples", "_budget", "_samples"],
+    "graph": ["graph", "_merge", "_boxes", "_columns", "_graph_check", "_graph_meta",
+              "_contract", "_fold", "collapse", "_lite", "_stream", "examples", "_budget",
+              "_samples"],
     # the options model, the graph drawn (render.scene.prepare), the laid-out picture: layout
     # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
     "scene": ["options", "render.scene.prepare", "checks", "render", "render.text",

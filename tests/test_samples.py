@@ -185,3 +185,28 @@ def test_a_penalty_on_the_parameters_is_not_taken_for_samples():
     G = as_graph(loss, model)
     assert count(G) == 5
     assert sorted(set(samples(G).values())) == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("lite", [False, True])
+@pytest.mark.parametrize("s", [1, "all"])
+def test_a_box_keeps_its_value_for_every_sample_and_their_sum(course, s, lite):
+    """What a player switches between: each neuron box's ``by_sample`` is its output in each
+    forward pass (computed here from the weights), ``all`` their sum, whichever sample the
+    box shows; the same read off the trace's columns (a LiteGraph) as off networkx."""
+    from vizgrad._lite import LiteGraph
+
+    net, loss, G = course
+    source = LiteGraph(vizgrad.trace(loss, model=net)) if lite else G
+    H = collapse(source, "neuron", sample=s)
+    for j in range(4):
+        a = H.nodes[_box(H, f"L0/N{j}")]
+        want = [_hidden(net, k)[j] for k in range(4)]
+        assert len(a["by_sample"]) == 4
+        for got, w in zip(a["by_sample"], want):
+            assert math.isclose(got, w, rel_tol=1e-12, abs_tol=1e-12)
+        assert math.isclose(a["all"], sum(want), rel_tol=1e-12, abs_tol=1e-12)
+        assert a["adds"] == (4 if s == "all" else 1)
+        assert a.get("samples") == (4 if s == "all" else None)
+    out = H.nodes[_box(H, "L2/N0")]  # the net's output: the prediction for each sample
+    for got, x in zip(out["by_sample"], XS):
+        assert math.isclose(got, net(x).data, rel_tol=1e-12, abs_tol=1e-12)

@@ -23,6 +23,8 @@ the right state. Nodes outside every box keep their id and attributes.
 from __future__ import annotations
 
 import math
+from itertools import compress, tee
+from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
 from ._boxes import Boxes as _Boxes
 from ._boxes import exact_sum as _sum
+from ._columns import getter, member_steps, namer
 
 __all__ = ["contract", "display_name"]
 
@@ -39,14 +42,7 @@ _KEEP = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
 def display_name(G: Any, n: str) -> str:
     """A node's label, its name (see :mod:`vizgrad._names`), a constant's value, else its id
     (as the renderers name it)."""
-    attrs = G.nodes[n]
-    if attrs.get("label"):
-        return str(attrs["label"])
-    if attrs.get("name"):
-        return str(attrs["name"])
-    if not G.in_degree(n) and attrs.get("kind") in ("const", "input"):
-        return f"{attrs['data']:g}"
-    return str(n)
+    return namer(G)(n)
 
 
 def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, str, int]],
@@ -55,10 +51,8 @@ def _edges(G: Any, bx: _Boxes) -> tuple[dict[tuple[str, str, int], tuple[str, st
     entries: dict[str, dict[Any, tuple[int, int]]] = {}
     ident: dict[tuple[str, str, int], Any] = {}
     of, boxes, order = bx.box_of.get, bx.attrs, bx.rank
-    for p, n, slot in G.edges(keys=True):
+    for p, n, slot in bx.crossing:  # the edges inside a box are none of a collapsed edge's
         P, N = of(p, p), of(n, n)
-        if P == N:
-            continue
         who = (P,) if (P in boxes or N in boxes) else (p, slot)
         rank = (order[n], slot)
         per = entries.get(N)
@@ -97,23 +91,27 @@ def _apply(t: str, amount: float, before: float, after: float, overwrote: bool,
             vis[t] = left[1]
 
 
-def _contributions(steps: Any, indices: list[int]) -> Any:
+def _contributions(steps: Any, indices: list[int], skip: Any = ()) -> Any:
     """``(target, source, slot, local, amount, before, after, observed, overwrote)`` of every
-    contribution of the steps at ``indices``, in order (a light graph's steps read them off
-    their records: :class:`vizgrad._lite.StreamSteps`)."""
+    contribution of the steps at ``indices``, in order, but for those to the targets in
+    ``skip`` (a light graph's steps read them off their records:
+    :class:`vizgrad._stream.StreamSteps`)."""
     own = getattr(steps, "contributions", None)
     if own is not None:
-        return own(indices)
+        return own(indices, skip)
     return ((c["target"], c["source"], c["slot"], c.get("local"), c["amount"], c["before"],
              c["after"], bool(c.get("observed")), bool(c.get("overwrote")))
-            for k in indices for c in steps[k]["contributions"])
+            for k in indices for c in steps[k]["contributions"] if c["target"] not in skip)
 
 
-def _totals(steps: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """Each target's number of contributions and the grad its last one leaves."""
+def _totals(steps: list[dict[str, Any]], skip: Any = ()) -> dict[str, list[Any]]:
+    """Each target's number of contributions and the grad its last one leaves (but for the
+    targets in ``skip``)."""
     out: dict[str, list[Any]] = {}
     for s in steps:
         for c in s.get("contributions", ()):
+            if c["target"] in skip:
+                continue
             rec = out.setdefault(c["target"], [0, None])
             rec[0] += 1
             rec[1] = c["after"]
@@ -125,8 +123,8 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
               totals: dict[str, list[Any]] | None = None,
               ) -> tuple[float | None, list[dict[str, Any]]]:
     """One collapsed backward step of node ``C`` made of the original contributions
-    ``contribs`` (see :func:`_contributions`); ``upstream``: the original step's, when
-    ``single``."""
+    ``contribs`` (see :func:`_contributions`; those to a box's inner members, whose grads are
+    never shown, left out); ``upstream``: the original step's, when ``single``."""
     if not single:
         upstream = bx.grad(C, vis)
     agg: dict[tuple[str, int], dict[str, Any]] = {}
@@ -177,7 +175,7 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
 
 def _heads(steps: Any) -> Any:
     """``(index, kind, node)`` of every step; a light graph's steps give them without
-    building the steps (:class:`vizgrad._lite.StreamSteps`)."""
+    building the steps (:class:`vizgrad._stream.StreamSteps`)."""
     heads = getattr(steps, "heads", None)
     return heads() if heads is not None else ((s["index"], s["kind"], s["node"])
                                               for s in steps)
@@ -187,40 +185,32 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
     steps = G.graph["steps"]
     box_of = bx.box_of
     fwd: dict[int, str] = {}
-    back: dict[str, list[int]] = {}
-    back_nodes: dict[str, list[str]] = {}
     at: dict[str, int] = {}
-    pos: dict[str, int] = {}
-    for i, kind, n in _heads(steps):  # one pass over the steps' heads, none built
-        if n in box_of:
-            if kind == "forward":
-                pos[n] = i
-            elif kind == "backward":
-                b = box_of[n]
-                if b in back:
-                    back[b].append(i)
-                    back_nodes[b].append(n)
-                else:
-                    back[b], back_nodes[b] = [i], [n]
+    pos, back, back_nodes, events = member_steps(steps, box_of, _heads,
+                                                 set().union(*bx.out_sets.values()))
     valueless = {b for b, a in bx.attrs.items() if a.get("kind") == "stub"}
     for b in bx.attrs:
         ops = [pos[o] for o in bx.outputs[b] if o in pos and b not in valueless]
         if ops:
             fwd[max(ops)] = b
+            events.append((max(ops), "forward", bx.members[b][0]))
         outs = bx.out_sets[b]
         done = [i for i, n in zip(back.get(b, ()), back_nodes.get(b, ())) if n in outs]
         if back.get(b):
             at[b] = max(done) if done else min(back[b])
+            if not inside:
+                events.append((at[b], "backward", back_nodes[b][0]))
     vis: dict[str, float] = {}
     own_totals = getattr(steps, "totals", None)
-    totals = own_totals() if own_totals is not None else _totals(steps)
+    totals = own_totals(bx.inner) if own_totals is not None else _totals(steps, bx.inner)
     out: list[dict[str, Any]] = []
 
     def emit(step: dict[str, Any], origin: int) -> None:
         out.append({"index": len(out), **{k: v for k, v in step.items() if k != "index"},
                     "from": origin})
 
-    for i, kind, n in _heads(steps):  # a step is built only where it is read
+    events.sort()  # a step is built only where it is read; steps inside show each member's
+    for i, kind, n in (_heads(steps) if inside else events):
         if kind == "inputs":
             s = steps[i]
             values = {n: v for n, v in s.get("values", {}).items() if n not in box_of}
@@ -244,14 +234,15 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
         elif kind == "backward":
             C = bx.of(n)
             if n not in box_of or inside:
-                upstream, cs = _backward(_contributions(steps, [i]), steps[i]["upstream"], C,
-                                         bx, emap, vis, True, totals)
+                mine = _contributions(steps, [i], bx.inner)
+                upstream, cs = _backward(mine, steps[i]["upstream"], C, bx, emap, vis, True,
+                                         totals)
                 extra = {"member": n} if C != n else {}
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
                       **extra}, i)
             elif at.get(C) == i:
-                upstream, cs = _backward(_contributions(steps, back[C]), None, C, bx, emap,
-                                         vis, False, totals)
+                mine = _contributions(steps, back[C], bx.inner)
+                upstream, cs = _backward(mine, None, C, bx, emap, vis, False, totals)
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
                       "members": list(back_nodes[C])}, i)
     return out
@@ -280,13 +271,10 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
         for c in s.get("contributions", ()):
             final[c["target"]] = c["after"]
     nd = G.nodes
-    rank: dict[str, int] = {}
-    get = bx.box_of.get
-    for n, o in bx.rank.items():
-        c = get(n, n)
-        if rank.get(c, -1) < o:
-            rank[c] = o
-    in_degree = dict(G.in_degree())
+    rank = {n: bx.rank[n] for n in bx.rank.keys() - bx.box_of.keys()}  # (any order)
+    rank.update((b, bx.rank[ms[-1]]) for b, ms in bx.members.items() if ms)  # its last
+    nodes, degrees = tee(G.in_degree())
+    leaf = set(compress(map(itemgetter(0), nodes), map(not_, map(itemgetter(1), degrees))))
     H = nx.MultiDiGraph()
     H.graph.update({k: v for k, v in G.graph.items() if k not in ("steps", "collapsed", "focus")})
     root = bx.of(G.graph["root"])
@@ -304,25 +292,28 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
         placed = list(nx.lexicographical_topological_sort(links, key=lambda c: (rank[c], c)))
     except nx.NetworkXUnfeasible:  # a focus stub can hold values on both sides of one shown
         placed = sorted(rank, key=lambda c: (rank[c], c))
+    named = namer(G, leaf)
+    label, data, grad = getter(G, "label"), getter(G, "data"), getter(G, "grad")
+    on_path = getter(G, "on_path", True)
     for k, c in enumerate(placed):
         if c not in bx.attrs:
             H.add_node(c, **{**nd[c], "order": k})
             continue
         ms = bx.members[c]
         ins = sorted(bx.feeds[c], key=bx.rank.__getitem__)
-        leaves = [m for m in ms if not in_degree[m]]
+        leaves = list(filter(leaf.__contains__, ms))
         outs = bx.outs(c)
         H.add_node(c, **{
             "label": "", "op": "group", "group": None, **bx.attrs[c],
             "data": None if bx.attrs[c].get("kind") == "stub" else bx.value(c),
             "grad": final.get(c),
-            "on_path": any(nd[m].get("on_path", True) for m in ms), "order": k,
+            "on_path": any(map(on_path, ms)), "order": k,
             "members": ms, "size": len(ms), **bx.sample_attrs(c),
-            "outputs": [[display_name(G, o), nd[o]["data"], nd[o]["grad"]] for o in outs],
-            "inputs": [[bx.attrs[bx.of(p)]["label"] if p in bx.box_of else display_name(G, p),
-                        nd[p]["grad"]] for p in ins]
-            + [[display_name(G, m), nd[m]["grad"]] for m in leaves if not nd[m].get("label")],
-            "params": [[str(nd[m]["label"]), nd[m]["grad"]] for m in leaves if nd[m].get("label")],
+            "outputs": [[named(o), data(o), grad(o)] for o in outs],
+            "inputs": [[bx.attrs[bx.of(p)]["label"] if p in bx.box_of else named(p), grad(p)]
+                       for p in ins]
+            + [[named(m), grad(m)] for m in leaves if not label(m)],
+            "params": [[str(label(m)), grad(m)] for m in leaves if label(m)],
         })
     for (P, N, key), n in sorted(count.items(), key=lambda e: (H.nodes[e[0][1]]["order"],
                                                                e[0][2])):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._columns import children, getter
+
 __all__ = ["FOLD_MIN", "OUTSIDE", "fold_outside"]
 
 #: the group :func:`fold_outside` puts what comes after every group in (a net's loss)
@@ -40,17 +42,18 @@ def fold_outside(G: Any) -> Any:
     >>> len(folded) >= FOLD_MIN, G.graph["root"] in folded, G.nodes[G.graph["root"]]["group"]
     (True, True, None)
     """
-    rank = dict(G.nodes(data="order"))
-    nodes = sorted(G, key=rank.__getitem__)
     group = dict(G.nodes(data="group"))
+    loose = sorted((n for n, g in group.items() if not g), key=getter(G, "order"))
     after: set[str] = set()
-    for n in nodes:
-        if not group[n] and any(group[p] or p in after for p in G.predecessors(n)):
+    for n in loose:  # only values outside every group can be after them
+        if any(group[p] or p in after for p in G.predecessors(n)):
             after.add(n)
-    for n in reversed(nodes):  # the targets, and what is computed from them alone
-        users = set(G.successors(n))
-        if not group[n] and n not in after and users and users <= after:
-            after.add(n)
+    kids = children(G, set(loose))
+    for n in reversed(loose):  # the targets, and what is computed from them alone
+        if n not in after:
+            users = set(kids.get(n, ()))
+            if users and users <= after:
+                after.add(n)
     if len(after) < FOLD_MIN:
         return G
     F = G.copy()

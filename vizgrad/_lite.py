@@ -25,12 +25,13 @@ same; :meth:`LiteGraph.to_networkx` gives the full graph when one is needed::
 from __future__ import annotations
 
 from array import array
+from itertools import chain as _chain
 from itertools import repeat as _repeat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ._records import (CONTRIBUTION, NODE_KEYS, OBSERVED, OVERWROTE, LazySteps, step_at,
-                       step_dicts)
+from ._records import NODE_KEYS
+from ._stream import StreamSteps
 from .tracing import FORMAT, Trace
 
 if TYPE_CHECKING:
@@ -40,95 +41,6 @@ __all__ = ["ATTRS", "LiteGraph", "StreamSteps"]
 
 #: a node's attributes, in the order :func:`vizgrad.to_networkx` stores them
 ATTRS = NODE_KEYS[1:7] + NODE_KEYS[8:]
-
-
-class StreamSteps(LazySteps):
-    """The steps of a compact trace: reading one step, or iterating, builds each dict as it
-    is read and keeps none; any other list operation builds them all (a plain list)."""
-
-    __slots__ = ("_at", "_forward")
-
-    def __init__(self, t: Trace) -> None:
-        compact = t.compact()
-        if compact is None:
-            raise ValueError("StreamSteps needs a compact trace, as vizgrad.trace() makes it")
-        cols, back = compact
-        forward = array("l", (i for i, ps in enumerate(cols.parents) if ps))
-        super().__init__(lambda: step_dicts(cols, back, t.root), 2 + len(forward) + len(back))
-        self._forward = forward
-        self._at = (cols, back, t.root)
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        if self._build is None:
-            return list.__iter__(self)
-        cols, back, root = self._at
-        return (step_at(cols, back, root, self._forward, k) for k in range(self._length))
-
-    def heads(self) -> Iterator[tuple[int, str, str | None]]:
-        """``(index, kind, node)`` of every step, none built."""
-        if self._build is None:
-            yield from ((s["index"], s["kind"], s["node"]) for s in list.__iter__(self))
-            return
-        cols, back, root = self._at
-        ids = cols.id
-        yield 0, "inputs", None
-        yield from zip(range(1, len(self._forward) + 1), _repeat("forward"),
-                       map(ids.__getitem__, self._forward))
-        first = len(self._forward) + 2
-        yield first - 1, "seed", root
-        yield from zip(range(first, first + len(back)), _repeat("backward"),
-                       (rec[0] for rec in back))
-
-    def totals(self) -> dict[str, list[Any]]:
-        """Each target's number of contributions and the grad its last one leaves, read
-        off the records (what :func:`vizgrad._contract.contract` needs)."""
-        out: dict[str, list[Any]] = {}
-        get = out.get
-        if self._build is None:
-            for s in list.__iter__(self):
-                for c in s.get("contributions", ()):
-                    got = out.setdefault(c["target"], [0, None])
-                    got[0] += 1
-                    got[1] = c["after"]
-            return out
-        for rec in self._at[1]:
-            for k in range(3, len(rec), CONTRIBUTION):
-                t = rec[k]
-                got = get(t)
-                if got is None:
-                    out[t] = [1, rec[k + 5]]
-                else:
-                    got[0] += 1
-                    got[1] = rec[k + 5]
-        return out
-
-    def contributions(self, indices: list[int]) -> Iterator[tuple[Any, ...]]:
-        """The contributions of the backward steps at ``indices``, as
-        :func:`vizgrad._contract._contributions` reads them, none built as a dict."""
-        if self._build is None:
-            yield from ((c["target"], c["source"], c["slot"], c.get("local"), c["amount"],
-                         c["before"], c["after"], bool(c.get("observed")),
-                         bool(c.get("overwrote")))
-                        for k in indices for c in list.__getitem__(self, k)["contributions"])
-            return
-        back, first = self._at[1], len(self._forward) + 2
-        for k in indices:
-            rec = back[k - first]
-            src, flag = rec[0], rec[2]
-            observed, overwrote = flag == OBSERVED, flag == OVERWROTE
-            for j in range(3, len(rec), CONTRIBUTION):
-                yield (rec[j], src, rec[j + 1], rec[j + 2], rec[j + 3], rec[j + 4], rec[j + 5],
-                       observed, overwrote)
-
-    def __getitem__(self, k: Any) -> Any:
-        if self._build is None or not isinstance(k, int):
-            return list.__getitem__(self._fill(), k)
-        if k < 0:
-            k += self._length
-        if not 0 <= k < self._length:
-            raise IndexError("step index out of range")
-        cols, back, root = self._at
-        return step_at(cols, back, root, self._forward, k)
 
 
 class _Node:
@@ -225,6 +137,7 @@ class LiteGraph:
         self._own_cols: dict[str, list[Any]] = {}
         self._succ: tuple[array[int], array[int], array[int]] | None = None
         self._outs: array[int] | None = None
+        self._flat: tuple[list[str], list[str], list[int]] | None = None
         self.graph: dict[str, Any] = {
             "format": FORMAT, "root": t.root, "also": list(t.also),
             "derivatives": t.derivatives, "backward_ran": t.backward_ran,
@@ -240,6 +153,15 @@ class LiteGraph:
         if key not in self._own_cols:
             self._own_cols[key] = list(getattr(self._cols, key))
         return self._own_cols[key]
+
+    def getter(self, key: str) -> Callable[[str], Any]:
+        """A function node → its attribute ``key`` (``G.nodes[n].get(key)``), read off the
+        column as it is now; :func:`vizgrad._boxes.getter` uses it."""
+        ix = self._ix
+        if key == "order":
+            return ix.__getitem__
+        col = self._column(key) if key in ATTRS else None
+        return (lambda n: col[ix[n]]) if col is not None else (lambda n: ix[n] and None)
 
     # -- networkx's API, as much as vizgrad.collapse reads --------------------------------
     @property
@@ -329,6 +251,17 @@ class LiteGraph:
         if keys:
             return ((p, ids[c], s) for c, ps in enumerate(parents) for s, p in enumerate(ps))
         return ((p, ids[c]) for c, ps in enumerate(parents) for p in ps)
+
+    def edge_lists(self) -> tuple[list[str], list[str], list[int]]:
+        """Every edge's parent, child and slot, as three lists in :meth:`edges` order (made
+        once, shared with copies)."""
+        if self._flat is None:
+            parents = self._cols.parents
+            sizes = list(map(len, parents))
+            flat = _chain.from_iterable
+            self._flat = (list(flat(parents)), list(flat(map(_repeat, self._ids, sizes))),
+                          list(flat(map(range, sizes))))
+        return self._flat
 
     def copy(self) -> LiteGraph:
         """The same graph; its ``group`` column and ``graph`` dict are its own."""

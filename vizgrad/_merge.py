@@ -6,6 +6,7 @@ as a depth, a group path cut to a depth, and the note a transformed graph carrie
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ._contract import contract
@@ -64,11 +65,13 @@ def merge_inputs(x: Any) -> nx.MultiDiGraph:
     G = as_graph(x)
     seen: set[str] = set()
     copies = False
-    for n, name in G.nodes(data="name"):
-        name = str(name or "")
+    for n, name in filter(itemgetter(1), G.nodes(data="name")):  # the named nodes
+        name = str(name)
         if name.startswith("x[") and not G.in_degree(n) and not G.nodes[n].get("label"):
             copies = copies or name in seen
             seen.add(name)
+            if len(seen) > MAX_INPUTS:  # too many to draw apart: the graph stays as it is
+                return G
     return merge_constants(G, inputs_only=True) if copies and len(seen) <= MAX_INPUTS else G
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._columns import children, distinct, getter
 from ._names import ACTIVATIONS
 from .exceptions import OptionError
 
@@ -42,7 +43,7 @@ def net_outputs(G: Any) -> list[list[str]]:
     its sums and activations used outside the neuron, or the graph's output (a weight's
     square for a penalty on the parameters, also grouped with the neuron, is not one)."""
     layers: dict[int, set[str]] = {}
-    for _, g in G.nodes(data="group"):
+    for g in distinct(G, "group"):  # each group path once
         m = _NEURON.fullmatch(str(g)) if g else None
         if m:
             layers.setdefault(int(m.group(1)), set()).add(str(g))
@@ -51,13 +52,15 @@ def net_outputs(G: Any) -> list[list[str]]:
     last = layers[max(layers)]
     ends = {G.graph.get("root"), *G.graph.get("also", ())}
     found: dict[str, list[str]] = {g: [] for g in sorted(last)}
-    rank, groups = dict(G.nodes(data="order")), dict(G.nodes(data="group"))
+    order, op = getter(G, "order"), getter(G, "op")
+    groups = dict(G.nodes(data="group"))
     ops = ("+", *ACTIVATIONS)
-    for n in sorted(G, key=rank.__getitem__):
+    mine = sorted((n for n, g in groups.items() if g in found), key=order)
+    kids = children(G, set(mine))
+    for n in mine:
         g = groups[n]
-        if g in found and G.nodes[n].get("op") in ops and (
-                n in ends or not G.out_degree(n)
-                or any(groups[m] != g for m in G.successors(n))):
+        if op(n) in ops and (n in ends or n not in kids
+                             or any(groups[m] != g for m in kids[n])):
             found[g].append(n)
     return [outs for outs in found.values() if outs]
 
@@ -75,7 +78,12 @@ def samples(G: Any) -> dict[str, int]:
     ``sample``); this reads it. With one sample (or no net) every node is left out:
     nothing needs telling apart.
     """
-    if count(G) < 2:
+    return _of(G, count(G))
+
+
+def _of(G: Any, total: int) -> dict[str, int]:
+    """:func:`samples` of a graph whose net was run on ``total`` samples."""
+    if total < 2:
         return {}
     return {n: s for n, s in G.nodes(data="sample") if s is not None}
 
@@ -109,4 +117,4 @@ def pick(G: Any, sample: Any) -> tuple[dict[str, int], int | None] | None:
                           f"pick one of those, or sample=all")
     if total < 2:
         return None
-    return samples(G), (None if s == ALL else int(s))
+    return _of(G, total), (None if s == ALL else int(s))

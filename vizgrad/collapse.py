@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections import deque
+from itertools import repeat
+from operator import itemgetter
+from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
+from ._columns import distinct, in_order
 from ._contract import contract
 from ._fold import FOLD_MIN, OUTSIDE, fold_outside
 from ._merge import (MAX_INPUTS, depth_of, finish, group_key, merge_constants,
@@ -56,7 +59,23 @@ _STEP_MODES = ("merge", "inside")
 
 def group_depth(G: Any) -> int:
     """The deepest group path in the graph (0 when nothing is grouped)."""
-    return max((len(str(g).split("/")) for _, g in G.nodes(data="group") if g), default=0)
+    return max((len(str(g).split("/")) for g in distinct(G, "group") if g), default=0)
+
+
+_LOOSE = "\0loose"  # a node in no box at ``depth``: in a run, if any
+
+
+def _box_path(g: Any, depth: int, expand: frozenset[str]) -> str | None:
+    """The path of the box of a node of group path ``g`` (``_LOOSE`` or ``None``: none)."""
+    path = group_key(g, depth) if depth else None
+    d = depth
+    while path is not None and path in expand:  # an opened group shows its own groups
+        d += 1
+        deeper = group_key(g, d)
+        path = deeper if deeper != path else None
+    if path is not None:
+        return path
+    return _LOOSE if not depth or group_key(g, depth) is None else None
 
 
 def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
@@ -64,20 +83,23 @@ def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
     """Nodes grouped at ``depth`` into boxes ``g0, g1 …`` (in order of first member), but
     for the groups in ``expand``; with ``runs``, the other nodes but the root go into that
     many runs of the topological order."""
-    rank = dict(G.nodes(data="order"))
-    key: dict[str, tuple[str, Any]] = {}
+    box_of: dict[str, str] = {}
+    boxes: dict[str, dict[str, Any]] = {}
+    ids: dict[str, str] = {}  # group path → its box
     loose = []
-    for n, g in sorted(G.nodes(data="group"), key=lambda e: rank[e[0]]):
-        path = group_key(g, depth) if depth else None
-        d = depth
-        while path is not None and path in expand:  # an opened group shows its own groups
-            d += 1
-            deeper = group_key(g, d)
-            path = deeper if deeper != path else None
-        if path is not None:
-            key[n] = (path, path)
-        elif not depth or group_key(g, depth) is None:
+    kinds: dict[Any, str | None] = {}  # group path → its box's path, _LOOSE, or None (apart)
+    for n, g in in_order(G, "group"):
+        if g not in kinds:
+            kinds[g] = _box_path(g, depth, expand)
+        path = kinds[g]
+        if path is _LOOSE:
             loose.append(n)
+        elif path is not None:
+            b = ids.get(path)
+            if b is None:
+                b = ids[path] = f"g{len(boxes)}"
+                boxes[b] = {"label": path, "kind": "group", "op": "group", "group": path}
+            box_of[n] = b
     if runs is None:
         loose = []
     elif root_apart:
@@ -86,16 +108,10 @@ def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
         size = math.ceil(len(loose) / runs)
         for start in range(0, len(loose), size):
             part = loose[start:start + size]
+            b = f"g{len(boxes)}"
             label = f"{part[0]}…{part[-1]}" if len(part) > 1 else part[0]
-            key.update((n, (label, None)) for n in part)
-    ids: dict[tuple[str, Any], str] = {}
-    box_of: dict[str, str] = {}
-    for n, k in key.items():
-        if k not in ids:
-            ids[k] = f"g{len(ids)}"
-        box_of[n] = ids[k]
-    boxes = {b: {"label": k[0], "kind": "group", "op": "group", "group": k[1]}
-             for k, b in ids.items()}
+            boxes[b] = {"label": label, "kind": "group", "op": "group", "group": None}
+            box_of.update(zip(part, repeat(b)))
     return box_of, boxes
 
 
@@ -177,13 +193,9 @@ def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge",
     mode = _check_steps(steps)
     if G.number_of_nodes() <= max_boxes:
         return G
-    parts: dict[str, list[str]] = {}  # distinct group paths, split once
-    ungrouped = 0
-    for _, g in G.nodes(data="group"):
-        if g:
-            parts.setdefault(g, str(g).split("/"))
-        else:
-            ungrouped += 1
+    sizes = Counter(map(itemgetter(1), G.nodes(data="group")))  # nodes per group path
+    parts = {g: str(g).split("/") for g in sizes if g}  # distinct group paths, split once
+    ungrouped = sum(k for g, k in sizes.items() if not g)
     deepest = group_depth(G)
     counts = {d: len({"/".join(p[:d]) for p in parts.values()}) for d in range(1, deepest + 1)}
     fits = [d for d in counts if counts[d] + ungrouped <= max_boxes]
