@@ -398,3 +398,19 @@ def test_a_level_needs_groups_and_draw_takes_the_model(mg):
     assert d.svg() == vizgrad.draw(G, collapse="neuron").svg()
     with pytest.raises(OperandTypeError, match="model= names the parameters"):
         vizgrad.draw(G, model=net)
+
+
+def test_runs_of_a_focused_batch_add_up_their_values_and_not_the_stubs():
+    """A focus stub (``… N more``, no value) that lands in a run of the automatic collapse
+    adds nothing to the run's value; it used to raise a TypeError."""
+    net = MLP(2, [3, 1], seed=1)
+    loss = sum((net([x, 1.0]) - 1.0) ** 2 for x in (0.5, -0.5, 2.0))
+    loss.backward()
+    G = vizgrad.graph.as_graph(loss, net)
+    F = focus(G, G.graph["root"], 2)
+    H = auto_collapse(F, 4)
+    runs = {H.nodes[b]["label"]: H.nodes[b] for b in H if H.nodes[b]["kind"] == "group"}
+    assert set(runs) == {"s0…v45", "s2…v77", "v107…v108"}
+    assert F.nodes["s0"]["data"] is None and "s0" in runs["s0…v45"]["members"]
+    assert runs["s0…v45"]["data"] == F.nodes["v45"]["data"]
+    assert runs["s2…v77"]["data"] == F.nodes["v77"]["data"]

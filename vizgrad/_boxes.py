@@ -82,11 +82,15 @@ class Boxes:
             return [o for o in outs if of.get(o) == s] or outs
         return outs
 
-    def value(self, b: str) -> float:
-        """The box's value: its ``data`` if given, else its shown outputs' sum."""
+    def value(self, b: str) -> float | None:
+        """The box's value: its ``data`` if given, else its shown outputs' sum (a focus stub
+        among them holds no value and adds nothing; ``None`` when none holds one)."""
         given = self.attrs[b].get("data")
-        return given if given is not None else exact_sum([self.G.nodes[o]["data"]
-                                                     for o in self.shown_outputs(b)])
+        if given is not None:
+            return given  # type: ignore[no-any-return]
+        data = getter(self.G, "data")
+        values = [v for v in map(data, self.shown_outputs(b)) if v is not None]
+        return exact_sum(values) if values else None
 
     def sample_attrs(self, b: str) -> dict[str, Any]:
         """``sample``: the one sample the box's value is of; ``samples``: how many samples
@@ -101,7 +105,7 @@ class Boxes:
         per = self._by_sample(b)
         if per is not None:  # what the box shows for each sample, and for all (a player's choice)
             out["by_sample"] = [exact_sum([data(o) for o in v]) for v in per]
-            out["all"] = exact_sum([data(o) for o in outs])
+            out["all"] = exact_sum([v for v in map(data, outs) if v is not None])
         if len(seen) == 1 and self.pick[1] is not None:
             out["sample"] = seen.pop()
         elif len(seen) > 1:
