@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 from ._boxes import Boxes as _Boxes
 from ._boxes import exact_sum as _sum
 from ._columns import getter, member_steps, namer
+from ._records import contributions_of, heads_of, totals_of
 
 __all__ = ["contract", "display_name"]
 
@@ -97,25 +98,7 @@ def _contributions(steps: Any, indices: list[int], skip: Any = ()) -> Any:
     ``skip`` (a light graph's steps read them off their records:
     :class:`vizgrad._stream.StreamSteps`)."""
     own = getattr(steps, "contributions", None)
-    if own is not None:
-        return own(indices, skip)
-    return ((c["target"], c["source"], c["slot"], c.get("local"), c["amount"], c["before"],
-             c["after"], bool(c.get("observed")), bool(c.get("overwrote")))
-            for k in indices for c in steps[k]["contributions"] if c["target"] not in skip)
-
-
-def _totals(steps: list[dict[str, Any]], skip: Any = ()) -> dict[str, list[Any]]:
-    """Each target's number of contributions and the grad its last one leaves (but for the
-    targets in ``skip``)."""
-    out: dict[str, list[Any]] = {}
-    for s in steps:
-        for c in s.get("contributions", ()):
-            if c["target"] in skip:
-                continue
-            rec = out.setdefault(c["target"], [0, None])
-            rec[0] += 1
-            rec[1] = c["after"]
-    return out
+    return own(indices, skip) if own is not None else contributions_of(steps, indices, skip)
 
 
 def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
@@ -177,8 +160,7 @@ def _heads(steps: Any) -> Any:
     """``(index, kind, node)`` of every step; a light graph's steps give them without
     building the steps (:class:`vizgrad._stream.StreamSteps`)."""
     heads = getattr(steps, "heads", None)
-    return heads() if heads is not None else ((s["index"], s["kind"], s["node"])
-                                              for s in steps)
+    return heads() if heads is not None else heads_of(steps)
 
 
 def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[str, Any]]:
@@ -202,7 +184,7 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
                 events.append((at[b], "backward", back_nodes[b][0]))
     vis: dict[str, float] = {}
     own_totals = getattr(steps, "totals", None)
-    totals = own_totals(bx.inner) if own_totals is not None else _totals(steps, bx.inner)
+    totals = own_totals(bx.inner) if own_totals is not None else totals_of(steps, bx.inner)
     out: list[dict[str, Any]] = []
 
     def emit(step: dict[str, Any], origin: int) -> None:

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 __all__ = ["NODE_KEYS", "PLAIN", "OVERWROTE", "OBSERVED", "LazySteps", "NodeColumns",
-           "node_columns", "step_at", "step_dicts", "step_count"]
+           "contributions_of", "heads_of", "node_columns", "step_at", "step_dicts",
+           "step_count", "totals_of"]
 
 #: the keys of a node record, in the order the trace format writes them
 NODE_KEYS = ("id", "label", "op", "kind", "data", "grad", "on_path", "parents", "order", "group",
@@ -224,3 +225,41 @@ for _name in ("__iter__", "__getitem__", "__setitem__", "__delitem__", "__contai
               "append", "extend", "insert", "pop", "remove", "index", "count", "copy", "sort",
               "reverse", "clear"):
     setattr(LazySteps, _name, _filled(_name))
+
+
+def heads_of(steps: Sequence[dict[str, Any]]) -> Iterator[tuple[int, str, Any]]:
+    """``(index, kind, node)`` of every step dict.
+
+    >>> list(heads_of([{"index": 0, "kind": "inputs", "node": None}]))
+    [(0, 'inputs', None)]
+    """
+    return ((s["index"], s["kind"], s["node"]) for s in steps)
+
+
+def totals_of(steps: Sequence[dict[str, Any]], skip: Any = ()) -> dict[str, list[Any]]:
+    """Each target's number of contributions in the step dicts and the grad its last one
+    leaves, but for the targets in ``skip``.
+
+    >>> c = {"target": "v0", "after": 2.0}
+    >>> totals_of([{"contributions": [c, {**c, "after": 5.0}]}, {}])
+    {'v0': [2, 5.0]}
+    """
+    out: dict[str, list[Any]] = {}
+    for s in steps:
+        for c in s.get("contributions", ()):
+            if c["target"] in skip:
+                continue
+            got = out.setdefault(c["target"], [0, None])
+            got[0] += 1
+            got[1] = c["after"]
+    return out
+
+
+def contributions_of(steps: Sequence[dict[str, Any]], indices: Sequence[int],
+                     skip: Any = ()) -> Iterator[tuple[Any, ...]]:
+    """``(target, source, slot, local, amount, before, after, observed, overwrote)`` of every
+    contribution of the step dicts at ``indices``, in order, but for those to the targets in
+    ``skip``."""
+    return ((c["target"], c["source"], c["slot"], c.get("local"), c["amount"], c["before"],
+             c["after"], bool(c.get("observed")), bool(c.get("overwrote")))
+            for k in indices for c in steps[k]["contributions"] if c["target"] not in skip)

@@ -25,7 +25,8 @@ from itertools import repeat as _repeat
 from operator import itemgetter, not_, sub
 from typing import Any
 
-from ._records import CONTRIBUTION, OBSERVED, OVERWROTE, LazySteps, step_at, step_dicts
+from ._records import (CONTRIBUTION, OBSERVED, OVERWROTE, LazySteps, contributions_of,
+                       heads_of, step_at, step_dicts, totals_of)
 from .tracing import Trace
 
 __all__ = ["StreamSteps"]
@@ -55,8 +56,8 @@ class StreamSteps(LazySteps):
 
     def heads(self) -> Iterator[tuple[int, str, str | None]]:
         """``(index, kind, node)`` of every step, none built."""
-        if self._build is None:
-            yield from ((s["index"], s["kind"], s["node"]) for s in list.__iter__(self))
+        if self._build is None:  # built: a plain list of step dicts
+            yield from heads_of(self)
             return
         cols, back, root = self._at
         ids = cols.id
@@ -80,16 +81,8 @@ class StreamSteps(LazySteps):
         """Each target's number of contributions and the grad its last one leaves, read
         off the records (what :func:`vizgrad._contract.contract` needs), but for the
         targets in ``skip``."""
-        out: dict[str, list[Any]] = {}
         if self._build is None:
-            for s in list.__iter__(self):
-                for c in s.get("contributions", ()):
-                    if c["target"] in skip:
-                        continue
-                    got = out.setdefault(c["target"], [0, None])
-                    got[0] += 1
-                    got[1] = c["after"]
-            return out
+            return totals_of(self, skip)
         back = self._at[1]  # each record: node, upstream, flag, then its contributions
         flat = _chain.from_iterable
         targets = list(flat(map(itemgetter(slice(3, None, CONTRIBUTION)), back)))
@@ -105,11 +98,7 @@ class StreamSteps(LazySteps):
         :func:`vizgrad._contract._contributions` reads them, none built as a dict (but for
         those to the targets in ``skip``)."""
         if self._build is None:
-            yield from ((c["target"], c["source"], c["slot"], c.get("local"), c["amount"],
-                         c["before"], c["after"], bool(c.get("observed")),
-                         bool(c.get("overwrote")))
-                        for k in indices for c in list.__getitem__(self, k)["contributions"]
-                        if c["target"] not in skip)
+            yield from contributions_of(self, indices, skip)
             return
         back, first = self._at[1], len(self._forward) + 2
         recs: Any = map(back.__getitem__, map(sub, indices, _repeat(first)))
