@@ -151,8 +151,6 @@ def compose(op: str, args: list[str]) -> str | None:
     return None
 
 
-
-
 def name_nodes(nodes: NodeColumns | Sequence[Any], root: str,
                parents: list[tuple[int, ...]] | None = None) -> None:
     """Set ``name`` and ``sample`` on every node record, in place (see the module doc).
@@ -216,33 +214,19 @@ def _made(cols: Any, i: int, ps: tuple[int, ...], room: int) -> str | None:
 
 
 def _name_plain(cols: Any, parents: list[tuple[int, ...]], fallback: bytearray) -> None:
-    """Names outside a net: label, else made from the operands, else a number, else the id."""
-    ids, kinds, names = cols.id, cols.kind, cols.name
+    """Names outside a net: label, else :func:`_unlabelled`."""
+    names = cols.name
     for i, (lab, ps) in enumerate(zip(cols.label, parents)):
         if lab:
             names[i] = str(lab)
-            continue
-        if ps:
-            for p in ps:
-                if fallback[p]:
-                    break
-            else:
-                made = _made(cols, i, ps, NAME_LENGTH)
-                if made is not None:
-                    names[i] = made
-                    continue
-        if kinds[i] == "const":
-            names[i] = fmt(cols.data[i], 12, trim=True)
         else:
-            names[i] = str(ids[i])
-            fallback[i] = 1
+            _unlabelled(cols, i, ps, NAME_LENGTH, fallback)
 
 
 def _name_net(cols: Any, parents: list[tuple[int, ...]], net: _Net, fallback: bytearray) -> None:
-    """Names in a net: label, else role, else made from the operands (the loss's up to
-    :data:`ROLE_LENGTH`), else a number, else the id; a wrapped number is an input or a
-    constant."""
-    ids, kinds, names = cols.id, cols.kind, cols.name
+    """Names in a net: label, else role, else :func:`_unlabelled` (the loss's names made up
+    to :data:`ROLE_LENGTH`); a wrapped number is an input or a constant."""
+    kinds, names = cols.kind, cols.name
     role, leaf, where = net.roles.get, net.leaf, net.where
     for i, (lab, ps) in enumerate(zip(cols.label, parents)):
         name = str(lab) if lab else role(i)
@@ -250,18 +234,26 @@ def _name_net(cols: Any, parents: list[tuple[int, ...]], net: _Net, fallback: by
             kinds[i] = "input" if name is not None and name.startswith("x[") else "const"
         if name is not None:
             names[i] = name
-            continue
-        if ps:
-            for p in ps:
-                if fallback[p]:
-                    break
-            else:
-                made = _made(cols, i, ps, NAME_LENGTH if where[i] is not None else ROLE_LENGTH)
-                if made is not None:
-                    names[i] = made
-                    continue
-        if kinds[i] == "const":
-            names[i] = fmt(cols.data[i], 12, trim=True)
         else:
-            names[i] = str(ids[i])
-            fallback[i] = 1
+            room = NAME_LENGTH if where[i] is not None else ROLE_LENGTH
+            _unlabelled(cols, i, ps, room, fallback)
+
+
+def _unlabelled(cols: Any, i: int, ps: tuple[int, ...], room: int, fallback: bytearray) -> None:
+    """Name node ``i``, which has no label (nor role): made from its operands' names, unless
+    one is named by its id or it would not fit in ``room``; else a constant's number; else
+    its id (marked in ``fallback``)."""
+    if ps:
+        for p in ps:
+            if fallback[p]:
+                break
+        else:
+            made = _made(cols, i, ps, room)
+            if made is not None:
+                cols.name[i] = made
+                return
+    if cols.kind[i] == "const":
+        cols.name[i] = fmt(cols.data[i], 12, trim=True)
+    else:
+        cols.name[i] = str(cols.id[i])
+        fallback[i] = 1
