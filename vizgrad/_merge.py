@@ -72,7 +72,7 @@ def merge_inputs(x: Any) -> nx.MultiDiGraph:
             seen.add(name)
             if len(seen) > MAX_INPUTS:  # too many to draw apart: the graph stays as it is
                 return G
-    return merge_constants(G, inputs_only=True) if copies and len(seen) <= MAX_INPUTS else G
+    return merge_constants(G, inputs_only=True) if copies else G
 
 
 def merge_constants(x: Any, level: str | int = "layer", *,

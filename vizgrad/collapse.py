@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections import Counter, deque
 from itertools import repeat
 from operator import itemgetter
-from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
 from ._columns import distinct, in_order
