@@ -26,10 +26,13 @@ from typing import Any
 
 import vizgrad
 from bench_svg import TIMEOUT, _worker_ticks, cpu_now, median_pair, tanh_chain
-from vizgrad.render.scene import _captions, _dot, geometry, layout
-from vizgrad.render.scene import model as scene_module
-from vizgrad.render.scene import prepare as prepare_module
-from vizgrad.render.write import svg as svg_module
+from vizgrad.scene import captions as _captions
+from vizgrad.scene import dot as _dot
+from vizgrad.scene.layout import geometry
+from vizgrad.scene.layout import run as layout
+from vizgrad.scene import scene as scene_module
+from vizgrad.scene import prepare as prepare_module
+from vizgrad.write import svg as svg_module
 
 __all__ = ["draw_dot", "end_to_end"]
 

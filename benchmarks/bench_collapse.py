@@ -28,8 +28,8 @@ from bench_svg import cpu_now, median_pair
 
 import vizgrad
 from vizgrad import Value
-from vizgrad.collapse import auto_collapse
-from vizgrad.nn import MLP
+from vizgrad.graph.collapse import auto_collapse
+from vizgrad.core.nn import MLP
 
 
 def mlp_loss(samples: int, sizes: tuple[int, ...] = (4, 12, 12, 1)) -> Value:

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import networkx as nx
 
 from vizgrad import Value, to_networkx, trace
-from vizgrad.engine import topological_order
+from vizgrad.core.value import topological_order
 
 try:
     from micrograd.engine import Value as MicroValue

@@ -7,7 +7,7 @@ For each: CPU ms to draw one frame (a window of consecutive frames on one
 scene), CPU ms per frame to quantise and encode them as a GIF and the GIF
 bytes per frame, CPU ms per step SVG (with the system ``dot``, so that the
 layout's CPU time is counted) and its bytes. These
-are the figures :mod:`vizgrad._budget` uses to estimate a render up front;
+are the figures :mod:`vizgrad.export.budget` uses to estimate a render up front;
 its own estimate is printed beside them.
 """
 
@@ -24,10 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vizgrad import Value, to_networkx  # noqa: E402
-from vizgrad import _budget  # noqa: E402
-from vizgrad.render import frames as fr  # noqa: E402
-from vizgrad.render.write.svg import draw  # noqa: E402
-from vizgrad.tracing import states  # noqa: E402
+from vizgrad.export import budget as _budget  # noqa: E402
+from vizgrad.write.raster import frames as fr  # noqa: E402
+from vizgrad.write.svg import draw  # noqa: E402
+from vizgrad.tracing.recorder import states  # noqa: E402
 
 
 def mlp_loss(samples: int):

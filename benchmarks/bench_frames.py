@@ -28,10 +28,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vizgrad import Value, examples, to_networkx
-from vizgrad.render.write.picture import _encode
-from vizgrad.render.write.picture import frames as fr
-from vizgrad.render.write.picture._picture import Picture, rc
-from vizgrad.render.scene.model import Scene
+from vizgrad.write.raster import encode as _encode
+from vizgrad.write.raster import frames as fr
+from vizgrad.write.raster.picture import Picture, rc
+from vizgrad.scene.scene import Scene
 
 
 def fork():

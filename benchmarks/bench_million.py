@@ -2,8 +2,8 @@
 
 Two graphs, each built in a fresh child process (garbage collector on, as users run it):
 
-- ``chain``: a deep chain, ``x.tanh().tanh()…`` of ``--values`` Values (vizgrad.engine);
-- ``mlp``: a wide batch, ``vizgrad.nn.MLP(4, [12, 12, 1])`` (tanh) and a squared error
+- ``chain``: a deep chain, ``x.tanh().tanh()…`` of ``--values`` Values (vizgrad.core.value);
+- ``mlp``: a wide batch, ``vizgrad.core.nn.MLP(4, [12, 12, 1])`` (tanh) and a squared error
   summed over as many samples as make about ``--values`` values (its net named and
   grouped: ``model=net``).
 
@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MODEL = '''
 import random
 from vizgrad import Value
-from vizgrad.nn import MLP
+from vizgrad.core.nn import MLP
 
 PER_SAMPLE = 486  # values one sample adds to MLP(4, [12, 12, 1])'s loss
 
@@ -85,7 +85,7 @@ def child(route: str, kind: str, values: int, folder: Path) -> dict[str, float]:
     cpu0 = time.process_time()
     build = 0.0
     if route == "build":  # build() as the command line runs it: the collector paused
-        from vizgrad._bulk import paused_collector
+        from vizgrad.runtime.gc_pause import paused_collector
 
         t0 = time.perf_counter()
         with paused_collector():
@@ -106,7 +106,7 @@ def child(route: str, kind: str, values: int, folder: Path) -> dict[str, float]:
         info = drawing.prepared.graph.graph.get("collapsed", {})
         n, boxes = info.get("nodes"), info.get("boxes")
     else:  # the command line builds the graph itself: its time is taken off by the parent
-        from vizgrad.cli import main
+        from vizgrad.cli.commands import main
 
         t1 = time.perf_counter()
         c1 = time.process_time()

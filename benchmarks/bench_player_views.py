@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vizgrad
-from vizgrad.render.write import _views
-from vizgrad.render.write.html import player_html
+from vizgrad.player import views as _views
+from vizgrad.player.page import player_html
 
 
 def course_mlp():
@@ -49,7 +49,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    graphs = {"mlp example (40 values)": vizgrad.examples.graph("mlp"),
+    graphs = {"mlp example (40 values)": vizgrad.graph.examples.graph("mlp"),
               "course MLP(3, [4, 4, 1]) (128 values)": course_mlp()}
     kinds = {"full": ({}, _views.VIEW_BUDGET),
              "collapsed, no views": ({"collapse": "neuron"}, 0),

@@ -5,7 +5,7 @@ summed over a batch) is built, and each stage is timed on its own, garbage colle
 
 - ``trace``: :func:`vizgrad.trace` of the loss;
 - ``to_networkx``: the graph of that trace;
-- ``collapse``: :func:`vizgrad.render.scene.prepare.prepare` with the default options (past
+- ``collapse``: :func:`vizgrad.scene.prepare.prepare` with the default options (past
   ``max_nodes`` the graph is collapsed: the picture is an overview);
 - ``layout``: the scene of the graph drawn (Graphviz);
 - ``SVG``: writing the SVG of that scene;
@@ -40,9 +40,9 @@ from bench_svg import cpu_now
 import vizgrad
 from vizgrad import Value, group, to_networkx, trace
 from vizgrad.options import Options
-from vizgrad.render.scene.prepare import prepare
-from vizgrad.render.scene.model import make_scene
-from vizgrad.render.write.svg import Drawing
+from vizgrad.scene.prepare import prepare
+from vizgrad.scene.scene import make_scene
+from vizgrad.write.svg import Drawing
 
 try:
     from micrograd.engine import Value as MicroValue

@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_steps.py [--repeat 3]``. Prints a Markdown table of
 medians, measured side by side in one run. "One layout" builds one
-:class:`~vizgrad.render.scene.model.Scene` and writes the SVG of each step from it;
+:class:`~vizgrad.scene.scene.Scene` and writes the SVG of each step from it;
 "a layout per step" builds a new scene (so runs Graphviz) for every step, which is
 what drawing each step on its own costs. Times are wall seconds with the embedded
 Graphviz worker already started.
@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vizgrad import Value, examples, to_networkx
-from vizgrad.render.write._svgout import svg_document
-from vizgrad.render.scene.model import Scene
+from vizgrad.write.svgout import svg_document
+from vizgrad.scene.scene import Scene
 
 
 def two_hundred() -> object:

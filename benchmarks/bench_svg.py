@@ -42,9 +42,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vizgrad import Value, to_networkx
-from vizgrad.render.scene import _embedded as embedded
-from vizgrad.render.scene import layout
-from vizgrad.render.write.svg import draw
+from vizgrad.scene.layout import embedded
+from vizgrad.scene.layout import run as layout
+from vizgrad.write.svg import draw
 
 TIMEOUT = 600.0
 
@@ -142,7 +142,7 @@ def tanh_chain(n: int) -> Value:
 
 def in_process(dot: str, fmt: str) -> Callable[[], bytes]:
     """Graphviz alone: the worker's WebAssembly setup, called in this process."""
-    from vizgrad.render.scene._wasm_worker import make_backend, render_on_big_stack
+    from vizgrad.scene.layout.wasm_worker import make_backend, render_on_big_stack
 
     backend = make_backend()
 

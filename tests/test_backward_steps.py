@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from vizgrad import Value, tracing
-from vizgrad import _backward
-from vizgrad.engine import add_with_overwrite_bug
+from vizgrad import Value
+from vizgrad.tracing import recorder as tracing
+from vizgrad.tracing import backward as _backward
+from vizgrad.core.value import add_with_overwrite_bug
 
 
 def _mixed_graph(seed: int) -> Value:

@@ -9,11 +9,11 @@ import pytest
 
 import vizgrad
 from vizgrad import Value, VizgradError
-from vizgrad.checks import gradcheck
-from vizgrad.engine import add_with_overwrite_bug
+from vizgrad.graph.gradcheck import gradcheck
+from vizgrad.core.value import add_with_overwrite_bug
 from vizgrad.exceptions import DomainError, GraphFormatError, NumericOverflowError
-from vizgrad.graph import from_json, to_json, to_networkx
-from vizgrad.tracing import trace
+from vizgrad.graph.convert import from_json, to_json, to_networkx
+from vizgrad.tracing.recorder import trace
 
 
 def fork_f(a, b):
@@ -182,9 +182,9 @@ def test_gradcheck_of_a_non_value_is_a_type_error(bad):
 
 
 def test_a_collapsed_or_focused_graph_is_refused_with_what_to_check_instead():
-    from vizgrad.collapse import collapse, focus
+    from vizgrad.graph.collapse import collapse, focus
 
-    mlp = vizgrad.examples.graph("mlp")
+    mlp = vizgrad.graph.examples.graph("mlp")
     for H in (collapse(mlp, "neuron"), from_json(to_json(collapse(mlp, "layer")))):
         with pytest.raises(GraphFormatError, match="this graph is collapsed: its box 'L0"):
             gradcheck(H)
@@ -193,7 +193,7 @@ def test_a_collapsed_or_focused_graph_is_refused_with_what_to_check_instead():
 
 
 def test_a_graph_with_merged_constants_is_checked_by_node_id_not_by_position():
-    from vizgrad.collapse import merge_constants
+    from vizgrad.graph.collapse import merge_constants
 
     x = Value(2.0, label="x")
     with vizgrad.group("A"):
@@ -231,7 +231,7 @@ def test_a_step_that_overflows_for_any_h_says_so_and_does_not_advise_a_smaller_h
 
 
 def test_an_op_with_the_wrong_number_of_operands_is_refused_by_name():
-    doc = json.loads(to_json(vizgrad.examples.graph("fork")))  # v2 = a × b
+    doc = json.loads(to_json(vizgrad.graph.examples.graph("fork")))  # v2 = a × b
     doc["edges"] = [e for e in doc["edges"] if (e["target"], e["slot"]) != ("v2", 1)]
     for step in doc["graph"]["steps"]:
         step["contributions"] = [c for c in step["contributions"]

@@ -10,10 +10,11 @@ import pytest
 
 import vizgrad
 from vizgrad import Value
-from vizgrad.collapse import auto_collapse, collapse, focus, map_step, merge_constants, prepare
+from vizgrad.graph.collapse import (auto_collapse, collapse, focus, map_step, merge_constants,
+                                    prepare)
 from vizgrad.exceptions import OperandTypeError, OptionError
-from vizgrad.nn import MLP
-from vizgrad.tracing import replay, states
+from vizgrad.core.nn import MLP
+from vizgrad.tracing.recorder import replay, states
 
 X, Y = [2.0, 3.0, -1.0], 1.0
 
@@ -301,7 +302,7 @@ def test_draw_collapses_a_grouped_mlp_by_itself_and_says_so(mg):
 
 
 def test_player_and_focus_render_the_transformed_graph():
-    G = vizgrad.examples.graph("mlp")
+    G = vizgrad.graph.examples.graph("mlp")
     page = vizgrad.player_html(G, collapse="neuron", group_steps="inside")
     assert "L0/N2" in page and page.count('class="step-text"') == 1 + len(
         collapse(G, "neuron", steps="inside").graph["steps"])  # the steps and the final view
@@ -310,7 +311,7 @@ def test_player_and_focus_render_the_transformed_graph():
 
 
 def test_a_transformed_graph_carries_data_and_no_sentence():
-    G = vizgrad.examples.graph("mlp")
+    G = vizgrad.graph.examples.graph("mlp")
     source = {"format", "root", "also", "derivatives", "backward_ran", "default_step", "steps"}
     for H, added in [(collapse(G, "neuron"), "collapsed"), (auto_collapse(G, 5), "collapsed"),
                      (focus(G, G.graph["root"], 1), "focus"), (merge_constants(G), "merged")]:
@@ -319,18 +320,18 @@ def test_a_transformed_graph_carries_data_and_no_sentence():
 
 
 def test_collapsed_graphs_survive_json():
-    H = collapse(vizgrad.examples.graph("mlp"), "neuron")
+    H = collapse(vizgrad.graph.examples.graph("mlp"), "neuron")
     back = vizgrad.from_json(vizgrad.to_json(H))
     assert dict(back.nodes(data=True)) == json.loads(json.dumps(dict(H.nodes(data=True))))
     assert vizgrad.draw(back).svg() == vizgrad.draw(H).svg()
 
 
-@pytest.mark.parametrize("name", vizgrad.examples.names())
+@pytest.mark.parametrize("name", vizgrad.graph.examples.names())
 def test_any_grouping_of_any_example_replays_consistently(name):
     """Groups that are not neurons (a value used inside and outside its group,
     groups spread over the order) still give steps that replay to the nodes."""
     for seed in range(6):
-        G = vizgrad.examples.graph(name)
+        G = vizgrad.graph.examples.graph(name)
         rng = random.Random(seed)
         for n in G:
             G.nodes[n]["group"] = rng.choice([None, "A", "A/x", "A/y", "B", "B/z"])
@@ -348,12 +349,12 @@ def test_any_grouping_of_any_example_replays_consistently(name):
 
 
 def test_prepare_leaves_a_small_graph_alone():
-    G = vizgrad.examples.graph("fork")
+    G = vizgrad.graph.examples.graph("fork")
     assert prepare(G, collapse_at="auto", max_nodes=2000) == (G, [])
 
 
 def test_frames_step_through_the_collapsed_graph(tmp_path):
-    G = vizgrad.examples.graph("mlp")
+    G = vizgrad.graph.examples.graph("mlp")
     H = collapse(G, "neuron")
     last = len(H.graph["steps"]) - 1
     paths = vizgrad.frames(G, tmp_path, "svg", collapse="neuron", steps=[0, last])
@@ -367,7 +368,7 @@ def test_course_mlp_collapsed_fits_a_docs_column_with_every_parameter_grad(mg):
     """micrograd's MLP(3, [4, 4, 1]): at most 20 boxes, no text under 12 px in a 1,400 px
     docs column (issue 23's one rule: 1,050 pt at 9 pt), and every weight's and bias's grad
     written in its neuron's box."""
-    from vizgrad.render.scene.model import smallest_text
+    from vizgrad.scene.scene import smallest_text
 
     _, _, G = mg
     d = vizgrad.draw(G, collapse="neuron")
@@ -406,7 +407,7 @@ def test_runs_of_a_focused_batch_add_up_their_values_and_not_the_stubs():
     net = MLP(2, [3, 1], seed=1)
     loss = sum((net([x, 1.0]) - 1.0) ** 2 for x in (0.5, -0.5, 2.0))
     loss.backward()
-    G = vizgrad.graph.as_graph(loss, net)
+    G = vizgrad.graph.convert.as_graph(loss, net)
     F = focus(G, G.graph["root"], 2)
     H = auto_collapse(F, 4)
     runs = {H.nodes[b]["label"]: H.nodes[b] for b in H if H.nodes[b]["kind"] == "group"}

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from vizgrad import _embed
-from vizgrad._embed import Spec, alt_text, figure_html, parse_options, render
+from vizgrad.embed import blocks as _embed
+from vizgrad.embed.blocks import Spec, alt_text, figure_html, parse_options, render
 from vizgrad.exceptions import ExpressionError, OptionError, UnknownExampleError
 
 FORK = "(a*b)*(a+b)"
@@ -157,7 +157,7 @@ def test_player_height_grows_with_the_picture_and_the_table():
 
 def test_player_height_counts_the_rows_the_script_will_build():
     from vizgrad import examples
-    from vizgrad.render.write.html import player_html
+    from vizgrad.player.page import player_html
 
     page = player_html(examples.graph("fork"))  # five values: the script builds five rows
     assert '<table id="nodes" data-rows="5"' in page and "<tbody></tbody>" in page

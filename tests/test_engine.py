@@ -10,7 +10,7 @@ import random
 import pytest
 
 from vizgrad import Value, VizgradError
-from vizgrad.engine import add_with_overwrite_bug, topological_order
+from vizgrad.core.value import add_with_overwrite_bug, topological_order
 from vizgrad.exceptions import NumericOverflowError
 
 H = 1e-6

@@ -10,7 +10,7 @@ import pytest
 import vizgrad
 from vizgrad import Value, VizgradError, examples
 from vizgrad.exceptions import ExpressionError, UnknownExampleError
-from vizgrad.tracing import Trace
+from vizgrad.tracing.recorder import Trace
 
 NAMES = ["shared-node", "overwrite-bug", "sum-square", "fork", "tanh-native", "tanh-decomposed",
          "torch-crosscheck", "softmax-nll", "mlp", "course-mlp"]

@@ -10,9 +10,9 @@ import pytest
 
 import vizgrad
 from vizgrad import Value, VizgradError
-from vizgrad.engine import topological_order
+from vizgrad.core.value import topological_order
 from vizgrad.exceptions import ExpressionError
-from vizgrad.expr import MAX_BRACKETS, MAX_LENGTH, parse
+from vizgrad.core.expr import MAX_BRACKETS, MAX_LENGTH, parse
 
 
 def _relu(x):

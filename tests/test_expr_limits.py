@@ -6,7 +6,7 @@ import pytest
 
 from vizgrad import parse
 from vizgrad.exceptions import ExpressionError
-from vizgrad.expr import MAX_DEPTH, MAX_NODES
+from vizgrad.core.expr import MAX_DEPTH, MAX_NODES
 
 
 @pytest.mark.parametrize("terms", [MAX_DEPTH - 1, MAX_DEPTH + 1, 1000, 1200])

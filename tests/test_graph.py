@@ -11,9 +11,10 @@ import pytest
 import vizgrad
 from vizgrad import Value, examples
 from vizgrad.exceptions import GraphFormatError, OperandTypeError, VizgradError
-from vizgrad.graph import as_graph, from_json, graph_state, graph_to_trace, to_json, to_networkx
-from vizgrad.render.text import caption, chain_rule
-from vizgrad.tracing import trace
+from vizgrad.graph.convert import (as_graph, from_json, graph_state, graph_to_trace, to_json,
+                                   to_networkx)
+from vizgrad.style.text import caption, chain_rule
+from vizgrad.tracing.recorder import trace
 
 NODE_ATTRS = {"label", "data", "grad", "op", "kind", "order"}
 
@@ -282,7 +283,7 @@ def test_to_networkx_fills_the_same_graph_as_networkxs_own_methods(name):
 def test_a_graph_with_its_own_dicts_is_filled_by_networkxs_methods():
     import networkx as nx
 
-    from vizgrad.graph import _fill
+    from vizgrad.graph.convert import _fill
 
     class Mine(nx.MultiDiGraph):
         pass

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from vizgrad import draw, examples, from_json, to_json
-from vizgrad.collapse import collapse, focus
+from vizgrad.graph.collapse import collapse, focus
 from vizgrad.exceptions import GraphFormatError
 
 FORK = json.loads(to_json(examples.graph("fork")))  # v2 = a × b, v3 = a + b, v4 = v2 × v3

@@ -40,17 +40,17 @@ def third_party(modules: list[str]) -> list[str]:
 @pytest.mark.parametrize(
     "statement",
     [
-        "import vizgrad.engine",
+        "import vizgrad.core.value",
         "import vizgrad",
         "from vizgrad import Value, VizgradError",
         "import vizgrad.exceptions",
-        "import vizgrad.tracing",
-        "import vizgrad.expr",
-        "import vizgrad.checks",
-        "import vizgrad.examples",
+        "import vizgrad.tracing.recorder",
+        "import vizgrad.core.expr",
+        "import vizgrad.graph.gradcheck",
+        "import vizgrad.graph.examples",
         "import vizgrad; vizgrad.trace(vizgrad.Value(1.0) * 2)",
         "import vizgrad; vizgrad.parse('a*b', a=1, b=2).backward()",
-        "import vizgrad.notebook, vizgrad._embed",
+        "import vizgrad.embed.notebook, vizgrad.embed.blocks",
         "import vizgrad; x = vizgrad.Value(1.0) * 2; x._repr_mimebundle_(); x.backward()",
     ],
 )
@@ -67,23 +67,23 @@ def test_the_probe_can_see_a_third_party_import():
 
 
 def test_the_probe_does_not_miss_lazy_exports():
-    loaded = newly_loaded("import vizgrad.engine")
-    assert "vizgrad.engine" in loaded
-    assert "vizgrad.tracing" not in loaded and "vizgrad.graph" not in loaded
+    loaded = newly_loaded("import vizgrad.core.value")
+    assert "vizgrad.core.value" in loaded
+    assert "vizgrad.tracing.recorder" not in loaded and "vizgrad.graph.convert" not in loaded
 
 
 @pytest.mark.parametrize(
     "name, module",
     [
-        ("Value", "vizgrad.engine"),
+        ("Value", "vizgrad.core.value"),
         ("VizgradError", "vizgrad.exceptions"),
-        ("Trace", "vizgrad.tracing"),
-        ("trace", "vizgrad.tracing"),
-        ("to_networkx", "vizgrad.graph"),
-        ("to_json", "vizgrad.graph"),
-        ("from_json", "vizgrad.graph"),
-        ("parse", "vizgrad.expr"),
-        ("gradcheck", "vizgrad.checks"),
+        ("Trace", "vizgrad.tracing.recorder"),
+        ("trace", "vizgrad.tracing.recorder"),
+        ("to_networkx", "vizgrad.graph.convert"),
+        ("to_json", "vizgrad.graph.convert"),
+        ("from_json", "vizgrad.graph.convert"),
+        ("parse", "vizgrad.core.expr"),
+        ("gradcheck", "vizgrad.graph.gradcheck"),
     ],
 )
 def test_lazy_exports_resolve_to_the_core_modules(name, module):
@@ -94,7 +94,7 @@ def test_lazy_exports_resolve_to_the_core_modules(name, module):
 
 @pytest.mark.parametrize("name", ["examples", "collapse", "nn"])
 def test_submodules_load_on_first_use_as_themselves(name):
-    """``vizgrad.examples`` is not loaded by ``import vizgrad``; the attribute loads it."""
+    """``vizgrad.graph.examples`` is not loaded by ``import vizgrad``; the attribute loads it."""
     probe = (f"import sys, vizgrad; before = 'vizgrad.{name}' in sys.modules; "
              f"m = vizgrad.{name}; print(before, m is sys.modules['vizgrad.{name}'], m.__name__)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
@@ -109,7 +109,8 @@ def test_unknown_attribute_raises_attribute_error():
 
 @pytest.mark.parametrize(
     "module",
-    ["engine", "exceptions", "tracing", "graph", "expr", "checks", "examples"],
+    ["engine", "exceptions", "tracing", "graph", "core.expr", "graph.gradcheck", "examples",
+     "collapse", "nn", "options"],
 )
 def test_core_modules_have_an_explicit_public_surface(module):
     import importlib

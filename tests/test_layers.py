@@ -1,10 +1,10 @@
-"""Layers import one way: engine → trace → graph → scene → writers → apps → facade.
+"""Layers import one way, as the map in ``vizgrad/_layers.py`` lists them.
 
-Every module of the package is put in a layer below. Parsing each module's
-source (not importing it), every import counts: at the top, inside a function,
-under ``if TYPE_CHECKING:``, and ``importlib.import_module`` with a literal
-name. A module may import from its own layer or a lower one, never a higher
-one, and the imports that run (all but the type-checking ones) form no cycle.
+Every module of the package is in the layer of its folder (or, at the root, of its own
+row). Parsing each module's source (not importing it), every import counts: at the top,
+inside a function, under ``if TYPE_CHECKING:``, and ``importlib.import_module`` with a
+literal name. A module may import from its own layer or a lower one, never a higher one,
+and no imports, the type-checking ones included, form a cycle.
 """
 
 from __future__ import annotations
@@ -18,57 +18,14 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "vizgrad"
 
-#: the layers, lowest first; a module imports only from its own layer or a lower one
-LAYERS = {
-    # the Value engine, and helpers that need nothing of vizgrad above its exceptions
-    "engine": ["_version", "exceptions", "_display", "_floats", "engine", "expr", "nn", "i18n",
-               "_files", "_parent", "_numbers", "_bulk", "_group"],
-    # the step-by-step record of a graph's forward and backward pass
-    "trace": ["tracing", "_walk", "_backward", "_records", "_nets", "_names", "_roles"],
-    # networkx graphs, their checks and transformations, the examples
-    "graph": ["graph", "_merge", "_boxes", "_columns", "_graph_check", "_graph_meta",
-              "_contract", "_fold", "collapse", "_lite", "_stream", "examples", "_budget",
-              "_samples"],
-    # the options model, the graph drawn (render.scene.prepare), the laid-out picture: layout
-    # (Graphviz), geometry, looks, texts, themes, presets; gradcheck writes with render.text
-    "scene": ["options", "render.scene.prepare", "checks", "render", "render.text",
-              "render.theme", "render.presets", "render._metrics", "render.pacing",
-              "render.scene", "render.scene.geometry", "render.scene.layout",
-              "render.scene._embedded", "render.scene._wasm_worker", "render.scene.model",
-              "render.scene._looks",
-              "render.scene._groups", "render.scene._shapes", "render.scene._labels",
-              "render.scene.ids", "render.scene._captions", "render.scene._dot",
-              "render.scene._opened"],
-    # SVG, animated SVG, pictures and frames, the HTML player
-    "writers": ["render.write", "render.write._svgout", "render.write.playback",
-                "render.write._views", "render.write._finding", "render.write._bundle",
-                "render.write.svg", "render.write.animated",
-                "render.write.slides", "render.write.html", "render.write.picture",
-                "render.write.picture.frames", "render.write.picture._picture",
-                "render.write.picture._glyphs", "render.write.picture._fonts",
-                "render.write.picture._redraw", "render.write.picture._encode",
-                "render.svg", "render.html", "render.frames"],
-    # embeds (notebook, Markdown, Sphinx), the command line, the gallery export, the lab
-    "apps": ["_embed", "_embed_html", "notebook", "markdown", "sphinx", "cli", "_cli_args",
-             "__main__", "_targets", "_load", "_jobs", "_phases", "_pool", "gallery",
-             "_gallery_page", "lab", "lab.app", "lab.cli",
-             "lab._admission", "lab._hosts", "lab._requests", "lab._service", "lab._limits",
-             "lab._answers", "lab._middleware", "lab._routes", "lab._protocol", "lab._workers",
-             "lab._disk", "lab._caches"],
-    # vizgrad/__init__.py: re-exports every layer lazily; an import of one of its names
-    # counts as an import of the module that defines the name
-    "facade": [""],
-}
-
+from vizgrad._layers import LAYERS, layer_of, rank  # noqa: E402  (the map under test)
 
 #: modules that import by a computed name, and where the names they may import are written
 DYNAMIC = {
     "vizgrad": "its _LAZY table of lazy exports",
-    "vizgrad.cli": "module names written as strings (LAZY_COMMANDS)",
+    "vizgrad.cli.commands": "module names written as strings (LAZY_COMMANDS)",
 }
 
-LAYER_OF = {("vizgrad." + m).rstrip("."): layer for layer, ms in LAYERS.items() for m in ms}
-RANK = {layer: i for i, layer in enumerate(LAYERS)}
 
 
 @dataclass(frozen=True)
@@ -219,10 +176,9 @@ def cycles(pairs: set[tuple[str, str]]) -> list[list[str]]:
 
 def upward(all_edges: list[Edge]) -> list[str]:
     """The imports of a higher layer, written as ``module:line -> target``."""
-    return [f"{e.source}:{e.line} ({LAYER_OF[e.source]}) -> {e.target} ({LAYER_OF[e.target]})"
+    return [f"{e.source}:{e.line} ({layer_of(e.source)}) -> {e.target} ({layer_of(e.target)})"
             for e in all_edges
-            if e.source in LAYER_OF and e.target in LAYER_OF
-            and RANK[LAYER_OF[e.target]] > RANK[LAYER_OF[e.source]]]
+            if rank(layer_of(e.target)) > rank(layer_of(e.source))]
 
 
 def runtime_pairs(all_edges: list[Edge]) -> set[tuple[str, str]]:
@@ -233,19 +189,47 @@ def runtime_pairs(all_edges: list[Edge]) -> set[tuple[str, str]]:
 # -- the package ----------------------------------------------------------------------------
 
 
-def test_every_module_is_in_exactly_one_layer():
-    listed = [("vizgrad." + m).rstrip(".") for ms in LAYERS.values() for m in ms]
-    assert sorted(set(package_modules()) - set(listed)) == [], "put these in a layer"
-    assert sorted(set(listed) - set(package_modules())) == [], "these modules are gone"
-    assert len(listed) == len(set(listed)), "a module is in two layers"
+def test_every_module_is_in_a_layer_and_every_row_names_something():
+    modules = package_modules()
+    for module in modules:
+        layer_of(module)  # raises KeyError for a module in no layer
+    listed = [m for _, members, _ in LAYERS for m in members]
+    assert len(listed) == len(set(listed)), "a member is in two layers"
+    gone = [m for m in listed if not any(
+        x == ("vizgrad." + m).rstrip(".") or x.startswith(f"vizgrad.{m}.") for x in modules)]
+    assert gone == [], "these rows name nothing"
+
+
+def test_the_root_holds_only_the_front_door():
+    """The package root: the facade, base modules and options; every other module is in a
+    folder of its layer (issue 30, item 1)."""
+    root = sorted(p.stem for p in PACKAGE.glob("*.py"))
+    rows = {m or "__init__" for _, members, _ in LAYERS for m in members}
+    assert set(root) <= rows
+    assert len(root) <= 16
 
 
 def test_no_module_imports_from_a_higher_layer():
     assert upward(edges()) == []
 
 
-def test_the_imports_that_run_form_no_cycle():
-    assert cycles(runtime_pairs(edges())) == []
+def test_no_imports_form_a_cycle_not_even_type_checking_ones():
+    assert cycles({(e.source, e.target) for e in edges()}) == []
+
+
+def test_a_planted_function_local_import_of_the_lab_in_core_fails(tmp_path):
+    """The counter-test: the checks above do fail on an upward import inside a function."""
+    import shutil
+    pkg = tmp_path / "vizgrad"
+    shutil.copytree(PACKAGE, pkg, ignore=shutil.ignore_patterns("__pycache__", "static",
+                                                                "assets", "locales"))
+    value = pkg / "core" / "value.py"
+    value.write_text(value.read_text(encoding="utf-8")
+                     + "\n\ndef _planted():\n    from vizgrad.lab import app\n    return app\n",
+                     encoding="utf-8")
+    found = upward(edges(package_modules(pkg)))
+    assert len(found) == 1 and found[0].startswith("vizgrad.core.value:")
+    assert found[0].endswith("-> vizgrad.lab.app (lab)")
 
 
 def test_only_the_listed_modules_import_by_a_computed_name():
@@ -255,10 +239,10 @@ def test_only_the_listed_modules_import_by_a_computed_name():
     assert computed == set(DYNAMIC)
 
 
-def test_the_engine_layer_imports_only_the_standard_library_and_itself():
+def test_the_lowest_layers_import_only_the_standard_library_and_themselves():
     modules = package_modules()
     bad = []
-    for module in (m for m, layer in LAYER_OF.items() if layer == "engine"):
+    for module in (m for m in modules if layer_of(m) in ("base", "runtime", "core")):
         path = modules[module]
         for target, _, line, _ in scan(module, path.read_text(encoding="utf-8"),
                                        path.name == "__init__.py").found:
@@ -272,17 +256,17 @@ def test_the_engine_layer_imports_only_the_standard_library_and_itself():
 
 LOCAL = '''
 def f():
-    from ..notebook import value_bundle
+    from ..embed.notebook import value_bundle
     import importlib
-    return importlib.import_module("vizgrad.render.write.html"), importlib.import_module(name)
+    return importlib.import_module("vizgrad.player.page"), importlib.import_module(name)
 '''
 
 
 def test_the_checker_sees_local_imports_and_literal_import_module_calls():
-    found = scan("vizgrad.render.scene", LOCAL)
+    found = scan("vizgrad.scene.looks", LOCAL)
     assert [(t, n) for t, n, _, _ in found.found] == [
-        ("vizgrad.notebook", ("value_bundle",)), ("importlib", ()),
-        ("vizgrad.render.write.html", ())]
+        ("vizgrad.embed.notebook", ("value_bundle",)), ("importlib", ()),
+        ("vizgrad.player.page", ())]
     assert found.dynamic == [5]
 
 
@@ -294,8 +278,8 @@ def test_the_checker_marks_type_checking_imports_and_resolves_packages():
 
 
 def test_the_checker_reports_an_upward_import_and_a_cycle():
-    assert upward([Edge("vizgrad.engine", "vizgrad.notebook", 142)]) == [
-        "vizgrad.engine:142 (engine) -> vizgrad.notebook (apps)"]
+    assert upward([Edge("vizgrad.core.value", "vizgrad.embed.notebook", 142)]) == [
+        "vizgrad.core.value:142 (core) -> vizgrad.embed.notebook (embed)"]
     assert cycles({("a", "b"), ("b", "c"), ("c", "a")}) == [["a", "b", "c", "a"]]
     assert cycles({("a", "b"), ("b", "c"), ("a", "c")}) == []
 
@@ -312,7 +296,7 @@ def test_a_name_imported_from_the_package_counts_as_its_module(tmp_path):
     assert found == {"vizgrad._version", "vizgrad.render.svg", "vizgrad.examples"}
 
 
-@pytest.mark.parametrize("module", ["vizgrad.engine", "vizgrad.tracing"])
+@pytest.mark.parametrize("module", ["vizgrad.core.value", "vizgrad.tracing.recorder"])
 def test_value_and_trace_reach_the_notebook_through_no_import(module):
-    """The display is registered by vizgrad.notebook in vizgrad._display (issue 19, item 3)."""
-    assert not [e for e in edges() if e.source == module and e.target == "vizgrad.notebook"]
+    """The display is registered by vizgrad.embed.notebook in vizgrad.core.display."""
+    assert not [e for e in edges() if e.source == module and e.target == "vizgrad.embed.notebook"]

@@ -1,5 +1,5 @@
 """The overview route: a graph past ``max_nodes`` collapsed from its trace's columns
-(:class:`vizgrad._lite.LiteGraph`) gives the graph and steps that collapsing the full
+(:class:`vizgrad.graph.lite.LiteGraph`) gives the graph and steps that collapsing the full
 networkx graph gives, without building that graph or every step."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 
 import vizgrad
 from vizgrad import Value, examples, group, to_networkx, trace
-from vizgrad._lite import LiteGraph
-from vizgrad.collapse import AUTO_BOXES, auto_collapse, collapse, group_depth
-from vizgrad.graph import lite_or_networkx, to_json
-from vizgrad.nn import MLP
+from vizgrad.graph.lite import LiteGraph
+from vizgrad.graph.collapse import AUTO_BOXES, auto_collapse, collapse, group_depth
+from vizgrad.graph.convert import lite_or_networkx, to_json
+from vizgrad.core.nn import MLP
 from vizgrad.options import Options
-from vizgrad.render.scene.prepare import prepare
+from vizgrad.scene.prepare import prepare
 
 
 def tanh_chain(n: int) -> Value:

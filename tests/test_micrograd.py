@@ -12,7 +12,7 @@ import pytest
 
 import vizgrad
 from vizgrad import Value
-from vizgrad.tracing import trace
+from vizgrad.tracing.recorder import trace
 
 mg_engine = pytest.importorskip("micrograd.engine", reason="micrograd==0.1.0 is a test dependency")
 MV = mg_engine.Value

@@ -16,8 +16,8 @@ import pytest
 
 import vizgrad
 from vizgrad import Value, examples, from_json, to_json, to_networkx, trace
-from vizgrad.collapse import merge_constants
-from vizgrad.tracing import Trace
+from vizgrad.graph.collapse import merge_constants
+from vizgrad.tracing.recorder import Trace
 
 mg_nn = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
 mg_engine = pytest.importorskip("micrograd.engine", reason="micrograd==0.1.0 is a test dependency")
@@ -206,7 +206,7 @@ def test_a_graph_2_file_still_loads_and_draws_with_names():
 
 
 def test_a_name_that_is_only_an_id_is_written_small():
-    from vizgrad.render.scene.model import Scene
+    from vizgrad.scene.scene import Scene
 
     G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)  # log(exp(alpha)): 15 letters
     assert [G.nodes[n]["name"] for n in sorted(G)] == ["alpha", "exp(alpha)", "v2", "2", "f"]
@@ -225,8 +225,8 @@ def test_an_unnamed_output_is_f_unless_a_value_is_called_f():
 
 
 def test_the_players_table_and_the_lab_use_the_names():
-    from vizgrad.render.write.playback import node_table
-    from vizgrad.render.scene.model import Scene
+    from vizgrad.write.playback import node_table
+    from vizgrad.scene.scene import Scene
 
     rows = {r["id"]: r for r in node_table(Scene(examples.graph("mlp"), caption=False))}
     assert rows["v36"]["name"] == "ŷ[0]" and rows["v38"]["name"] == "ŷ[0] − y[0]"
@@ -234,14 +234,14 @@ def test_the_players_table_and_the_lab_use_the_names():
 
 
 def test_the_embeds_call_an_expressions_output_f():
-    from vizgrad._embed import graph, parse_options
+    from vizgrad.embed.blocks import graph, parse_options
 
     G = graph(parse_options({"values": "a=-2, b=3"}, "(a*b)*(a+b)"))
     assert G.nodes[G.graph["root"]]["name"] == "f" and G.nodes[G.graph["root"]]["data"] == -6.0
 
 
 def test_a_penalty_on_the_weights_is_no_forward_pass():
-    from vizgrad.nn import MLP
+    from vizgrad.core.nn import MLP
 
     net = MLP(2, [2, 1], seed=1)
     xs, ys = [[1.0, -2.0], [0.5, 3.0]], [1.0, -1.0]
@@ -280,9 +280,9 @@ def test_a_net_with_two_outputs_names_each_output_and_target():
 
 
 def test_an_opened_neuron_names_its_values_inside_its_box():
-    from vizgrad.collapse import collapse
-    from vizgrad.render.write._views import unpack_view, views
-    from vizgrad.render.scene.model import Scene
+    from vizgrad.graph.collapse import collapse
+    from vizgrad.player.views import unpack_view, views
+    from vizgrad.scene.scene import Scene
 
     G = examples.graph("mlp")
     opened = views(Scene(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]
@@ -296,9 +296,9 @@ def test_an_opened_neuron_names_its_values_inside_its_box():
 def test_an_opened_neurons_captions_name_its_values_whole():
     """A box inside an opened frame is titled by its name there (out), but the captions,
     read outside the frame, name it whole: L0.N1.out.grad += …"""
-    from vizgrad.collapse import collapse
-    from vizgrad.render.scene.model import Scene
-    from vizgrad.render.write._views import unpack_view, views
+    from vizgrad.graph.collapse import collapse
+    from vizgrad.scene.scene import Scene
+    from vizgrad.player.views import unpack_view, views
 
     G = examples.graph("mlp")
     opened = views(Scene(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]
@@ -312,7 +312,7 @@ def test_an_opened_neurons_captions_name_its_values_whole():
 def test_collapsing_the_course_net_draws_its_inputs_into_the_first_layer(course):
     """Issue 23: by default the copies of an input micrograd wraps in every neuron are one
     node x[s][i], and every first-layer box gets its inputs; False keeps the copies apart."""
-    from vizgrad.collapse import collapse
+    from vizgrad.graph.collapse import collapse
 
     G, net = course
     H = collapse(G, "neuron")

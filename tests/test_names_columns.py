@@ -2,15 +2,15 @@
 an input Value shared by two forward passes, a value used twice, a penalty on a weight, and
 the same records read back from a file of an older format (dicts, any ids).
 
-Every expected row is written out by hand from the rules in vizgrad._names."""
+Every expected row is written out by hand from the rules in vizgrad.tracing.names."""
 
 from __future__ import annotations
 
 import pytest
 
 from vizgrad import Value
-from vizgrad.nn import MLP
-from vizgrad.tracing import Trace, trace
+from vizgrad.core.nn import MLP
+from vizgrad.tracing.recorder import Trace, trace
 
 mg_nn = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
 mg_engine = pytest.importorskip("micrograd.engine", reason="micrograd==0.1.0 is a test dependency")
@@ -42,7 +42,7 @@ SHARED = [
 
 
 def shared_batch():
-    """Two samples through one neuron (vizgrad.nn), both reading the same Value u."""
+    """Two samples through one neuron (vizgrad.core.nn), both reading the same Value u."""
     net = MLP(1, [1], seed=0)
     u = Value(0.5)
     d0 = net([u]) - 1.0

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import vizgrad
-from vizgrad import notebook
+from vizgrad.embed import notebook
 from vizgrad.exceptions import OptionError
 
 from .helpers import build_fork
@@ -46,7 +46,7 @@ def test_show_starts_at_the_step_asked_for_and_passes_options():
     bundle = vizgrad.show("fork", step="final", theme="dark")._repr_mimebundle_()
     page = _page(bundle)
     assert 'data-start="8"' in page and '<html lang="en" class="dark">' in page  # the final view
-    assert bundle["image/svg+xml"] == vizgrad.draw(vizgrad.examples.graph("fork"),
+    assert bundle["image/svg+xml"] == vizgrad.draw(vizgrad.graph.examples.graph("fork"),
                                                    theme="dark").svg()
     assert "every gradient is final" in bundle["image/svg+xml"]
     assert 'data-start="7"' in _page(vizgrad.show("fork", step="last")._repr_mimebundle_())
@@ -115,10 +115,11 @@ def test_a_value_with_more_nodes_than_the_limit_keeps_its_repr(monkeypatch):
 
 
 def test_a_value_displays_as_a_player_before_anything_imports_the_notebook_module():
-    # the engine does not import vizgrad.notebook: the first display loads it (vizgrad._display)
+    # the engine does not import vizgrad.embed.notebook: the first display loads it
+    # (vizgrad.core.display)
     probe = ("import sys, vizgrad\n"
              "a, b = vizgrad.Value(-2.0), vizgrad.Value(3.0); q = (a * b) * (a + b)\n"
-             "q.backward(); before = 'vizgrad.notebook' in sys.modules\n"
+             "q.backward(); before = 'vizgrad.embed.notebook' in sys.modules\n"
              "print(before, sorted(q._repr_mimebundle_()))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,

@@ -10,11 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 import vizgrad
-from vizgrad import _embed, examples
-from vizgrad.cli import main
+from vizgrad import examples
+from vizgrad.embed import blocks as _embed
+from vizgrad.cli.commands import main
 from vizgrad.exceptions import OptionError
 from vizgrad.options import ENTRY_DEFAULTS, OPTIONS, Options, from_text, resolve_step
-from vizgrad.render.write.picture.frames import frames
+from vizgrad.write.raster.frames import frames
 
 #: the defaults that differ between entry points, on purpose: the player (and show(), the
 #: player in a notebook) draws every value unless asked; the first step shown differs too

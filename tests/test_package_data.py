@@ -36,7 +36,7 @@ def test_every_data_file_is_in_the_package_data():
 
 
 def test_the_check_sees_a_file_no_glob_matches():
-    globs = ["render/assets/*.js"]
-    assert _shipped("render/assets/player.js", globs)
-    assert not _shipped("render/assets/vg/table.js", globs)
-    assert not _shipped("render/assets/player.css", globs)
+    globs = ["player/assets/*.js"]
+    assert _shipped("player/assets/player.js", globs)
+    assert not _shipped("player/assets/vg/table.js", globs)
+    assert not _shipped("player/assets/player.css", globs)

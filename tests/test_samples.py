@@ -7,13 +7,13 @@ import math
 import pytest
 
 import vizgrad
-from vizgrad._samples import count, samples
-from vizgrad.collapse import collapse
+from vizgrad.graph.samples import count, samples
+from vizgrad.graph.collapse import collapse
 from vizgrad.exceptions import OptionError
-from vizgrad.graph import as_graph
-from vizgrad.nn import MLP
+from vizgrad.graph.convert import as_graph
+from vizgrad.core.nn import MLP
 from vizgrad.options import OPTIONS, Options, from_text
-from vizgrad.render.scene.model import Scene
+from vizgrad.scene.scene import Scene
 
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
 YS = [1.0, -1.0, -1.0, 1.0]
@@ -100,7 +100,7 @@ def test_a_sample_the_net_was_not_run_on_is_refused_with_the_range(course):
         collapse(G, "neuron", sample=4)
     with pytest.raises(OptionError, match="sample must be a sample number"):
         collapse(G, "neuron", sample=-1)
-    one = vizgrad.examples.graph("mlp")  # one forward pass
+    one = vizgrad.graph.examples.graph("mlp")  # one forward pass
     assert count(one) == 1 and samples(one) == {}
     with pytest.raises(OptionError, match="one sample"):
         collapse(one, "neuron", sample=1)
@@ -156,7 +156,7 @@ def test_the_rows_from_the_boxes_feeding_a_layer_add_up_to_their_grads(course):
 def test_the_command_line_takes_sample_and_says_when_it_is_not_there(tmp_path):
     from click.testing import CliRunner
 
-    from vizgrad.cli import main
+    from vizgrad.cli.commands import main
 
     out = tmp_path / "fork.svg"
     bad = CliRunner().invoke(main, ["render", "fork", "-q", "-o", str(out), "--sample", "3"])
@@ -166,7 +166,7 @@ def test_the_command_line_takes_sample_and_says_when_it_is_not_there(tmp_path):
     assert wrong.exit_code == 2 and "sample" in wrong.output
     ok = CliRunner().invoke(main, ["render", "fork", "-q", "-o", str(out), "--sample", "all"])
     assert ok.exit_code == 0, ok.output
-    assert out.read_bytes() == vizgrad.draw(vizgrad.examples.graph("fork")).svg().encode()
+    assert out.read_bytes() == vizgrad.draw(vizgrad.graph.examples.graph("fork")).svg().encode()
 
 
 def test_a_penalty_on_the_parameters_is_not_taken_for_samples():
@@ -193,7 +193,7 @@ def test_a_box_keeps_its_value_for_every_sample_and_their_sum(course, s, lite):
     """What a player switches between: each neuron box's ``by_sample`` is its output in each
     forward pass (computed here from the weights), ``all`` their sum, whichever sample the
     box shows; the same read off the trace's columns (a LiteGraph) as off networkx."""
-    from vizgrad._lite import LiteGraph
+    from vizgrad.graph.lite import LiteGraph
 
     net, loss, G = course
     source = LiteGraph(vizgrad.trace(loss, model=net)) if lite else G

@@ -37,7 +37,7 @@ def _tracked_sources() -> list[str]:
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, f"git ls-files failed in {ROOT}: {done.stderr.strip()}"
     found = [p for p in done.stdout.split("\0") if p and (ROOT / p).is_file()]
-    assert "vizgrad/engine.py" in found, f"git ls-files in {ROOT} did not list the package"
+    assert "vizgrad/core/value.py" in found, f"git ls-files in {ROOT} did not list the package"
     return sorted(found)
 
 

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from vizgrad import Value, examples
-from vizgrad.engine import topological_order
+from vizgrad.core.value import topological_order
 
 torch = pytest.importorskip("torch", reason="PyTorch is the cross-check oracle; pip install torch")
 F = torch.nn.functional

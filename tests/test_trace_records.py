@@ -18,9 +18,9 @@ from micrograd.engine import Value as MicroValue
 from micrograd.nn import MLP as MicroMLP
 
 from vizgrad import Value, examples, to_json, to_networkx, trace
-from vizgrad.graph import graph_to_trace
-from vizgrad.nn import MLP
-from vizgrad.tracing import Trace, replay
+from vizgrad.graph.convert import graph_to_trace
+from vizgrad.core.nn import MLP
+from vizgrad.tracing.recorder import Trace, replay
 
 FORK_TRACE_JSON = (
     '{"format": "vizgrad.trace/2", "root": "v4", "also": [], "derivatives": "exact", "backwar'
@@ -337,8 +337,8 @@ def test_traces_of_the_same_graph_are_equal_and_an_edit_tells_them_apart():
 def test_naming_reads_the_columns_by_position(monkeypatch):
     """Naming a large trace's values (and a net's, with model=) reads and writes the node
     columns by position: no record dict is made per node."""
-    from vizgrad._records import NodeColumns
-    from vizgrad.nn import MLP
+    from vizgrad.tracing.records import NodeColumns
+    from vizgrad.core.nn import MLP
 
     made = []
 

@@ -16,8 +16,8 @@ import pytest
 
 import vizgrad
 from vizgrad import Value, VizgradError
-from vizgrad.engine import add_with_overwrite_bug
-from vizgrad.tracing import Trace, replay, states, trace
+from vizgrad.core.value import add_with_overwrite_bug
+from vizgrad.tracing.recorder import Trace, replay, states, trace
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRIBUTION_KEYS = {"source", "target", "slot", "local", "upstream", "amount", "before", "after"}

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from vizgrad import examples
-from vizgrad.render.text import name
+from vizgrad.style.text import name
 
 #: words that are not English prose: op names, code, product and proper names, key caps,
 #: example names, and the language switch's own name for English

@@ -7,7 +7,7 @@
     (8, -3.0, -8.0)
 
 Only the engine loads eagerly; everything else is imported on first use, so
-``import vizgrad`` stays light and ``vizgrad.engine`` needs no third-party module.
+``import vizgrad`` stays light and ``vizgrad.core.value`` needs no third-party module.
 """
 
 from __future__ import annotations
@@ -15,28 +15,28 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from . import _display
+from .core import display as _display
 from ._version import __version__
-from .engine import Value, group
+from .core.value import Value, group
 from .exceptions import VizgradError
 
 _LAZY = {
-    "Trace": "tracing",
-    "trace": "tracing",
-    "to_networkx": "graph",
-    "to_json": "graph",
-    "from_json": "graph",
-    "parse": "expr",
-    "gradcheck": "checks",
+    "Trace": "tracing.recorder",
+    "trace": "tracing.recorder",
+    "to_networkx": "graph.convert",
+    "to_json": "graph.convert",
+    "from_json": "graph.convert",
+    "parse": "core.expr",
+    "gradcheck": "graph.gradcheck",
     "examples": None,
     "collapse": None,
     "nn": None,
-    "draw": "render.write.svg",
-    "Drawing": "render.write.svg",
-    "frames": "render.write.picture.frames",
-    "animate": "render.write.picture.frames",
-    "player_html": "render.write.html",
-    "show": "notebook",
+    "draw": "write.svg",
+    "Drawing": "write.svg",
+    "frames": "write.raster.frames",
+    "animate": "write.raster.frames",
+    "player_html": "player.page",
+    "show": "embed.notebook",
 }
 
 __all__ = ["Value", "VizgradError", "__version__", "group", *_LAZY]
@@ -55,5 +55,5 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-# the notebook display of a Value or a Trace: vizgrad.notebook registers it when imported
-_display.on_first_display(lambda: importlib.import_module(".notebook", __name__))
+# the notebook display of a Value or a Trace: vizgrad.embed.notebook registers it when imported
+_display.on_first_display(lambda: importlib.import_module(".embed.notebook", __name__))

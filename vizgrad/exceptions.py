@@ -76,7 +76,7 @@ class GraphTooLargeError(VizgradError, ValueError):
 
 
 class UnknownExampleError(VizgradError, ValueError):
-    """An example name that is not one of :func:`vizgrad.examples.names`."""
+    """An example name that is not one of :func:`vizgrad.graph.examples.names`."""
 
 
 class BackendError(VizgradError, RuntimeError):

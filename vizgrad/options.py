@@ -32,16 +32,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from ._samples import check as _sample
-from .collapse import AUTO_NODES, LEVELS
+from .graph.samples import check as _sample
+from .graph.collapse import AUTO_NODES, LEVELS
 from .exceptions import OptionError
 from .i18n import languages
-from .render.scene.layout import BACKENDS, DEFAULT_TIMEOUT
-from .render.presets import PRESETS, Preset
-from .render.theme import THEMES, Theme
+from .style.presets import PRESETS, Preset
+from .style.theme import THEMES, Theme
 
-__all__ = ["DEFAULT_MAX_NODES", "ENTRY_DEFAULTS", "FINAL", "OPTIONS", "Option", "Options",
+__all__ = ["BACKENDS", "DEFAULT_MAX_NODES", "DEFAULT_TIMEOUT", "ENTRY_DEFAULTS", "FINAL", "OPTIONS",
+           "Option", "Options",
            "StepArg", "from_text", "options_for", "parse_step", "resolve_step"]
+
+#: the layout programs: the embedded Graphviz (WebAssembly) or the system's ``dot``
+BACKENDS = ("embedded", "system")
+#: Seconds a single layout may run before :class:`~vizgrad.exceptions.LayoutTimeoutError`.
+DEFAULT_TIMEOUT = 60.0
 
 #: Value nodes a drawing accepts unless ``max_nodes`` is raised.
 DEFAULT_MAX_NODES = 2000

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from vizgrad.cli import main
+from vizgrad.cli.commands import main
 
 
 class Run:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from vizgrad import examples, gallery
-from vizgrad.gallery import DEFAULT_FORMATS, Job, Options, export, resolve
+from vizgrad import examples
+from vizgrad.export import batch as gallery
+from vizgrad.export.batch import DEFAULT_FORMATS, Job, Options, export, resolve
 
 COURSE = Path(__file__).resolve().parents[1] / "models" / "course.py"
 
@@ -19,7 +20,7 @@ def _graph(name):
     if name != "course":
         return examples.graph(name)
     pytest.importorskip("micrograd", reason="micrograd 0.1.0 is a test dependency")
-    from vizgrad._targets import graph_of
+    from vizgrad.cli.targets import graph_of
 
     return graph_of(f"{COURSE}:build", {})[1]
 

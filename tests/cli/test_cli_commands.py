@@ -10,7 +10,8 @@ import sys
 import pytest
 
 import vizgrad
-from vizgrad import cli, examples
+from vizgrad import examples
+from vizgrad.cli import commands as cli
 
 
 def _rows(output: str) -> dict[str, list[str]]:

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from vizgrad import from_json
-from vizgrad.cli import main
+from vizgrad.cli.commands import main
 
 COURSE = Path(__file__).resolve().parents[1] / "models" / "course.py"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -90,7 +90,7 @@ def test_one_svg_and_one_gif_each_succeed(course, tmp_path):
 
 def test_a_gif_past_the_budget_is_refused_before_the_first_frame(tmp_path, monkeypatch):
     pytest.importorskip("micrograd", reason="micrograd 0.1.0 is a test dependency")
-    from vizgrad.render.write.picture import frames
+    from vizgrad.write.raster import frames
 
     def no_frames(*args, **kwargs):
         raise AssertionError("a frame was drawn")

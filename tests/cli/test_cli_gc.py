@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 
-from vizgrad import _targets
+from vizgrad.cli import targets as _targets
 
 
 def _spy(monkeypatch, seen):
@@ -27,7 +27,7 @@ def test_render_builds_with_the_collector_paused_and_draws_with_the_graph_frozen
         run, tmp_path, monkeypatch):
     seen = []
     _spy(monkeypatch, seen)
-    import vizgrad.gallery as gallery
+    import vizgrad.export.batch as gallery
 
     real_write = gallery.write_one
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from vizgrad import draw, examples, from_json, gradcheck, to_json
-from vizgrad.collapse import collapse, focus, merge_constants
+from vizgrad.graph.collapse import collapse, focus, merge_constants
 from vizgrad.exceptions import DomainError, GraphFormatError, NumericOverflowError
 
 try:
@@ -189,7 +189,7 @@ def test_every_example_still_round_trips():
 
 
 def test_check_of_a_collapsed_graph_says_it_cannot_be_checked(run, tmp_path):
-    from vizgrad.collapse import collapse
+    from vizgrad.graph.collapse import collapse
 
     path = tmp_path / "mlp-neuron.json"
     path.write_text(to_json(collapse(examples.graph("mlp"), "neuron")), encoding="utf-8")
@@ -214,7 +214,7 @@ def test_a_utf_16_file_renders_and_a_file_that_is_no_text_is_a_usage_error(run, 
 
 # -- the property test ------------------------------------------------------------------------
 
-#: real graphs to mutate: small examples, and the three kinds of graph vizgrad.collapse makes
+#: real graphs to mutate: small examples, and the three kinds of graph vizgrad.graph.collapse makes
 BASES = {name: json.loads(to_json(G)) for name, G in {
     "fork": examples.graph("fork"),
     "overwrite-bug": examples.graph("overwrite-bug"),
@@ -296,7 +296,7 @@ def _mutate(doc: Any, name: str, data: Any) -> None:
 def _check_cli(payload: bytes, tmp_path: Any) -> None:
     from click.testing import CliRunner
 
-    from vizgrad.cli import main
+    from vizgrad.cli.commands import main
 
     path = tmp_path / "mutant.json"
     path.write_bytes(payload)

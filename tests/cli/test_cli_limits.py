@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from vizgrad import gallery
-from vizgrad._budget import MAX_CELLS
-from vizgrad.render.scene.layout import DEFAULT_TIMEOUT
-from vizgrad.render.write.svg import DEFAULT_MAX_NODES
+from vizgrad.export import batch as gallery
+from vizgrad.export.budget import MAX_CELLS
+from vizgrad.scene.layout.run import DEFAULT_TIMEOUT
+from vizgrad.write.svg import DEFAULT_MAX_NODES
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -78,7 +78,7 @@ def test_a_bad_max_bytes_is_a_usage_error(run, size):
 
 
 def test_timeout_reaches_the_layout(run, tmp_path, monkeypatch):
-    from vizgrad.render.scene import model as scene
+    from vizgrad.scene import scene
 
     seen = []
     real = scene.run_layout
@@ -94,7 +94,7 @@ def test_timeout_reaches_the_layout(run, tmp_path, monkeypatch):
 
 
 def test_mp4_without_ffmpeg_is_refused_before_any_folder_is_made(run, tmp_path, monkeypatch):
-    from vizgrad.render.write.picture import frames
+    from vizgrad.write.raster import frames
 
     monkeypatch.setattr(frames, "find_ffmpeg", lambda: None)
     out = run("render", "fork", "--format", "mp4", "--out", str(tmp_path / "out"), code=1).output
@@ -193,7 +193,7 @@ def test_a_flat_sum_and_look_alike_names_on_the_command_line(run, tmp_path):
 
 def test_a_layout_timeout_names_the_option(run, tmp_path, monkeypatch):
     from vizgrad.exceptions import LayoutTimeoutError
-    from vizgrad.render.scene import model as scene
+    from vizgrad.scene import scene
 
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 0.5 s and was stopped")

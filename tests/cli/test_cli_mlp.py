@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from vizgrad import from_json
-from vizgrad.gallery import DEFAULT_FORMATS
+from vizgrad.export.batch import DEFAULT_FORMATS
 
 MODEL = Path(__file__).resolve().parents[1] / "models" / "mg_model.py"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vizgrad import from_json
-from vizgrad._load import load_model, split_spec
+from vizgrad.cli.model_file import load_model, split_spec
 from vizgrad.exceptions import ModelLoadError
 
 VALUE = """

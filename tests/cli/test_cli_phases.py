@@ -4,8 +4,8 @@ its trace's columns as the full graph would be drawn."""
 
 from __future__ import annotations
 
-from vizgrad._lite import LiteGraph
-from vizgrad._targets import graph_of
+from vizgrad.graph.lite import LiteGraph
+from vizgrad.cli.targets import graph_of
 
 CHAIN = """
     from vizgrad import Value

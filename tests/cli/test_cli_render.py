@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from vizgrad import examples, from_json
-from vizgrad.render.write.svg import draw
+from vizgrad.write.svg import draw
 
 SVG = "{http://www.w3.org/2000/svg}"
 QUICK = "svg,json,dot,html"  # no GIF: keeps the tests fast (the GIF has its own tests)
@@ -257,7 +257,7 @@ def test_output_into_a_missing_folder_fails_cleanly(run, tmp_path):
 
 def test_a_rendering_failure_exits_1_and_leaves_no_partial_file(run, tmp_path, monkeypatch):
     from vizgrad.exceptions import BackendError
-    from vizgrad.render.write import svg
+    from vizgrad.write import svg
 
     run("render", "fork", "--format", "svg", "--out", str(tmp_path), "-q")
     before = _tree(tmp_path)
@@ -289,7 +289,7 @@ def test_out_must_be_a_folder(run, tmp_path):
 # -- formats that need a system tool -------------------------------------------
 
 def _needs_ffmpeg():
-    from vizgrad.render.write.picture.frames import find_ffmpeg
+    from vizgrad.write.raster.frames import find_ffmpeg
 
     if find_ffmpeg() is None:
         pytest.skip("no ffmpeg on PATH and imageio-ffmpeg is not installed")

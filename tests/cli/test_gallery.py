@@ -7,9 +7,11 @@ import stat
 
 import pytest
 
-from vizgrad import examples, gallery
+from vizgrad import examples
+from vizgrad.export import batch as gallery
 from vizgrad.exceptions import GraphTooLargeError, OptionError
-from vizgrad.gallery import Job, Options, example_jobs, export, parse_formats, plan, write_atomic
+from vizgrad.export.batch import (Job, Options, example_jobs, export, parse_formats, plan,
+                                  write_atomic)
 from vizgrad.options import Options as DrawOptions
 
 
@@ -194,7 +196,7 @@ def test_progress_counts_every_picture_and_frame(tmp_path, workers):
 
 def test_the_player_is_budgeted_by_the_player_modules_own_figures(monkeypatch):
     from vizgrad.exceptions import GraphTooLargeError
-    from vizgrad.render.write import html
+    from vizgrad.player import page as html
 
     jobs = example_jobs(["softmax-nll"])
     steps = len(jobs[0].graph.graph["steps"])
@@ -211,8 +213,8 @@ def test_the_player_is_budgeted_by_the_player_modules_own_figures(monkeypatch):
 
 @pytest.mark.parametrize("name", ["shared-node", "fork", "softmax-nll", "mlp"])
 def test_the_budget_of_a_player_page_is_an_upper_bound(tmp_path, name):
-    from vizgrad import _budget
-    from vizgrad.render.write import html
+    from vizgrad.export import budget as _budget
+    from vizgrad.player import page as html
 
     (job,) = example_jobs([name])
     export([job], tmp_path, Options(formats=("html",)), workers=1)
@@ -224,15 +226,15 @@ def test_the_budget_of_a_player_page_is_an_upper_bound(tmp_path, name):
 
 
 def test_an_estimate_of_the_player_needs_the_players_own_figures():
-    from vizgrad import _budget
+    from vizgrad.export import budget as _budget
 
-    with pytest.raises(TypeError, match="player=vizgrad.render.write.html.estimate"):
+    with pytest.raises(TypeError, match="player=vizgrad.player.page.estimate"):
         _budget.estimate(5, 8, ["html"])
 
 
 @pytest.mark.parametrize("name", ["shared-node", "fork", "softmax-nll"])
 def test_the_budget_of_an_animated_svg_is_an_upper_bound(tmp_path, name):
-    from vizgrad import _budget
+    from vizgrad.export import budget as _budget
 
     (job,) = example_jobs([name])
     report = export([job], tmp_path, Options(formats=("animated-svg",)), workers=1)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from vizgrad import examples, gallery
-from vizgrad.gallery import Options, export, gallery_jobs
-from vizgrad.render.write.svg import draw
+from vizgrad import examples
+from vizgrad.export import batch as gallery
+from vizgrad.export.batch import Options, export, gallery_jobs
+from vizgrad.write.svg import draw
 
 from ..words import english_words, labels, markdown_texts
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from vizgrad import examples, parse, player_html
-from vizgrad._embed import COLUMN, column_preset
+from vizgrad.embed.blocks import COLUMN, column_preset
 from vizgrad.exceptions import OptionError
-from vizgrad.expr import name_output
-from vizgrad.render.write.svg import draw
+from vizgrad.core.expr import name_output
+from vizgrad.write.svg import draw
 
 from .conftest import current_step, grad, player_frames
 

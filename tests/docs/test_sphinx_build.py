@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vizgrad._embed import COLUMN, column_preset
+from vizgrad.embed.blocks import COLUMN, column_preset
 
 from .conftest import current_step, grad, player_frames
 
@@ -156,7 +156,7 @@ def test_a_bad_directive_reports_its_file_and_line_without_a_traceback(tmp_path)
 
 def test_the_animated_option_writes_the_animated_svg(tmp_path):
     from vizgrad import examples
-    from vizgrad.render.write.svg import draw
+    from vizgrad.write.svg import draw
 
     write_project(tmp_path / "src", index="Graphs\n======\n\n.. toctree::\n\n   chapter/fork\n",
                   chapter="Fork\n====\n\n.. vizgrad::\n   :example: fork\n   :animated:\n")

@@ -13,7 +13,7 @@ from vizgrad import examples
 from vizgrad.exceptions import BackendError, DomainError, LayoutTimeoutError
 from vizgrad.lab import create_app
 from vizgrad.lab.app import STATIC
-from vizgrad.tracing import replay
+from vizgrad.tracing.recorder import replay
 
 FORK = {"example": "fork", "values": {"a": -2, "b": 3}}
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -187,7 +187,7 @@ def test_an_overflowing_value_is_refused_and_an_overflowing_grad_is_still_json(c
 def test_gradcheck_of_an_overflowing_grad_says_what_the_command_line_says(client):
     from click.testing import CliRunner
 
-    from vizgrad.cli import main
+    from vizgrad.cli.commands import main
 
     body = error_of(client.post("/api/gradcheck", json={"expression": "a*1e300*1e300",
                                                         "values": {"a": 1e-300}}), 422, "overflow")
@@ -241,7 +241,7 @@ def test_render_cache_is_bounded(make_client):
 
 
 def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
-    import vizgrad.render.scene.model as scene
+    import vizgrad.scene.scene as scene
 
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 10 s and was stopped")
@@ -258,8 +258,8 @@ def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
 
 
 def test_render_passes_the_layout_time_limit(make_client, monkeypatch):
-    import vizgrad.render.scene.prepare as prepare
-    import vizgrad.render.scene.model as scene
+    import vizgrad.scene.prepare as prepare
+    import vizgrad.scene.scene as scene
 
     seen = {}
     real, real_check = scene.run_layout, prepare.refuse_large

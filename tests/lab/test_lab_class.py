@@ -26,7 +26,7 @@ FORK = {"example": "fork", "step": 3}
 @pytest.fixture
 def layouts(monkeypatch):
     """The layouts run (a list that grows by one per Graphviz run)."""
-    from vizgrad.render.scene import model as scene
+    from vizgrad.scene import scene
 
     runs: list[int] = []
     real = scene.run_layout

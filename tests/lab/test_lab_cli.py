@@ -12,7 +12,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from vizgrad.cli import main
+from vizgrad.cli.commands import main
 from vizgrad.lab.cli import serve
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vizgrad import examples
-from vizgrad.collapse import collapse
+from vizgrad.graph.collapse import collapse
 
 from .test_lab_api import FORK, error_of
 

@@ -14,7 +14,7 @@ import vizgrad.lab._routes as lab_routes
 from vizgrad.lab import create_app
 from vizgrad.lab._admission import LayoutGate
 from vizgrad.lab._requests import ApiError
-from vizgrad.render.scene.layout import cancel_layout
+from vizgrad.scene.layout.run import cancel_layout
 
 
 def _call(app, path: str, receive) -> list[dict]:
@@ -115,7 +115,7 @@ def test_a_render_whose_client_left_stops_its_layout(monkeypatch, caplog):
         return calls[-1]
 
     monkeypatch.setattr(lab_routes, "cancel_layout", spy)
-    import vizgrad.render.scene.model as scene_module
+    import vizgrad.scene.scene as scene_module
 
     started = []
     real_layout = scene_module.run_layout

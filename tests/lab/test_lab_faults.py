@@ -9,8 +9,8 @@ import time
 import pytest
 from click.testing import CliRunner
 
-import vizgrad.expr as expr
-from vizgrad.cli import main
+import vizgrad.core.expr as expr
+from vizgrad.cli.commands import main
 from vizgrad.exceptions import ExpressionError
 
 

@@ -10,9 +10,9 @@ import httpx
 from click.testing import CliRunner
 
 import vizgrad.lab._limits as lim
-import vizgrad.render.scene.model as scene_module
-from vizgrad._budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS, fmt_bytes
-from vizgrad.cli import main
+import vizgrad.scene.scene as scene_module
+from vizgrad.export.budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS, fmt_bytes
+from vizgrad.cli.commands import main
 from vizgrad.lab import create_app
 from vizgrad.lab.cli import PROTOCOL, serve
 

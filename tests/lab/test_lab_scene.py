@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from vizgrad import examples
-from vizgrad.render.write.playback import look_at
-from vizgrad.render.scene.model import Scene
+from vizgrad.write.playback import look_at
+from vizgrad.scene.scene import Scene
 
 FORK = {"example": "fork", "values": {"a": -2, "b": 3}}
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -83,7 +83,7 @@ def test_the_shared_scripts_are_served_as_modules(client, name):
 
 
 def test_the_scene_answer_carries_the_id_scheme(client):
-    from vizgrad.render.scene import ids
+    from vizgrad.scene import ids
 
     body = client.post("/api/scene", json={"example": "fork"}).json()
     assert body["ids"] == ids.scheme() and body["ids"]["box"] == "n-{node}"

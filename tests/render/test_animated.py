@@ -15,8 +15,8 @@ import pytest
 
 from vizgrad import examples
 from vizgrad.exceptions import OptionError
-from vizgrad.render.write.animated import frame_times
-from vizgrad.render.write.svg import draw
+from vizgrad.write.animated import frame_times
+from vizgrad.write.svg import draw
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -14,8 +14,8 @@ import itertools
 import pytest
 
 from vizgrad import examples
-from vizgrad.render.write.animated import frame_times
-from vizgrad.render.write.svg import draw
+from vizgrad.write.animated import frame_times
+from vizgrad.write.svg import draw
 
 np = pytest.importorskip("numpy", reason="numpy is not installed")
 Image = pytest.importorskip("PIL.Image", reason="Pillow is not installed")

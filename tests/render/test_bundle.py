@@ -1,4 +1,4 @@
-"""The step player's bundle of the shared ES modules (render/write/_bundle.py)."""
+"""The step player's bundle of the shared ES modules (player/bundle.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from vizgrad import examples
-from vizgrad.render.write import _bundle
-from vizgrad.render.write._bundle import BundleError, bundle, order, transform
-from vizgrad.render.write.html import player_html
+from vizgrad.player import bundle as _bundle
+from vizgrad.player.bundle import BundleError, bundle, order, transform
+from vizgrad.player.page import player_html
 
 from .vg_page import VG
 
-LAB = Path(_bundle.__file__).parents[2] / "lab" / "static"
+LAB = Path(_bundle.__file__).parents[1] / "lab" / "static"
 IMPORT = re.compile(r'^import \{[^}]*\} from "\./([\w/]+\.js)";', re.M)
 
 

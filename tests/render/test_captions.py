@@ -9,8 +9,8 @@ import re
 import pytest
 
 from vizgrad import Value, draw, examples, to_networkx, trace
-from vizgrad.render.scene.model import Scene
-from vizgrad.render.text import MINUS, chain_rule, name
+from vizgrad.scene.scene import Scene
+from vizgrad.style.text import MINUS, chain_rule, name
 
 EXAMPLES = examples.names()
 LANGS = ("en", "zh")
@@ -162,7 +162,7 @@ def test_a_long_unlabelled_value_keeps_its_id():
 
 @pytest.mark.parametrize("ex, decimals", [("fork", 4), ("mlp", 2), ("softmax-nll", 4)])
 def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals, open_page):
-    from vizgrad.render.write.html import player_html
+    from vizgrad.player.page import player_html
 
     G = examples.graph(ex)
     scene = Scene(G, decimals=decimals)
@@ -191,8 +191,8 @@ def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals, open_page
 def test_names_are_worked_out_once_only_inside_unchanged():
     """A scene names each node once while it writes every step's caption; outside that
     block a renamed node shows its new name."""
-    from vizgrad._names import unchanged
-    from vizgrad.render import text as tx
+    from vizgrad.tracing.names import unchanged
+    from vizgrad.style import text as tx
 
     G = examples.graph("fork")
     outside = [chain_rule(G, k, trim=True) for k in range(len(G.graph["steps"]))]

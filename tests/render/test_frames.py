@@ -15,10 +15,11 @@ from PIL import Image, features
 
 from vizgrad import Value, draw, examples, from_json, to_json, to_networkx
 from vizgrad.exceptions import GraphTooLargeError, OptionError, RenderError
-from vizgrad.render.write.picture import _encode, _fonts
-from vizgrad.render.write.picture import frames as fr
-from vizgrad.render.write.picture._picture import Picture, pixel_size, rc
-from vizgrad.render.scene.model import Scene
+from vizgrad.write.raster import encode as _encode
+from vizgrad.write.raster import fonts as _fonts
+from vizgrad.write.raster import frames as fr
+from vizgrad.write.raster.picture import Picture, pixel_size, rc
+from vizgrad.scene.scene import Scene
 
 from ..helpers import build_fork
 
@@ -338,7 +339,7 @@ def test_mp4_is_written_when_ffmpeg_is_available(G, tmp_path):
 
 
 def test_missing_ffmpeg_names_both_ways_to_get_it(G, tmp_path, monkeypatch):
-    from vizgrad.render.write.picture import _encode
+    from vizgrad.write.raster import encode as _encode
 
     monkeypatch.setattr(_encode.shutil, "which", lambda name: None)
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # import fails

@@ -14,9 +14,9 @@ import pytest
 
 import vizgrad
 from vizgrad import examples
-from vizgrad.collapse import collapse
-from vizgrad.render.write._views import step_map, unpack_view
-from vizgrad.render.write.html import player_html
+from vizgrad.graph.collapse import collapse
+from vizgrad.player.views import step_map, unpack_view
+from vizgrad.player.page import player_html
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -71,7 +71,7 @@ def rank_and_order_kept(base: dict, opened: dict, rank_axis: int) -> list[str]:
 
 def other_micrograd_net():
     """An MLP of another width and depth, on two samples, with an absolute-error loss."""
-    from vizgrad.nn import MLP
+    from vizgrad.core.nn import MLP
 
     net = MLP(3, [3, 2, 1], seed=7)
     xs, ys = [[1.0, -2.0, 0.5], [0.5, 3.0, -1.0]], [1.0, -1.0]
@@ -164,9 +164,9 @@ def test_each_step_of_a_view_names_the_collapsed_step_it_belongs_to():
 
 
 def test_an_opened_groups_parameters_stay_parameters_in_the_table():
-    from vizgrad.render.scene.model import Scene
-    from vizgrad.render.scene._opened import OpenScene
-    from vizgrad.render.write._views import table_rows
+    from vizgrad.scene.scene import Scene
+    from vizgrad.scene.opened import OpenScene
+    from vizgrad.player.views import table_rows
 
     G = examples.graph("mlp")
     s = OpenScene(collapse(G, "neuron", expand=["L0/N1"]), base=Scene(collapse(G, "neuron")),

@@ -16,9 +16,9 @@ import pytest
 
 from vizgrad import Value, examples, to_networkx
 from vizgrad.exceptions import OptionError
-from vizgrad.render.write.html import player_html
-from vizgrad.render.write.playback import look_at
-from vizgrad.render.scene.model import Scene
+from vizgrad.player.page import player_html
+from vizgrad.write.playback import look_at
+from vizgrad.scene.scene import Scene
 
 
 class Page(HTMLParser):
@@ -235,14 +235,14 @@ def mlp_page() -> str:
 
 
 def test_a_collapsed_page_holds_one_view_per_group_at_the_same_steps(mlp_page):
-    from vizgrad.collapse import collapse, map_step
+    from vizgrad.graph.collapse import collapse, map_step
 
     G = examples.graph("mlp")
     data = _data(mlp_page)
     H = collapse(G, "neuron")
     assert data["from"] == [s["from"] for s in H.graph["steps"]]
     assert data["boxes"] == {H.nodes[b]["group"]: b for b in H if H.nodes[b]["kind"] == "group"}
-    from vizgrad.render.write._views import unpack_view
+    from vizgrad.player.views import unpack_view
 
     assert [v["open"] for v in data["views"]] == ["L0/N0", "L0/N1", "L0/N2", "L1/N0"]
     assert data["left_out"] == []
@@ -281,7 +281,7 @@ def test_a_collapsed_page_lists_every_parameter_grad_and_is_deterministic(mlp_pa
                         table)
     assert len(params) == sum(1 for n in G if str(G.nodes[n].get("label", "")).startswith("L"))
     w2 = next(n for n in G if G.nodes[n].get("label") == "L1.N0.w2")
-    from vizgrad.render.text import fmt
+    from vizgrad.style.text import fmt
     assert ("g0", "10", "L1.N0.w2", "parameter of L1/N0", fmt(G.nodes[w2]["data"], 4, trim=True),
             fmt(G.nodes[w2]["grad"], 4, trim=True)) in params
     assert [p[2] for p in params if p[0] == "g1"] == ["L0.N0.w0", "L0.N0.w1", "L0.N0.b"]
@@ -291,7 +291,7 @@ def test_a_collapsed_page_lists_every_parameter_grad_and_is_deterministic(mlp_pa
 
 
 def test_views_stay_within_their_budget_and_the_page_says_so(monkeypatch):
-    from vizgrad.render.write import _views
+    from vizgrad.player import views as _views
 
     G = examples.graph("mlp")
     sizes = {}

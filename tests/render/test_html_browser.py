@@ -11,7 +11,7 @@ import re
 import pytest
 
 from vizgrad import Value, examples, to_networkx
-from vizgrad.render.write.html import player_html
+from vizgrad.player.page import player_html
 
 from ..words import TEXT_NODES, english_words
 

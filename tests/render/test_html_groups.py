@@ -12,10 +12,10 @@ import pytest
 
 import vizgrad
 from vizgrad import examples
-from vizgrad.collapse import collapse
-from vizgrad.render.write import _views
-from vizgrad.render.write.html import player_html
-from vizgrad.render.text import fmt as _fmt
+from vizgrad.graph.collapse import collapse
+from vizgrad.player import views as _views
+from vizgrad.player.page import player_html
+from vizgrad.style.text import fmt as _fmt
 
 from ..words import TEXT_NODES, english_words
 

@@ -12,7 +12,7 @@ import pytest
 
 import vizgrad
 from vizgrad import examples
-from vizgrad.render.write.html import player_html
+from vizgrad.player.page import player_html
 
 from .test_groups_in_place import other_micrograd_net, rank_and_order_kept
 

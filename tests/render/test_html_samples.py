@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 import vizgrad
-from vizgrad.graph import as_graph
-from vizgrad.nn import MLP
-from vizgrad.render.write.html import player_html
-from vizgrad.render.text import fmt
+from vizgrad.graph.convert import as_graph
+from vizgrad.core.nn import MLP
+from vizgrad.player.page import player_html
+from vizgrad.style.text import fmt
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
@@ -62,5 +62,5 @@ def test_a_page_opens_on_the_sample_asked_for_and_one_pass_has_no_selector(batch
     G, hidden = batch
     page = player_html(G, "final", collapse="neuron", sample=3, max_views=0)
     assert '<option value="3" selected>3</option>' in page
-    assert 'id="sample"' not in player_html(vizgrad.examples.graph("mlp"), collapse="neuron",
+    assert 'id="sample"' not in player_html(vizgrad.graph.examples.graph("mlp"), collapse="neuron",
                                             max_views=0)

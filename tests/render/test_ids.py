@@ -8,9 +8,9 @@ import re
 import pytest
 
 from vizgrad import examples
-from vizgrad.collapse import collapse
-from vizgrad.render.scene import ids
-from vizgrad.render.scene.model import Scene
+from vizgrad.graph.collapse import collapse
+from vizgrad.scene import ids
+from vizgrad.scene.scene import Scene
 
 from .vg_page import open_vg
 
@@ -56,7 +56,7 @@ def test_every_id_a_scene_draws_is_in_the_scheme_and_read_one_way(scenes):
 
 
 def test_the_builders_make_what_the_svg_holds():
-    from vizgrad.render.write.playback import scene_svg
+    from vizgrad.write.playback import scene_svg
 
     scene = Scene(examples.graph("fork"))
     svg = scene_svg(scene, scene.look(None))  # every shape, the hidden ones too
@@ -68,7 +68,7 @@ def test_the_builders_make_what_the_svg_holds():
 
 
 def test_the_player_and_the_lab_carry_the_scheme():
-    from vizgrad.render.write.html import player_html
+    from vizgrad.player.page import player_html
 
     page = player_html(examples.graph("fork"))
     data = re.search(r'<script type="application/json" id="vg-data">(.*?)</script>', page).group(1)

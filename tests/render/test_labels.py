@@ -8,7 +8,7 @@ import pytest
 
 import vizgrad
 from vizgrad import draw, examples
-from vizgrad.nn import MLP
+from vizgrad.core.nn import MLP
 
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
 YS = [1.0, -1.0, -1.0, 1.0]

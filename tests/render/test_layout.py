@@ -10,9 +10,9 @@ import time
 import pytest
 
 from vizgrad.exceptions import BackendError, LayoutTimeoutError
-from vizgrad.render.scene import _embedded as embedded
-from vizgrad.render.scene import layout
-from vizgrad.render.scene.layout import resolve_backend, run_layout
+from vizgrad.scene.layout import embedded
+from vizgrad.scene.layout import run as layout
+from vizgrad.scene.layout.run import resolve_backend, run_layout
 
 HAS_DOT = "system" in layout.available_backends()
 needs_dot = pytest.mark.skipif(
@@ -42,8 +42,8 @@ def test_embedded_writes_svg_json_dot(fmt):
 def test_json0_places_everything_where_json_does(backend):
     """Scenes read the layout as json0 (no drawing operations): the same positions as json."""
     from vizgrad import examples
-    from vizgrad.render.scene.geometry import parse
-    from vizgrad.render.scene import Scene
+    from vizgrad.scene.layout.geometry import parse
+    from vizgrad.scene import Scene
 
     dot = Scene(examples.graph("softmax-nll"), backend=backend).dot
     full, bare = (run_layout(dot, fmt, backend=backend) for fmt in ("json", "json0"))

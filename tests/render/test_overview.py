@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import svg_smallest_px
 from vizgrad import Value, draw, to_networkx
-from vizgrad.collapse import AUTO_NODES
+from vizgrad.graph.collapse import AUTO_NODES
 
 
 def sum_of_products(terms: int, seed: int) -> Value:

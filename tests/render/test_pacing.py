@@ -8,7 +8,7 @@ import re
 from PIL import Image
 
 from vizgrad import draw, examples, player_html
-from vizgrad.render.write.picture import frames as fr
+from vizgrad.write.raster import frames as fr
 
 # the fork's frames, worked out by hand: each is held its phase's least time (inputs 1.5 s,
 # forward 1, seed 2, backward 2, final 4) or 0.5 s plus its chain-rule lines at 20

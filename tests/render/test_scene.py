@@ -12,10 +12,10 @@ import pytest
 
 from tests.helpers import svg_smallest_px
 from vizgrad import Value, examples, to_networkx
-from vizgrad.collapse import AUTO_NODES
+from vizgrad.graph.collapse import AUTO_NODES
 from vizgrad.i18n import languages
-from vizgrad.render._metrics import width
-from vizgrad.render.scene.model import SLIDE_WIDTH, Scene, make_scene, smallest_text
+from vizgrad.style.metrics import width
+from vizgrad.scene.scene import SLIDE_WIDTH, Scene, make_scene, smallest_text
 
 from .test_theme import contrast  # WCAG 2's formula, written out apart from vizgrad's
 
@@ -284,7 +284,7 @@ def test_slides_keep_text_at_14_pt_on_a_960_by_540_slide(name):
 
 
 def test_slides_turn_only_when_that_reads_better_on_the_slide():
-    from vizgrad.render.scene.model import readable
+    from vizgrad.scene.scene import readable
 
     G = examples.graph("softmax-nll")  # long: it reads better top to bottom
     lr, tb = Scene(G, preset="slides"), Scene(G, preset="slides", rankdir="TB")
@@ -344,7 +344,7 @@ def test_a_grouped_graph_too_wide_for_the_column_is_collapsed_by_the_deepest_lev
 def test_text_units_add_up_as_the_joined_text_does():
     """Caption wrapping adds the widths of pieces: they must equal the joined text's width,
     for characters in the width table and outside it (CJK, combining marks, emoji)."""
-    from vizgrad.render._metrics import units
+    from vizgrad.style.metrics import units
 
     pieces = ["∂q/∂a += b × u.grad", " = ", "3 × (−1.5)", "梯度", "x\u0304", "😀", "", " "]
     for a in pieces:

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 import pytest
 
 from vizgrad import examples
-from vizgrad.collapse import collapse
-from vizgrad.render.scene.model import Scene
+from vizgrad.graph.collapse import collapse
+from vizgrad.scene.scene import Scene
 
 #: fields that hold what the scene was drawn from or reads, not what it built
 INPUTS = {"graph", "preset", "theme", "contributions", "looks"}

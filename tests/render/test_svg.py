@@ -9,8 +9,8 @@ import pytest
 
 from vizgrad import Value, examples, from_json, to_json, to_networkx, trace
 from vizgrad.exceptions import GraphTooLargeError, OptionError
-from vizgrad.render.scene import layout
-from vizgrad.render.write.svg import Drawing, draw
+from vizgrad.scene.layout import run as layout
+from vizgrad.write.svg import Drawing, draw
 
 from ..helpers import build_fork
 from ..words import english_words, labels
@@ -255,7 +255,7 @@ def test_control_characters_never_break_the_xml():
 
 
 def test_xml_text_replaces_exactly_what_xml_cannot_carry():
-    from vizgrad.render.write._svgout import xml_text
+    from vizgrad.write.svgout import xml_text
 
     bad = [*map(chr, [*range(0x09), *range(0x0B, 0x20), 0xD800, 0xDBFF, 0xDFFF, 0xFFFE,
                       0xFFFF])]
@@ -390,7 +390,7 @@ def test_every_example_draws_at_every_step():
 
 
 def test_chain_rule_starts_a_first_arrival_at_not_reached():
-    from vizgrad.render.text import chain_rule
+    from vizgrad.style.text import chain_rule
 
     G = fork_graph()
     assert chain_rule(G, 6)[0].endswith("(— → −6.0000)")

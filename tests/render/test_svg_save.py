@@ -9,8 +9,8 @@ import pytest
 
 from vizgrad import Value
 from vizgrad.exceptions import RenderError
-from vizgrad.render.scene import layout
-from vizgrad.render.write.svg import draw
+from vizgrad.scene.layout import run as layout
+from vizgrad.write.svg import draw
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ def test_failed_layout_leaves_no_file(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise LayoutTimeoutError("stopped")
 
-    from vizgrad.render.scene import model as scene
+    from vizgrad.scene import scene
 
     monkeypatch.setattr(scene, "run_layout", boom)
     (tmp_path / "x.svg").write_text("old", encoding="utf-8")

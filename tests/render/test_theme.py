@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vizgrad.exceptions import OptionError
-from vizgrad.render.theme import THEMES, edge_color, get, grad_color, mix
+from vizgrad.style.theme import THEMES, edge_color, get, grad_color, mix
 
 
 def luminance(color: str) -> float:

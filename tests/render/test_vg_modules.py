@@ -1,4 +1,4 @@
-"""Unit tests of the shared scripts (render/assets/vg/*.js) in Chromium, loaded as ES modules
+"""Unit tests of the shared scripts (player/assets/vg/*.js) in Chromium, loaded as ES modules
 on a tiny test page, as the lab loads them (the player's bundle is the same code)."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from vizgrad import examples
-from vizgrad.collapse import collapse
-from vizgrad.render.scene import ids
-from vizgrad.render.scene.model import Scene
-from vizgrad.render.write.html import player_parts
-from vizgrad.render.write.playback import look_at
+from vizgrad.graph.collapse import collapse
+from vizgrad.scene import ids
+from vizgrad.scene.scene import Scene
+from vizgrad.player.page import player_parts
+from vizgrad.write.playback import look_at
 
 from .vg_page import open_vg
 

@@ -1,4 +1,4 @@
-"""A tiny test page that loads the shared scripts of ``render/assets/vg`` as ES modules.
+"""A tiny test page that loads the shared scripts of ``player/assets/vg`` as ES modules.
 
 Chromium loads no module from ``file://``, so the page and the modules are served from
 an origin of their own (``http://vg.test/``) by Playwright's request routing: no server,
@@ -13,7 +13,7 @@ from typing import Any
 
 import vizgrad
 
-VG = Path(vizgrad.__file__).parent / "render" / "assets" / "vg"
+VG = Path(vizgrad.__file__).parent / "player" / "assets" / "vg"
 ORIGIN = "http://vg.test"
 PAGE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>vg</title>
 <style>#box { width: 400px; height: 300px; overflow: auto; } #box svg { display: block; }

@@ -30,7 +30,7 @@ from ..exceptions import (
     NumericOverflowError,
     VizgradError,
 )
-from ..tracing import jsonable
+from ..tracing.recorder import jsonable
 from ._admission import RETRY_AFTER, busy
 from ._requests import ApiError
 

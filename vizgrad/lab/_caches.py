@@ -110,7 +110,7 @@ class KeyMemo(OrderedDict[str, tuple[int, tuple[Any, ...]]]):
 
 
 class SceneCache:
-    """A small thread-safe LRU of :class:`~vizgrad.render.scene.model.Scene` objects (one layout
+    """A small thread-safe LRU of :class:`~vizgrad.scene.scene.Scene` objects (one layout
     each), so every step and the scene endpoint of one graph share one Graphviz run."""
 
     def __init__(self, maxsize: int = 16) -> None:

@@ -48,7 +48,7 @@ FORMATS = ("svg", "dot")
 RANKDIRS = OPTIONS["rankdir"].choices
 
 SOURCE_FIELDS = ("expression", "example", "values", "lang")
-#: how a large graph is drawn (see vizgrad.collapse); the numeric check ignores them
+#: how a large graph is drawn (see vizgrad.graph.collapse); the numeric check ignores them
 GRAPH_FIELDS = ("collapse", "focus", "radius", "group_steps", "expand", "sample")
 TRACE_FIELDS = (*SOURCE_FIELDS, *GRAPH_FIELDS)
 RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")

@@ -21,9 +21,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response
 
-from .. import __version__, i18n
+from .. import __version__
+from .. import i18n
 from ..exceptions import BackendError, VizgradError
-from ..render.scene.layout import cancel_layout
+from ..scene.layout.run import cancel_layout
 from . import _caches as caches
 from . import _limits
 from . import _service as service
@@ -45,7 +46,7 @@ __all__ = ["STATIC", "SHARED_JS", "LAYOUT_ROUTES", "SMALL_GRAPH", "endpoints", "
 
 STATIC = Path(__file__).with_name("static")
 #: the ES modules shared with the HTML step player (playback, table, zoom …), at /static/vg/
-SHARED_JS = Path(__file__).parent.parent / "render" / "assets" / "vg"
+SHARED_JS = Path(__file__).parent.parent / "player" / "assets" / "vg"
 #: the routes that lay a graph out, all through the layout gate
 LAYOUT_ROUTES = ("/api/render", "/api/scene")
 #: values up to which a drawing counts as quick to lay out and queues ahead of bigger ones
@@ -123,7 +124,7 @@ def _guarded(work: Callable[..., Any], request: Request, q: Query, *args: Any) -
 
 
 def _trace(request: Request, q: Query) -> Response:
-    from ..collapse import group_depth
+    from ..graph.collapse import group_depth
 
     source = service.build_source(q, request.app.state.limits)
     G = service.shrink(source, q)
@@ -146,8 +147,8 @@ def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
     """Draw a step from the graph's cached scene (one layout serves every step)."""
     limits: Limits = request.app.state.limits
     try:
-        from ..render.scene.prepare import refuse_large
-        from ..render.write.svg import Drawing
+        from ..scene.prepare import refuse_large
+        from ..write.svg import Drawing
     except ImportError as err:
         raise BackendError(f"SVG rendering is not installed: {err}") from None
     refuse_large(G, limits.max_nodes)

@@ -22,13 +22,13 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-from .. import examples
-from ..checks import gradcheck
-from .._samples import pick
+from ..graph import examples
+from ..graph.gradcheck import gradcheck
+from ..graph.samples import pick
 from ..exceptions import GraphTooLargeError, OptionError, UnknownExampleError
-from ..expr import FUNCTIONS, name_output, parse, syntax_tree
-from ..graph import to_json, to_networkx
-from ..render import text
+from ..core.expr import FUNCTIONS, name_output, parse, syntax_tree
+from ..graph.convert import to_json, to_networkx
+from ..style import text
 from ._caches import KeyMemo, RenderCache, SceneCache
 from ._requests import ApiError, Limits, Query
 
@@ -148,7 +148,7 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
     >>> shrink(G, Query(example="mlp", collapse="neuron")).number_of_nodes()
     9
     """
-    from ..collapse import group_depth, prepare
+    from ..graph.collapse import group_depth, prepare
 
     if q.sample != 0:
         try:
@@ -178,7 +178,7 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
 def _expanded(G: nx.MultiDiGraph, H: nx.MultiDiGraph, chain: list[Any],
               q: Query) -> nx.MultiDiGraph:
     """``H`` collapsed again with the groups ``q.expand`` left open."""
-    from ..collapse import collapse
+    from ..graph.collapse import collapse
 
     info = H.graph.get("collapsed")
     if not info or "runs" in info:
@@ -240,7 +240,7 @@ def trace_payload(G: nx.MultiDiGraph, lang: str = "en",
                   groups: int | None = None) -> dict[str, Any]:
     """Everything the lab page shows, per step, with every caption and number as text;
     ``groups`` is the group depth of the graph ``G`` was collapsed from (if it was)."""
-    from ..collapse import group_depth
+    from ..graph.collapse import group_depth
 
     steps = G.graph["steps"]
     root = G.graph["root"]
@@ -314,7 +314,7 @@ def scene_cache(app_state: Any) -> SceneCache:
 def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
               key: str | None = None) -> Any:  # the key names the graph, collapsed or not
     """The scene of ``G`` with the query's theme, direction, caption and language (cached)."""
-    from ..render.scene.model import Scene
+    from ..scene.scene import Scene
 
     k = (key or graph_key(G), q.theme, q.rankdir, q.caption, q.lang)
     if q.expand:  # groups opened in place of the collapsed picture's boxes
@@ -328,7 +328,7 @@ def _opened(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache) -> 
     of the collapsed picture, so every other box stays where it was."""
     from dataclasses import replace
 
-    from ..render.scene._opened import OpenScene
+    from ..scene.opened import OpenScene
 
     closed = replace(q, expand=())
     source = build_source(closed, limits)
@@ -341,9 +341,9 @@ def scene_payload(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCach
                   key: str, source: nx.MultiDiGraph | None = None) -> dict[str, Any]:
     """The scene's SVG once and the changed shapes of every step (as the player has them);
     ``source``: the graph ``G`` was collapsed from (its parameters' values fill the table)."""
-    from ..render.write.html import player_parts
+    from ..player.page import player_parts
 
-    from ..render.write._views import opened_parts
+    from ..player.views import opened_parts
 
     scene = scene_for(G, q, limits, cache, key)
     parts = opened_parts(scene, source, player_parts(scene, source))

@@ -4,7 +4,7 @@ uvicorn's supervisor starts the workers; if it is killed (``kill -9`` leaves it 
 chance to stop them) they would go on serving on the port. The supervisor names
 itself in :data:`ENV_SUPERVISOR`, and each worker, once its app starts
 (:func:`follow_supervisor`, from the app's lifespan), leaves with
-:func:`vizgrad._parent.exit_with_parent` when that process is gone::
+:func:`vizgrad.runtime.children.exit_with_parent` when that process is gone::
 
     >>> follow_supervisor(environ={}) is None  # not a worker of vizgrad serve
     True
@@ -18,7 +18,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from .._parent import exit_with_parent
+from ..runtime.children import exit_with_parent
 
 __all__ = ["ENV_SUPERVISOR", "run_workers", "follow_supervisor", "tcp_listener"]
 

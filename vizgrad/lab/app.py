@@ -48,7 +48,7 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     try:
         yield
     finally:  # a layout still running must not hold the shutdown up to its time limit
-        from ..render.scene.layout import stop_layouts
+        from ..scene.layout.run import stop_layouts
 
         stop_layouts()
 

@@ -1,0 +1,141 @@
+"""How the ``vizgrad`` command reads its arguments, and turns vizgrad's errors into click's.
+
+Each reader is a click callback: a bad value becomes a usage error (exit 2) that says
+what was wrong and what to write instead. :func:`drawing_options` adds a flag for every
+drawing option of :data:`vizgrad.options.OPTIONS`, so the command line and the API
+share one table::
+
+    >>> parse_sets(None, None, ("a=-2", "b = 3"))
+    {'a': -2.0, 'b': 3.0}
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import click
+
+from ..exceptions import (
+    ExpressionError,
+    GraphFormatError,
+    LayoutTimeoutError,
+    ModelLoadError,
+    OptionError,
+    UnknownExampleError,
+    VizgradError,
+)
+from ..options import OPTIONS, from_text
+
+__all__ = ["drawing_options", "errors", "parse_format", "parse_sets", "parse_size",
+           "read_option"]
+
+
+@contextmanager
+def errors(hints: dict[type, str | None] | None = None) -> Iterator[None]:
+    """Turn vizgrad errors into click errors: usage mistakes exit 2, failures exit 1."""
+    hints = hints or {}
+    try:
+        yield
+    except (UnknownExampleError, ExpressionError, OptionError, ModelLoadError,
+            GraphFormatError) as err:
+        hint = next((h for cls, h in hints.items() if isinstance(err, cls)), None)
+        if isinstance(err, ExpressionError) and err.values:
+            hint = "'--set'"  # the expression is fine; a value is outside its domain
+        raise click.BadParameter(str(err), param_hint=hint) from None
+    except LayoutTimeoutError as err:
+        raise click.ClickException(f"{err} (on the command line: --timeout SECONDS)") from None
+    except VizgradError as err:
+        raise click.ClickException(str(err)) from None
+    except OSError as err:
+        where = f" {err.filename}" if err.filename else ""
+        raise click.ClickException(f"cannot write{where}: {err.strerror or err}") from None
+
+
+def parse_sets(ctx: click.Context, param: click.Parameter,
+               items: tuple[str, ...]) -> dict[str, float]:
+    values: dict[str, float] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key, raw = key.strip(), raw.strip()
+        if not sep or not key or not raw:
+            raise click.BadParameter(f"{item!r}: expected NAME=NUMBER, e.g. --set a=-2")
+        if not key.isidentifier():
+            raise click.BadParameter(
+                f"{item!r}: {key!r} is not a variable name (use e.g. a, x1, w_2)")
+        if unicodedata.normalize("NFKC", key) != key:
+            raise click.BadParameter(
+                f"{item!r}: Python reads the name {key!r} as "
+                f"{unicodedata.normalize('NFKC', key)!r}; write that instead")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise click.BadParameter(
+                f"{item!r}: {raw!r} is not a number (e.g. --set {key}=-2.5)") from None
+        if not math.isfinite(value):
+            raise click.BadParameter(f"{item!r}: the value must be a finite number")
+        if key in values:
+            raise click.BadParameter(
+                f"{key!r} is set twice ({values[key]:g} and {value:g}); keep one")
+        values[key] = value
+    return values
+
+
+def parse_format(ctx: click.Context, param: click.Parameter,
+                 text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    from ..export.batch import parse_formats
+
+    try:
+        return parse_formats(text)
+    except OptionError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+def parse_size(ctx: click.Context, param: click.Parameter, text: str | None) -> int | None:
+    from ..export.budget import parse_bytes
+
+    try:
+        return None if text is None else parse_bytes(text)
+    except OptionError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+def read_option(read: Callable[[Any], Any], value: Any) -> Any:
+    """``read(value)``, with an :class:`OptionError` as click's usage error."""
+    try:
+        return None if value is None else read(value)
+    except OptionError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+def _net_name(ctx: click.Context, param: click.Parameter, text: str | None) -> str | None:
+    """``--model NAME``: a module attribute of the model file (read by :mod:`.model_file`)."""
+    if text is not None and not text.strip().isidentifier():
+        raise click.BadParameter(f"{text!r} is not a name; give the name of the net in your "
+                                 "model file, e.g. --model n")
+    return None if text is None else text.strip()
+
+
+#: what the command line adds to an option's default (see :data:`vizgrad.options.OPTIONS`)
+_CLI_DEFAULTS = {
+    "lang": "the full gallery: every language",
+    "backend": "the full gallery always embedded, so it is the same on every machine",
+    "collapse": "the mlp example by neuron",
+}
+
+
+def drawing_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Add a click option for every drawing option that has a flag, from the one table."""
+    for o in reversed([o for o in OPTIONS.values() if o.cli]):
+        shown = "; ".join(str(t) for t in (o.means or o.default, _CLI_DEFAULTS.get(o.name))
+                          if t is not None) or None
+        help_text = o.help
+        f = click.option(o.cli, o.name, metavar=o.metavar, default=None,
+                         callback=_net_name if o.name == "model" else lambda c, p, v: read_option(
+                             lambda t: getattr(from_text({p.name: t}), p.name), v),
+                         help=help_text + ("" if shown is None else f" [default: {shown}]"))(f)
+    return f

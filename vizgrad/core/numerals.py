@@ -1,0 +1,56 @@
+"""Numbers as every picture writes them: a true minus sign, ``decimals`` digits, and
+scientific notation where fixed digits would hide a value. Standard library only, so the
+trace's names (:mod:`vizgrad.tracing.names`) and the renderers (:mod:`vizgrad.style.text`)
+write a number the same way.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["MINUS", "NOT_REACHED", "SCIENTIFIC", "fmt"]
+
+MINUS = "\u2212"
+#: from this magnitude on, :func:`fmt` writes numbers in scientific notation (a float holds
+#: about 16 significant digits, so more digits before the point would be noise)
+SCIENTIFIC = 1e16
+NOT_REACHED = "—"
+
+
+def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bool = False) -> str:
+    """A number with ``decimals`` digits and a true minus; ``None`` becomes ``missing``.
+
+    ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words. A
+    nonzero number that would need more digits than ``decimals`` is written in
+    scientific notation with two significant digits (``8.5e−5``), so no nonzero value
+    reads as 0, small terms still add up, and a column never mixes 0.00067 with
+    0.000085; below 1e−12 it is rounding noise and shows as 0. From :data:`SCIENTIFIC` on,
+    a number is shown with ``decimals`` digits after the point in scientific notation, so
+    ``exp(709)`` is not 308 digits long.
+
+    >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(0.0067), fmt(-3e-15, trim=True)
+    ('8.5e−5', '1.9e−3', '0.0067', '0')
+    >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2), fmt(0.012, 4)
+    ('−inf', '3', '0.25', '0.0120')
+    >>> fmt(8.218407461554972e307), fmt(-1e300, trim=True), fmt(1e15, 0)
+    ('8.2184e307', '−1e300', '1000000000000000')
+    """
+    if x is None:
+        return missing
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else MINUS + "inf"
+    big = abs(x) >= SCIENTIFIC
+    if big or 1e-12 <= abs(x) < 10.0 ** (1 - decimals):  # huge, or under two digits
+        mantissa, _, exponent = f"{x:.{decimals if big else 1}e}".partition("e")
+        if trim:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}e{int(exponent)}".replace("-", MINUS)
+    text = f"{x:.{decimals}f}"
+    if trim and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text.startswith("-"):
+        text = text[1:] if float(text) == 0 else MINUS + text[1:]
+    return text

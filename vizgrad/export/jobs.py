@@ -1,0 +1,164 @@
+"""What an export renders: its formats, its options, and the jobs (one graph each).
+
+:class:`Options` holds what applies to a whole export; a :class:`Job` is one
+graph and where it goes. :func:`resolve` draws a large graph collapsed (see
+:mod:`vizgrad.graph.collapse`) and keeps the original for the JSON and the player::
+
+    >>> from vizgrad import examples
+    >>> job = resolve(Job("mlp", examples.graph("mlp"), shrink={"collapse": "neuron"}), Options())
+    >>> job.view_step(30), job.view_step(None)
+    (10, None)
+    >>> job.source.number_of_nodes(), job.graph.number_of_nodes()
+    (40, 9)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from .budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS
+from .gallery_page import job_folder
+from ..options import Options as DrawOptions
+from ..options import StepArg
+from ..scene.prepare import Prepared, fitted, prepare
+from ..scene.scene import make_scene
+
+__all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "LAID_OUT", "PICTURES",
+           "SINGLE_FILE_FORMATS",
+           "Job", "Options", "player_source", "resolve"]
+
+#: every format ``vizgrad render --format`` accepts
+FORMATS = ("svg", "animated-svg", "gif", "png", "mp4", "json", "dot", "html")
+#: what a plain ``vizgrad render`` writes (png needs the system ``dot``, mp4 ffmpeg)
+DEFAULT_FORMATS = ("svg", "animated-svg", "gif", "json", "dot", "html")
+#: suffixes ``-o FILE`` accepts (``.anim.svg``: the animated SVG)
+SINGLE_FILE_FORMATS = ("svg", "anim.svg", "dot", "json", "html", "gif", "mp4", "webp", "png",
+                       "pdf")
+#: the file name ending of an animated SVG
+ANIMATED_SUFFIX = ".anim.svg"
+#: a graph drawn with at most this many values (or boxes) is laid out before the budget
+#: check, which then knows the size of its frames (a layout of more would take seconds)
+LAID_OUT = 300
+#: the pictures task writes these formats (one layout, shared)
+PICTURES = {"svg", "animated-svg", "dot", "json", "html", "png"}
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to export: formats, PNG frames, the step of the single pictures, the limits, and
+    the drawing options (:class:`vizgrad.options.Options`).
+
+    ``step`` counts the steps of the graph given, as :func:`vizgrad.draw` does.
+    The limits are checked before anything is written: ``drawing.max_nodes``
+    values per graph, ``max_cells`` values × steps per step player, and the
+    estimated output (``max_bytes``) and time (``max_seconds``) of the whole
+    export (see :mod:`vizgrad.export.budget`). A job's own collapse level (the ``mlp``
+    example's ``"neuron"``) applies while ``drawing.collapse`` is ``"auto"``.
+    """
+
+    formats: tuple[str, ...] = DEFAULT_FORMATS
+    frames: bool = False
+    step: StepArg = None
+    max_cells: int = MAX_CELLS
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_seconds: float = DEFAULT_MAX_SECONDS
+    drawing: DrawOptions = DrawOptions()
+
+
+@dataclass(frozen=True)
+class Job:
+    """One graph to export into ``out/<name>/``; ``title`` heads its step player.
+
+    ``shrink`` holds the job's own collapse options (an example's level);
+    :func:`resolve` makes ``graph`` the graph drawn, keeps the original in
+    ``source`` (its JSON is written, and the player starts from it) and the way
+    between in ``prepared`` (steps are counted in the source).
+    A job with a ``lang`` writes its words in that language (instead of
+    the drawing options' ``lang``), into ``out/<name>/<lang>/`` unless it is English;
+    ``formats`` narrows :attr:`Options.formats` for this job, and ``steps=False``
+    leaves out the per-step SVGs.
+    """
+
+    name: str
+    graph: Any
+    title: str | None = None
+    shrink: dict[str, Any] = field(default_factory=dict)
+    source: Any = None
+    lang: str | None = None
+    formats: tuple[str, ...] | None = None
+    steps: bool = True
+    prepared: Prepared | None = None
+    #: the picture's width and height in points, once its layout is known (for the budget)
+    size: tuple[float, float] | None = None
+
+    @property
+    def folder(self) -> str:
+        """Where the files go, relative to the export: ``fork``, or ``fork/zh``."""
+        return job_folder(self.name, self.lang)
+
+    def options(self, opts: Options) -> Options:
+        """``opts`` with this job's language and formats."""
+        formats = opts.formats if self.formats is None else tuple(
+            f for f in opts.formats if f in self.formats)
+        return replace(opts, formats=formats,
+                       drawing=opts.drawing.replace(lang=self.lang or opts.drawing.lang))
+
+    def view_step(self, step: StepArg) -> int | None:
+        """The drawn graph's step for ``step`` of the source (``None``: the final view)."""
+        p = self.prepared or Prepared(self.graph, self.graph)
+        return p.step(step)
+
+
+def resolve(job: Job, opts: Options, on_layout: Callable[[], None] | None = None) -> Job:
+    """``job`` with its graph collapsed or focused as ``opts`` and the job ask; once.
+    ``on_layout()`` is called when the collapse is done and the layout starts."""
+    if job.prepared is not None:
+        return job
+    o = job.options(opts).drawing  # fitted in the job's own language
+    if o.collapse == "auto" and job.shrink.get("collapse") is not None:
+        o = o.replace(collapse=job.shrink["collapse"])
+    size = None
+    if o.collapse == "auto" and o.focus is None:  # what draw() draws: made to fit the page
+        p, scene = fitted(job.graph, o, check_size=False,  # the budget refuses, with advice
+                          on_layout=on_layout)
+        size = scene.size
+    else:
+        p = prepare(job.graph, o, check_size=False)
+        if on_layout is not None:
+            on_layout()
+        if p.graph.number_of_nodes() <= LAID_OUT:
+            size = make_scene(p.graph, **o.scene()).size
+    return replace(job, graph=p.graph, source=job.graph, prepared=p, size=size,
+                   shrink={"collapse": o.collapse, "focus": o.focus})
+
+
+def _group_level(job: Job) -> int | None:
+    """The group depth an automatic collapse drew ``job`` at, when the player can start from
+    the source at that depth: boxes are groups (not runs of the order, which do not open)
+    and the source is a networkx graph (a light graph past ``max_nodes`` is drawn as is)."""
+    import networkx as nx
+
+    info = job.graph.graph.get("collapsed") or {}
+    level = info.get("level")
+    if not info.get("auto") or "runs" in info or not isinstance(level, int):
+        return None
+    return level if isinstance(job.source, nx.MultiDiGraph) else None
+
+
+def player_source(job: Job, opts: Options) -> tuple[Any, DrawOptions, StepArg]:
+    """What the player gets: the source with a level (given, or the one an automatic collapse
+    chose, so it can open groups; steps count the source) or a focus, else the drawn graph
+    as it is (steps count it)."""
+    o = opts.drawing
+    level, plain = job.shrink.get("collapse"), o.replace(collapse=False, focus=None,
+                                                         merge_constants=None)
+    if job.prepared is None or not job.prepared.chain:
+        return job.graph, plain, opts.step
+    if level not in ("auto", False) or job.shrink.get("focus") is not None:
+        return job.source, o.replace(collapse=level), opts.step
+    chosen = _group_level(job)
+    if chosen is not None:  # the level the automatic collapse chose: its groups open
+        return job.source, o.replace(collapse=chosen), opts.step
+    k = job.view_step(opts.step)
+    return job.graph, plain, "final" if k is None and opts.step is not None else k

@@ -1,0 +1,214 @@
+"""Typed access to the objects of a graph document, and the checks of what collapse adds.
+
+:mod:`vizgrad.graph.validate` reads every field through :class:`Fields`, whose
+errors say where the field is. A number must fit a float: JSON has integers
+of any size, a float has at most about 1.8e308 (infinity is written as the
+string ``"inf"``)::
+
+    >>> Fields({"data": 10 ** 400}, "node 'v0' (nodes[0])").get("data", "number")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    vizgrad.exceptions.GraphFormatError: node 'v0' (nodes[0]): 'data' must be a number that fits
+        a float (at most about 1.8e308), got an integer of 401 digits
+
+Graphs of :mod:`vizgrad.graph.collapse` carry more: boxes with their ``members``,
+``size`` and parameter grads, edges and contributions with a ``count``, steps
+with the step of the source graph they show (``from``), and what was done in
+``graph.collapsed``, ``graph.focus`` or ``graph.merged``. The renderers read
+all of it, so it is checked as strictly.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from ..exceptions import GraphFormatError
+
+__all__ = ["LEVELS", "Fields", "check_box", "check_edge_count", "check_graph_meta",
+           "check_step_meta", "fail", "show"]
+
+#: collapse level names and the group depth they mean (:mod:`vizgrad.graph.collapse` draws by them)
+LEVELS = {"layer": 1, "neuron": 2}
+
+_NONFINITE = ("nan", "inf", "-inf")
+_BIG = int(sys.float_info.max)  # the largest integer a float holds
+
+
+def fail(where: str, message: str) -> GraphFormatError:
+    """The error for ``message`` about the object at ``where``."""
+    return GraphFormatError(f"{where}: {message}")
+
+
+def show(x: Any) -> str:
+    """A short ``repr`` of a value in an error message."""
+    if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 1024:
+        return f"an integer of {_digits(x)} digits"
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _digits(x: int) -> str:
+    if x.bit_length() > 14_000:  # str() of it is refused past 4,300 digits
+        return f"about {int(x.bit_length() * 0.30103):,}"
+    return f"{len(str(abs(x))):,}"
+
+
+def _number(x: Any) -> bool:
+    t = type(x)
+    if t is float:
+        return x - x == 0.0  # finite: a literal beyond a float (1e400) parses as inf
+    if t is int:
+        return -_BIG <= x <= _BIG
+    return t is str and x in _NONFINITE
+
+
+def _int(x: Any) -> bool:
+    return type(x) is int
+
+
+_KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "str": (lambda v: type(v) is str, "a string"),
+    "int": (_int, "a whole number"),
+    "bool": (lambda v: type(v) is bool, "true or false"),
+    "number": (_number, "a number"),
+    "number|null": (lambda v: v is None or _number(v), "a number or null"),
+    "id|null": (lambda v: v is None or type(v) is str, "a node id or null"),
+    "str|null": (lambda v: v is None or type(v) is str, "a string or null"),
+    "int|null": (lambda v: v is None or (_int(v) and v >= 0), "a whole number ≥ 0 or null"),
+    "list": (lambda v: type(v) is list, "a list"),
+    "object": (lambda v: type(v) is dict, "an object"),
+}
+
+
+def _too_big(value: Any) -> str | None:
+    """How a number beyond a float is described, or None for anything else."""
+    if type(value) is int:
+        return f"an integer of {_digits(value)} digits"
+    if type(value) is float:  # inf or nan from a literal: 1e400, Infinity, NaN
+        return f"{value!r} (write infinity and nan as the strings \"inf\", \"-inf\", \"nan\")"
+    return None
+
+
+class Fields:
+    """Typed access to one JSON object, with errors that say where it is."""
+
+    def __init__(self, obj: Any, where: str) -> None:
+        if type(obj) is not dict:
+            raise fail(where, f"must be an object, got {show(obj)}")
+        self.obj, self.where = obj, where
+
+    def get(self, key: str, kind: str, required: bool = True, default: Any = None) -> Any:
+        """The field ``key``, which must be of ``kind`` (``"int"``, ``"number|null"`` …)."""
+        obj = self.obj
+        if key not in obj:
+            if required:
+                raise fail(self.where, f"the field {key!r} is missing")
+            return default
+        value = obj[key]
+        ok, what = _KINDS[kind]
+        if not ok(value):
+            big = _too_big(value) if kind.startswith("number") else None
+            if big is not None:
+                raise fail(self.where, f"{key!r} must be a number that fits a float (at most "
+                                       f"about 1.8e308), got {big}")
+            raise fail(self.where, f"{key!r} must be {what}, got {show(value)}")
+        return value
+
+    def count(self, key: str, least: int = 0, required: bool = False) -> Any:
+        """A whole number ≥ ``least`` (absent: None, unless ``required``)."""
+        value = self.get(key, "int", required=required)
+        if value is not None and value < least:
+            raise fail(self.where, f"{key!r} must be a whole number ≥ {least}, got {value}")
+        return value
+
+    def strings(self, key: str) -> None:
+        """An optional list of strings."""
+        items = self.get(key, "list", required=False, default=())
+        for j, item in enumerate(items):
+            if type(item) is not str:
+                raise fail(self.where, f"{key}[{j}] must be a string, got {show(item)}")
+
+    def rows(self, key: str, width: int) -> None:
+        """An optional list of ``[name, number|null, …]`` rows of ``width`` items."""
+        items = self.get(key, "list", required=False, default=())
+        for j, row in enumerate(items):
+            where = f"{self.where}.{key}[{j}]"
+            if type(row) is not list or len(row) != width or type(row[0]) is not str:
+                raise fail(where, f"must be [name{', number' * (width - 1)}], got {show(row)}")
+            for x in row[1:]:
+                if not (x is None or _number(x)):
+                    raise fail(where, f"must hold numbers that fit a float, got {show(x)}")
+
+
+def check_box(f: Fields) -> None:
+    """What a box of a collapsed or focused graph shows: its members, size and grads."""
+    obj = f.obj
+    if "members" in obj:
+        f.strings("members")
+    if "size" in obj:
+        f.count("size")
+    if "hidden" in obj:
+        f.count("hidden")
+    if "outputs" in obj:
+        f.rows("outputs", 3)
+    if "inputs" in obj:
+        f.rows("inputs", 2)
+    if "params" in obj:
+        f.rows("params", 2)
+
+
+def check_edge_count(f: Fields) -> None:
+    """How many original edges or contributions one of a collapsed graph stands for."""
+    f.count("count", 1)
+
+
+def check_step_meta(f: Fields, last: int) -> int:
+    """A step's ``from`` (the source step it shows; they never go back), ``member(s)``;
+    returns its ``from``."""
+    obj = f.obj
+    origin = f.count("from")
+    if origin is None:
+        origin = obj["index"]
+    if origin < last:
+        raise fail(f.where, f"'from' must not go back: {origin} after {last}")
+    if "member" in obj:
+        f.get("member", "str")
+    if "members" in obj:
+        f.strings("members")
+    return int(origin)
+
+
+def check_graph_meta(graph: Fields) -> None:
+    """What ``collapsed``, ``focus`` and ``merged`` say about the graph."""
+    levels = (*LEVELS, "order")
+    for what in ("collapsed", "focus", "merged"):
+        if what not in graph.obj:
+            continue
+        info = Fields(graph.get(what, "object"), f"graph.{what}")
+        if what != "focus":
+            level = info.get("level", "str", required=False) if type(
+                info.obj.get("level")) is str else info.count("level", 1, required=True)
+            if type(level) is str and level not in levels:
+                raise fail(info.where, f"'level' must be one of {', '.join(levels)} or a "
+                                       f"group depth ≥ 1, got {show(level)}")
+        if what == "collapsed":
+            info.count("nodes", required=True)
+            info.count("boxes", required=True)
+            info.count("runs", 1)
+            info.get("auto", "bool", required=False)
+            mode = info.get("steps", "str", required=False, default="merge")
+            if mode not in ("merge", "inside"):
+                raise fail(info.where, f"'steps' must be 'merge' or 'inside', got {show(mode)}")
+        elif what == "focus":
+            info.get("node", "str")
+            info.count("radius", required=True)
+            hidden = info.count("hidden", required=True)
+            nodes = info.count("nodes", required=True)
+            info.count("boxes")
+            if hidden > nodes:
+                raise fail(info.where, f"'hidden' ({hidden}) cannot exceed 'nodes' ({nodes})")
+        else:
+            info.count("nodes")
+            info.count("boxes")

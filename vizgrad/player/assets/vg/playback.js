@@ -1,0 +1,142 @@
+// Replaying a vizgrad scene in the browser: one SVG with every shape, and per position
+// the shapes whose look changed (see vizgrad/write/playback.py). Shared by the
+// step player and the lab.
+
+// look attribute -> SVG attribute ("text", "hidden", "bold" and "hatch" are special)
+var ATTRS = { stroke: "stroke", sw: "stroke-width", dash: "stroke-dasharray" };
+
+// Write `look` on `el`; with `before` (the look it shows now) only what differs.
+export function paint(el, look, hatchUrl, before) {
+  if (!el) { return; }
+  var was = before || {};
+  var all = !before;
+  if ("text" in look && (all || look.text !== was.text)) { el.textContent = look.text; }
+  if ("fill" in look && (all || look.fill !== was.fill || look.hatch !== was.hatch)) {
+    el.setAttribute("fill", look.hatch ? hatchUrl : look.fill);
+  }
+  Object.keys(ATTRS).forEach(function (key) {
+    if (!(key in look) || (!all && look[key] === was[key] && look.stroke === was.stroke)) { return; }
+    if (look[key] && !(key === "sw" && !look.stroke)) { el.setAttribute(ATTRS[key], look[key]); }
+    else { el.removeAttribute(ATTRS[key]); }
+  });
+  if ("bold" in look && (all || look.bold !== was.bold)) {
+    if (look.bold) { el.setAttribute("font-weight", "bold"); } else { el.removeAttribute("font-weight"); }
+  }
+  if (all || !look.hidden !== !was.hidden) {
+    if (look.hidden) { el.setAttribute("display", "none"); } else { el.removeAttribute("display"); }
+  }
+}
+
+// The looks in place of their indexes (see pack() in playback.py); the objects are shared.
+export function unpack(data) {
+  if (!data.looks) { return data; }
+  function resolve(refs) {
+    var out = {};
+    Object.keys(refs).forEach(function (id) { out[id] = data.looks[refs[id]]; });
+    return out;
+  }
+  return { base: resolve(data.base), changes: data.changes.map(resolve), active: data.active,
+    last: data.last };
+}
+
+// svg: the scene's <svg> element; data: {looks, base, changes, active, last}; prefix: of
+// the ids. onChange(id, look) is called for every shape whose look is written.
+export function create(svg, packed, prefix, onChange) {
+  var data = unpack(packed);
+  var changes = data.changes;
+  var end = changes.length - 1;  // the final view
+  var model = {};
+  var elements = {};
+  var pattern = svg.querySelector("pattern");
+  var hatchUrl = pattern ? "url(#" + pattern.id + ")" : "none";
+  var at = end;
+
+  function element(id) {
+    if (!(id in elements)) { elements[id] = svg.getElementById ? svg.getElementById(prefix + id) : null; }
+    if (!elements[id]) { elements[id] = svg.ownerDocument.getElementById(prefix + id); }
+    return elements[id];
+  }
+
+  function rebuild(k) {
+    model = Object.assign({}, data.base);
+    for (var j = 1; j <= k; j++) { Object.assign(model, changes[j]); }
+  }
+
+  // the page shows the final view before any script runs
+  rebuild(end);
+
+  // write the shapes whose look is not the one they show (`shown`: id -> look shown now)
+  function write(shown) {
+    Object.keys(shown).forEach(function (id) {
+      if (shown[id] === model[id]) { return; }  // equal looks are one shared object
+      paint(element(id), model[id], hatchUrl, shown[id]);
+      if (onChange) { onChange(id, model[id]); }
+    });
+  }
+
+  return {
+    last: data.last,
+    end: end,
+    position: function () { return at; },
+    active: function (k) { return data.active[k === undefined ? at : k]; },
+    look: function (id) { return model[id]; },
+    // show position k (0..last are steps, last + 1 is the final view)
+    show: function (k) {
+      k = Math.max(0, Math.min(end, k));
+      if (k === at) { return k; }
+      var shown = {};
+      var j;
+      var touch = function (id) { if (!(id in shown)) { shown[id] = model[id]; } };
+      if (k > at) {
+        for (j = at + 1; j <= k; j++) {
+          Object.keys(changes[j]).forEach(touch);
+          Object.assign(model, changes[j]);
+        }
+      } else {
+        for (j = k + 1; j <= at; j++) { Object.keys(changes[j]).forEach(touch); }
+        rebuild(k);
+      }
+      at = k;
+      write(shown);
+      return k;
+    },
+    // write every shape (after the SVG was replaced)
+    repaint: function () {
+      Object.keys(model).forEach(function (id) {
+        paint(element(id), model[id], hatchUrl);
+        if (onChange) { onChange(id, model[id]); }
+      });
+    }
+  };
+}
+
+// Whether moves should be instant: the reader asked the system for reduced motion.
+export function still() {
+  return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+// Scroll `box` (not the page) so the shape with id `id` is inside it: a shape out of
+// view (or closer than a margin to an edge) is brought to the middle of that axis;
+// smoothly when `smooth`, unless the reader prefers reduced motion.
+export function reveal(box, svg, id, prefix, smooth) {
+  var el = id ? svg.ownerDocument.getElementById(prefix + id) : null;
+  if (!el || !box) { return; }
+  var r = el.getBoundingClientRect();
+  var b = box.getBoundingClientRect();
+  var pad = 24;
+  var left = box.scrollLeft;
+  var top = box.scrollTop;
+  if (r.left < b.left + pad || r.right > b.right - pad) {
+    left += (r.left + r.right) / 2 - (b.left + b.right) / 2;
+  }
+  if (r.top < b.top + pad || r.bottom > b.bottom - pad) {
+    top += (r.top + r.bottom) / 2 - (b.top + b.bottom) / 2;
+  }
+  if (left === box.scrollLeft && top === box.scrollTop) { return; }
+  if (smooth && !still() && box.scrollTo) {
+    box.scrollTo({ left: left, top: top, behavior: "smooth" });
+  } else {
+    box.scrollLeft = left;
+    box.scrollTop = top;
+  }
+}

@@ -1,0 +1,117 @@
+"""The words around a scene's graph: the caption and chain-rule block on top, the legend below.
+
+Each function reads a :class:`~vizgrad.scene.scene.Scene`'s public fields only; the
+scene keeps the wrapped lines of every step, so its looks never wrap a line again::
+
+    >>> from vizgrad import examples
+    >>> from vizgrad.scene.scene import Scene
+    >>> scene = Scene(examples.graph("fork"))
+    >>> caption_texts(scene, 7)[1]
+    'a.grad += b × u.grad = 3 × 1 = 3   (−6 → −3)'
+    >>> legend_texts(scene)[-1].endswith("x.grad is ∂q/∂x")
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..style import text as tx
+from ..style.metrics import units, width
+from .groups import params_line
+from .looks import final_state
+from .shapes import ROW
+
+if TYPE_CHECKING:
+    from ..style.presets import Preset
+    from .parts import Drawn
+
+__all__ = ["badge_width", "caption_texts", "legend_texts", "wrap", "wrap_caption"]
+
+PHASES = ("inputs", "forward", "seed", "backward", "final")
+
+
+def badge_width(preset: Preset, word: Any) -> float:
+    """The width of the phase badge: its widest word, in points."""
+    c = preset.caption
+    return max(width(word(f"phase.{w}"), c * ROW, True) for w in PHASES) + c
+
+
+def caption_texts(scene: Drawn, k: int | None) -> list[str]:
+    """The caption and chain-rule lines of step ``k`` (``None``: final view), unwrapped."""
+    G = scene.graph
+    notes = list(scene.notes)
+    if k is None and not G.graph.get("backward_ran", True):
+        k = int(G.graph["default_step"])
+        return [tx.caption(G, k, scene.lang), scene.word("caption.not_run"), *notes]
+    reading = scene.reading
+    if k is None:
+        st = final_state(G)
+        root = tx.name(G, G.graph["root"])
+        ins = sorted((n for n in scene.order if scene.kind(n) == "input"),  # as drawn
+                     key=lambda n: (reading.get(n, (0.0, 0.0)),
+                                    [int(p) if p.isdigit() else p
+                                     for p in re.split(r"(\d+)", tx.name(G, n))]))
+        parts = [f"∂{root}/∂{tx.name(G, n)} = {scene.num(st.grad.get(n))}" for n in ins[:6]]
+        grads = ["   ".join(parts) + (" …" if len(ins) > 6 else "")] if parts else []
+        return [tx.caption(G, None, scene.lang), *grads, *notes]
+    return [tx.caption(G, k, scene.lang),
+            *tx.chain_rule(G, k, scene.decimals, scene.trim, scene.lang,
+                           order=lambda n: reading.get(n, (0.0, 0.0))),
+            *params_line(scene, k), *notes]
+
+
+def wrap_caption(scene: Drawn, k: int | None) -> list[str]:
+    """:func:`caption_texts` as drawn: long lines wrap before an ``=``."""
+    c = scene.preset.caption
+    lines = scene.caption_texts(k)  # the method: a scene of another kind may say more
+    out = [lines[0]]
+    for line in lines[1:]:
+        sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
+        sep = sep if sep in line else " "  # a note: between words
+        out += wrap(line, scene.wrap_at - scene.badge_width - c, c, sep)
+    return out
+
+
+def legend_texts(scene: Drawn) -> list[str]:
+    """The legend's lines, unwrapped (none without a legend)."""
+    if not scene.legend:
+        return []
+    lines = [scene.word("legend.edge_amount" if scene.collapsed else "legend.edge"),
+             *([scene.word("legend.inputs")] if scene.inrows else []),
+             scene.word("legend.arrows"),
+             scene.word("legend.fill", scale=scene.num(scene.scale)) + " · "
+             + scene.word("legend.unreached")]
+    if not all(on for _, on in scene.graph.nodes(data="on_path", default=True)):
+        lines.append(scene.word("legend.offpath"))
+    if scene.caption and not scene.collapsed:
+        G = scene.graph
+        lines.append(scene.word("legend.caption", root=tx.name(G, G.graph["root"])))
+    return lines
+
+
+def wrap(line: str, room: float, size: float, sep: str = " = ") -> list[str]:
+    """``line`` in pieces no wider than ``room`` where it can, cut at ``sep``; with
+    ``" = "`` each further piece starts with an indented ``=``.
+
+    >>> wrap("∂q/∂a += b × u.grad = 3 × 1 = 3", 130, 10)
+    ['∂q/∂a += b × u.grad', '    = 3 × 1 = 3']
+    >>> wrap("∂q/∂a = 1   ∂q/∂b = 2", 60, 10, "   ")
+    ['∂q/∂a = 1', '∂q/∂b = 2']
+    """
+    parts = line.split(sep)
+    lead = "    = " if sep == " = " else ""
+    out: list[str] = []
+    cur = parts[0]
+    # widths add up in whole units: each piece is measured once, not each line joined
+    now, gap, indent = units(cur), units(sep), units(lead)
+    for part in parts[1:]:
+        more = units(part)
+        if (now + gap + more) * size / 1000 <= room:
+            cur, now = cur + sep + part, now + gap + more
+            continue
+        out.append(cur)
+        cur, now = lead + part, indent + more
+    out.append(cur)
+    return out

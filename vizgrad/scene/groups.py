@@ -1,0 +1,241 @@
+"""What a collapsed or focused graph adds to a scene: box titles, parameter rows, notes.
+
+:mod:`vizgrad.graph.collapse` turns groups into boxes (``kind="group"``) and hidden
+context into stubs (``kind="stub"``). A group box shows its name and size,
+its output's value and grad, and the grads of its parameters (a neuron's
+weights and bias), which arrive with the box's backward step::
+
+    >>> import vizgrad
+    >>> from vizgrad.graph.collapse import collapse
+    >>> from vizgrad.scene.scene import Scene
+    >>> scene = Scene(collapse(vizgrad.graph.examples.graph("mlp"), "neuron"))
+    >>> [name for name, _ in param_rows(scene, "g1")]
+    ['∂w0', '∂w1', '∂b']
+    >>> note_lines(scene)
+    ['collapsed by neuron: 40 values in 9 boxes']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..graph.collapse import LEVELS
+from ..style import text as tx
+from . import ids
+
+if TYPE_CHECKING:
+    from .parts import Drawn
+
+__all__ = ["LARGE", "MAX_PARAMS", "box_name", "input_rows", "note_lines",
+           "sample_choices", "ordered_params", "param_rows",
+           "params_line", "params_step", "row_labels", "summed"]
+
+#: parameter rows a group box shows; more are summarised in one row
+MAX_PARAMS = 6
+#: past this many values, a picture of a graph without groups says how to draw fewer boxes
+LARGE = 100
+
+
+def box_name(scene: Drawn, n: str) -> str:
+    """The title of a box: a value's name, ``L0/N2 · 8 values``, or ``… 37 more``."""
+    G = scene.graph
+    a = G.nodes[n]
+    kind = a.get("kind")
+    if kind == "group":
+        size = f"{a.get('size', 0):,}"
+        return f"{tx.name(G, n)} · {scene.word('box.group', size=size)}"
+    if kind == "stub" and isinstance(a.get("hidden"), int):
+        return scene.word("box.stub", n=f"{a['hidden']:,}")
+    if a.get("short"):  # inside an opened group's frame: its name there
+        return str(a["short"])
+    return tx.name(G, n)
+
+
+def _short(name: str, box: str = "") -> str:
+    """A parameter's name inside its box: ``L0.N2.w1`` → ``w1`` in box ``L0/N2``, ``N2.w1``
+    in box ``L0``.
+
+    >>> _short("L0.N2.w1", "L0/N2"), _short("L0.N2.w1", "L0"), _short("w", "A")
+    ('w1', 'N2.w1', 'w')
+    """
+    prefix = box.replace("/", ".") + "."
+    if box and name.startswith(prefix):
+        return name[len(prefix):]
+    return name.rsplit(".", 1)[-1] if "." in name else name
+
+
+def ordered_params(attrs: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A box's ``params`` as (name, grad) in the course's order, neuron by neuron: weights,
+    then bias.
+
+    >>> ordered_params({"params": [["L0.N1.b", 1], ["L0.N0.w0", 2], ["L0.N0.b", 3]]})
+    [('L0.N0.w0', 2), ('L0.N0.b', 3), ('L0.N1.b', 1)]
+    """
+    params = [(str(p[0]), p[1]) for p in attrs.get("params") or ()]
+    return sorted(params, key=lambda p: (p[0].rsplit(".", 1)[0], p[0].rsplit(".", 1)[-1] == "b"))
+
+
+def param_rows(scene: Drawn, n: str) -> list[tuple[str, float | None]]:
+    """A group box's parameter rows: (row label, final grad); at most :data:`MAX_PARAMS`,
+    the last of them standing for the rest (grad ``None``)."""
+    a = scene.graph.nodes[n]
+    if a.get("kind") != "group":
+        return []
+    box = str(a.get("label", ""))
+    rows = [(scene.word("box.param", name=_short(name, box)), g) for name, g in ordered_params(a)]
+    if len(rows) > MAX_PARAMS:
+        rest = len(rows) - MAX_PARAMS + 1
+        rows = rows[:MAX_PARAMS - 1] + [(scene.word("box.params", n=f"{rest:,}"), None)]
+    return rows
+
+
+def summed(G: Any, n: str) -> bool:
+    """True for a box with several outputs (a layer): its data and grad are sums."""
+    return len(G.nodes[n].get("outputs") or ()) > 1
+
+
+def input_rows(scene: Drawn) -> dict[str, list[Any]]:
+    """For each group box fed by other group boxes, one row per such edge, in edge order:
+    ``((tail, head, slot), (row label, contribution text))``. The contribution the box sent
+    back along the edge is written in the box (``from L0/N1  −0.37``), where it cannot be
+    mistaken for another edge's, instead of on a crowded edge between layers.
+
+    >>> import vizgrad
+    >>> from vizgrad.graph.collapse import collapse
+    >>> from vizgrad.scene.scene import Scene
+    >>> scene = Scene(collapse(vizgrad.graph.examples.graph("mlp"), "neuron"))
+    >>> [label for _, (label, _) in scene.inrows["g0"]]
+    ['from L0/N0', 'from L0/N1', 'from L0/N2']
+    """
+    G = scene.graph
+    out: dict[str, list[Any]] = {}
+    for (u, v, slot) in scene.edge_texts:
+        if G.nodes[u].get("kind") == "group" and G.nodes[v].get("kind") == "group":
+            c = scene.contributions.by_edge.get((v, u, slot))
+            amount = tx.NOT_REACHED if c is None else scene.num(c["amount"])
+            out.setdefault(v, []).append(
+                ((u, v, slot), (scene.word("box.from", name=tx.name(G, u)), amount)))
+    return out
+
+
+def row_labels(scene: Drawn, n: str) -> tuple[str, str]:
+    """A box's data and grad row labels: ``Σ`` where the row adds several outputs, and,
+    for a net run on several samples, which sample the data row shows (grads are totals
+    over every sample).
+
+    >>> import vizgrad
+    >>> from vizgrad.graph.collapse import collapse
+    >>> from vizgrad.scene.scene import Scene
+    >>> scene = Scene(collapse(vizgrad.graph.examples.graph("mlp"), "layer"))
+    >>> [row_labels(scene, b) for b in scene.order if scene.graph.nodes[b]["label"] == "L0"]
+    [('Σ data', 'Σ grad')]
+    """
+    G, w = scene.graph, scene.word
+    a = G.nodes[n]
+    data, grad = w("box.data"), w("box.grad")
+    if a.get("kind") != "group":
+        return data, grad
+    many = summed(G, n)
+    adds = a.get("adds", len(a.get("outputs") or ()))
+    sigma = "Σ " if adds > 1 else ""
+    if "sample" in a:
+        data = w("box.data_sample", data=sigma + data, s=a["sample"])
+    elif "samples" in a:
+        data = w("box.data_all", data=sigma + data, n=a["samples"])
+    else:
+        data = sigma + data
+    if many and (G.graph.get("collapsed") or {}).get("samples", 1) > 1:
+        return data, w("box.grad_all", grad="Σ " + grad)
+    return data, ("Σ " + grad if many else grad)
+
+
+def sample_choices(scene: Drawn) -> dict[str, dict[str, str]] | None:
+    """For a net run on several samples: for each choice (``"0"``, ``"1"`` …, ``"all"``)
+    the data row label and value of every box that has them, by shape id (how the player
+    shows another sample without a new picture); ``None`` otherwise."""
+    G, w = scene.graph, scene.word
+    total = (G.graph.get("collapsed") or {}).get("samples", 1)
+    if total < 2:
+        return None
+    out: dict[str, dict[str, str]] = {str(k): {} for k in range(total)}
+    out["all"] = {}
+    for n in scene.order:
+        a = G.nodes[n]
+        if a.get("kind") != "group" or "by_sample" not in a:
+            continue
+        outs = len(a.get("outputs") or ())
+        sigma = "Σ " if outs > total else ""  # a layer: several outputs in one sample
+        for k, v in enumerate(a["by_sample"]):
+            out[str(k)][ids.text(n, "dl")] = w("box.data_sample", data=sigma + w("box.data"), s=k)
+            out[str(k)][ids.text(n, "data")] = scene.num(v)
+        out["all"][ids.text(n, "dl")] = w("box.data_all", data="Σ " + w("box.data"), n=total)
+        out["all"][ids.text(n, "data")] = scene.num(a["all"])
+    return out
+
+
+def params_line(scene: Drawn, k: int) -> list[str]:
+    """The caption line of a box's last backward step: its parameters' grads, now final."""
+    G = scene.graph
+    step = G.graph["steps"][k]
+    n = step.get("node")
+    if step["kind"] != "backward" or scene.params_done.get(n) != k:
+        return []
+    grads = "   ".join(f"{label} = {scene.num(g)}" for label, g in scene.params.get(n, ())
+                       if g is not None)
+    return [scene.word("caption.params", box=tx.name(G, n), grads=grads)] if grads else []
+
+
+def params_step(G: Any) -> dict[str, int]:
+    """For each group box, the step after which its parameters' grads are final: the last
+    backward step of the box (its merged step, or its last member step)."""
+    out: dict[str, int] = {}
+    for s in G.graph["steps"]:
+        if s["kind"] == "backward" and G.nodes[s["node"]].get("kind") == "group":
+            out[s["node"]] = s["index"]
+    return out
+
+
+def note_lines(scene: Drawn) -> list[str]:
+    """The caption lines that say what was collapsed, focused or merged."""
+    G, w = scene.graph, scene.word
+    out = []
+    net = G.graph.get("net")  # the net the command line read from a model file
+    if isinstance(net, dict) and net.get("how") in ("found", "named", "returned"):
+        out.append(w(f"note.net_{net['how']}", name=net.get("name", "?"),
+                     type=net.get("type", "?"), file=net.get("file", "?")))
+    merged = G.graph.get("merged")
+    if merged:
+        copies = sum(a.get("size", 0) for _, a in G.nodes(data=True) if a.get("members")
+                     and a.get("kind") in ("input", "const"))
+        nodes = sum(1 for _, a in G.nodes(data=True) if a.get("members")
+                    and a.get("kind") in ("input", "const"))
+        if nodes:
+            out.append(w("note.merged", copies=f"{copies:,}", nodes=f"{nodes:,}"))
+    focus = G.graph.get("focus")
+    if focus:
+        shown = focus["nodes"] - focus["hidden"]
+        node = focus["node"]
+        name = tx.name(G, node) if node in G else str(node)
+        key = "note.overview" if focus.get("auto") else "note.focus"  # chosen, or asked for
+        out.append(w(key, node=name, radius=focus["radius"], shown=f"{shown:,}",
+                     values=f"{focus['nodes']:,}"))
+    info = G.graph.get("collapsed")
+    n = G.number_of_nodes()
+    if not (info or focus or merged) and n > LARGE and not any(g for _, g in G.nodes(data="group")):
+        out.append(w("note.large", values=f"{n:,}"))
+    if info:
+        level = info["level"]
+        depth = LEVELS.get(level, level)
+        words = {d: w(f"level.{name}") for name, d in LEVELS.items()}
+        by = words[depth] if depth in words else w("level.order") if depth == "order" else w(
+            "level.depth", depth=depth)
+        if "runs" in info and depth != "order":
+            by = w("level.runs", level=by)
+        out.append(w("note.collapsed", level=by, values=f"{info['nodes']:,}",
+                     boxes=f"{info['boxes']:,}"))
+        if info.get("samples", 1) > 1:
+            key = "note.sample_all" if info.get("sample") == "all" else "note.sample"
+            out.append(w(key, s=info.get("sample"), n=info["samples"]))
+        if info.get("auto"):
+            out.append(w("note.auto"))
+    return out

@@ -1,0 +1,218 @@
+"""From what a user gives to what is drawn: the graph, collapsed or focused, and its steps.
+
+Every entry point that draws (:func:`vizgrad.draw`, the player, the frames,
+the embeds, the command line) turns its input into a :class:`Prepared` with
+:func:`prepare`. A step is always counted in the graph the user gave, and
+:meth:`Prepared.step` maps it to the drawn graph's own step, so ``step=597``
+of a 612-step MLP shows the collapsed step that holds step 597::
+
+    >>> from vizgrad import examples
+    >>> from vizgrad.options import Options
+    >>> p = prepare(examples.graph("mlp"), Options(collapse="neuron"))
+    >>> p.source.number_of_nodes(), p.graph.number_of_nodes()
+    (40, 9)
+    >>> p.last, p.view_last, p.step(30), p.step("final")
+    (49, 13, 10, None)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..graph.lite import LiteGraph
+from ..graph.collapse import AUTO_NODES, fold_outside, group_depth, transform_step
+from ..graph.collapse import prepare as shrink_graph
+from ..exceptions import GraphTooLargeError, LayoutTimeoutError
+from ..graph.convert import as_graph, lite_or_networkx
+from ..options import Options, StepArg, resolve_step
+from ..tracing.recorder import Trace, trace
+
+__all__ = ["too_many_values", "Prepared", "fitted", "overview_route", "prepare", "refuse_large"]
+
+
+def too_many_values(n: int, limit: int, option: str = "max_nodes") -> str:
+    """The one wording of the node limit, for drawings, animations and the command line.
+
+    >>> too_many_values(2500, 2000)
+    'this graph has 2,500 values, more than max_nodes=2,000'
+    >>> too_many_values(2500, 2000, "--max-nodes")
+    'this graph has 2,500 values, more than --max-nodes 2,000'
+    """
+    sep = " " if option.startswith("--") else "="
+    return f"this graph has {n:,} values, more than {option}{sep}{limit:,}"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The graph given (``source``), the graph drawn (``graph``) and the graphs between."""
+
+    source: Any
+    graph: Any
+    chain: tuple[Any, ...] = ()
+
+    @property
+    def last(self) -> int:
+        """The last step of the graph given: steps are counted in it."""
+        return len(self.source.graph["steps"]) - 1
+
+    @property
+    def view_last(self) -> int:
+        """The last step of the graph drawn."""
+        return len(self.graph.graph["steps"]) - 1
+
+    def step(self, step: StepArg, default: int | None = None) -> int | None:
+        """The drawn graph's step that shows the state after ``step`` of the graph given
+        (``None``: the final view); ``None`` as ``step`` gives ``default``."""
+        return transform_step(list(self.chain), resolve_step(step, self.last, default))
+
+
+def refuse_large(G: Any, max_nodes: int) -> None:
+    """Raise :class:`GraphTooLargeError` for a graph of more than ``max_nodes`` values."""
+    n = G.number_of_nodes()
+    if n > max_nodes:
+        raise GraphTooLargeError(
+            f"{too_many_values(n, max_nodes)}; its layout "
+            f"would be slow and unreadable. Draw it collapsed (collapse='auto' or a level such "
+            f"as 'neuron'), focus on a part (focus=NODE), or pass max_nodes={n} to draw it anyway"
+        )
+
+
+def overview_route(options: Options) -> bool:
+    """True when a graph past ``max_nodes`` would be drawn as an automatic overview, which
+    :class:`~vizgrad.graph.lite.LiteGraph` collapses without the full networkx graph."""
+    return options.collapse == "auto" and options.focus is None
+
+
+def _source(x: Any, options: Options) -> Any:
+    """The graph given: a Value or a compact Trace of more than ``max_nodes`` values, drawn
+    as an overview, is read from its trace's columns (:func:`~vizgrad.graph.lite_or_networkx`)."""
+    if isinstance(x, LiteGraph):
+        return x if overview_route(options) else x.to_networkx()
+    if overview_route(options) and (isinstance(x, Trace) or hasattr(x, "_backward")):
+        t = x if isinstance(x, Trace) else trace(x, model=options.model)
+        return lite_or_networkx(t, options.max_nodes)
+    return as_graph(x, options.model)
+
+
+def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
+    """``x`` (a Value, Trace or graph) as a graph, with ``options``' collapse, focus and
+    merged constants applied; refused past ``max_nodes`` unless ``check_size`` is off.
+
+    A graph drawn as an overview past ``max_nodes`` is collapsed from its trace's columns
+    (:class:`~vizgrad.graph.lite.LiteGraph`): ``source`` is then that light graph (its
+    ``to_networkx()`` is the full one); ``graph`` is always a networkx graph."""
+    G = _source(x, options)
+    H, chain = shrink_graph(G, collapse_at=options.collapse, focus_on=options.focus,
+                            radius=options.radius, constants=options.merge_constants,
+                            steps=options.group_steps, max_nodes=options.max_nodes,
+                            sample=options.sample)
+    if isinstance(H, LiteGraph):  # nothing was collapsed: the whole graph is drawn
+        lite, G = H, H.to_networkx()
+        H, chain = G, [G if c is lite else c for c in chain]
+    if check_size:
+        refuse_large(H, options.max_nodes)
+    return Prepared(G, H, tuple(chain))
+
+
+def fitted(x: Any, options: Options, *, check_size: bool = True,
+           on_layout: Callable[[], None] | None = None) -> tuple[Prepared, Any]:
+    """:func:`prepare`, and the scene of the graph drawn, made to fit where the preset's
+    pictures are shown (a 1,400 px docs column, a 960×540 slide;
+    :func:`vizgrad.scene.scene.fits`) when ``collapse="auto"``:
+
+    - a grouped graph is collapsed by the deepest group level that fits, else the coarsest;
+    - an ungrouped graph of more than :data:`~vizgrad.graph.collapse.AUTO_NODES` values is
+      drawn as the output's neighbourhood, as far out as fits, with ``… N more`` stubs
+      for the rest; the caption says how to see more.
+
+    ``on_layout()`` is called once the graph drawn is known, before its first layout.
+    ``check_size=False`` leaves a graph past ``max_nodes`` to the caller (the command
+    line's budget check refuses it with the command line's advice).
+
+    Every layout tried shares one budget, ``options.timeout`` seconds: each is given
+    what is left, and when it runs out the best picture so far is kept (a first layout
+    past it raises :class:`~vizgrad.exceptions.LayoutTimeoutError`, which says to pass
+    a larger ``timeout``).
+
+    >>> from vizgrad import Value
+    >>> s = sum((Value(i) * Value(-i) for i in range(60)), Value(0))
+    >>> s.backward()
+    >>> from vizgrad.scene.scene import fits
+    >>> p, scene = fitted(s, Options())
+    >>> p.source.number_of_nodes() > 100, p.graph.graph["focus"]["auto"], fits(scene)
+    (True, True, True)
+    """
+    from .scene import fits, make_scene
+
+    ends = time.monotonic() + options.timeout  # one budget for every layout tried
+    p = prepare(x, options, check_size=check_size)
+    if on_layout is not None:  # the graph drawn is known: its layout starts
+        on_layout()
+    scene = make_scene(p.graph, **options.scene())
+    info = p.graph.graph.get("collapsed") or {}
+    if options.collapse != "auto" or fits(scene) or "runs" in info \
+            or "collapsed" in p.source.graph or options.focus is not None:
+        return p, scene
+    if group_depth(p.source) == 0:
+        return _overview(p, scene, options, ends) if p.source.number_of_nodes() > AUTO_NODES \
+            else (p, scene)
+    return _coarser(p, scene, options, ends)
+
+
+def _within(G: Any, options: Options, ends: float) -> Any:
+    """Another scene of ``G`` in what is left of the drawing's layout time, else None."""
+    from .scene import make_scene
+
+    left = ends - time.monotonic()
+    if left <= 0:
+        return None
+    try:
+        return make_scene(G, **options.replace(timeout=left).scene())
+    except LayoutTimeoutError:
+        return None
+
+
+def _coarser(p: Prepared, scene: Any, options: Options, ends: float) -> tuple[Prepared, Any]:
+    """Collapse one group level further until the picture fits (the coarsest stays),
+    while the drawing's layout time lasts."""
+    from .scene import fits
+
+    depth = group_depth(p.source)
+    now = (p.graph.graph.get("collapsed") or {}).get("level", depth + 1)
+    now = {"layer": 1, "neuron": 2}.get(now, now) if isinstance(now, str) else now
+    # a coarser level did not fit the inputs beside the boxes either: they stay inside
+    keep = options.replace(merge_constants=False) if options.merge_constants is None else options
+    for level in range(min(depth, int(now) - 1), 0, -1):
+        q = prepare(fold_outside(p.source), keep.replace(collapse=level, model=None))
+        coarser = _within(q.graph, options, ends)
+        if coarser is None:
+            break
+        p, scene = Prepared(p.source, q.graph, q.chain), coarser
+        if fits(scene):
+            break
+    return p, scene
+
+
+#: the farthest an automatic overview looks from the output, in edges
+OVERVIEW_RADIUS = 12
+
+
+def _overview(whole: Prepared, scene: Any, options: Options,
+              ends: float) -> tuple[Prepared, Any]:
+    """The output's neighbourhood with the largest radius that fits (at least 1), as far
+    as the drawing's layout time lasts."""
+    from .scene import fits
+
+    root, best = whole.source.graph["root"], None
+    for radius in range(1, OVERVIEW_RADIUS + 1):
+        q = prepare(whole.source, options.replace(collapse=False, focus=root, radius=radius))
+        if not q.graph.graph["focus"]["hidden"]:
+            break  # this far out is the whole graph, which did not fit
+        q.graph.graph["focus"]["auto"] = True  # the caption says how to see more
+        shown = _within(q.graph, options, ends)
+        if shown is None or (best is not None and not fits(shown)):
+            break
+        best = q, shown
+    return best or (whole, scene)

@@ -1,0 +1,266 @@
+"""Place the shapes of a :class:`~vizgrad.scene.scene.Scene` from its layout (once).
+
+Ids are stable and name what they draw: ``n-v0`` a box, ``t-v0-grad`` its
+grad text, ``c-v0-grad`` its grad cell, ``o-v2`` an op circle,
+``e-v0-v2-0`` the edge into slot 0 of ``v2``'s op, ``l-…`` its label,
+``…-f`` / ``…-b`` its forward and backward arrowheads, ``cap-0`` the caption.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .layout import geometry as gm
+from . import ids
+from ..style import text as tx
+from .labels import MANY_LABELS, Obstacles, curve, nearest_on, place_label
+from ..style.metrics import width
+
+if TYPE_CHECKING:
+    from .parts import Drawn
+
+__all__ = ["RAW", "ROW", "Shape", "op_glyph", "place_caption", "place_edges", "place_legend",
+           "place_nodes"]
+
+Point = tuple[float, float]
+_ARROW = 9.0  # arrowhead length, points
+#: row labels and the phase badge, relative to their text (12 pt in the docs preset)
+ROW = 0.86
+#: the size of a name that is only an id (``v5``), relative to the font: footnote-sized
+RAW = 0.75
+_OPS = {"+": "+", "*": "×", "relu": "ReLU", "ReLU": "ReLU"}
+_SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One thing drawn: ``kind`` is rect, ellipse, text, path or poly.
+
+    ``geom`` is ``(x, y, w, h, rx)`` for a rect, ``(cx, cy, rx, ry)`` for an
+    ellipse, ``(x, y)`` of the baseline for text, Bezier control points for a
+    path (start, then three points per curve) and corner points for a poly.
+    """
+
+    id: str
+    kind: str
+    geom: tuple[Any, ...]
+    cls: str
+    size: float = 0.0
+    bold: bool = False
+    anchor: str = "start"
+
+
+def op_glyph(op: str) -> str:
+    """The text in an op circle: ``×``, ``+``, ``tanh``, ``x²``.
+
+    >>> op_glyph("*"), op_glyph("**2"), op_glyph("**-1"), op_glyph("**0.5")
+    ('×', 'x²', 'x⁻¹', 'x^0.5')
+    """
+    if op.startswith("**"):
+        k = op[2:]
+        if k.lstrip("-").isdigit():  # whole powers as superscripts
+            return "x" + k.translate(_SUPER)
+        return "x^" + k.replace("-", tx.MINUS)
+    return _OPS.get(op, op)
+
+
+def _r(v: float) -> float:
+    return round(v, 2)
+
+
+def _baseline(cy: float, size: float) -> float:
+    """The baseline that centres digits and capitals of ``size`` on ``cy``."""
+    return _r(cy + 0.36 * size)
+
+
+def place_caption(scene: Drawn, x: float, y: float) -> list[Shape]:
+    """The phase badge and the caption's rows, the block's top left at ``(x, y)``."""
+    c = scene.preset.caption
+    line = c * 1.45
+    bw = scene.badge_width
+    out: list[Shape] = []
+    add = out.append
+    add(Shape(ids.badge(), "rect",
+              (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)), "vg-badge"))
+    add(Shape(ids.badge_text(), "text", (_r(x + bw / 2), _baseline(y + line / 2, c * ROW)),
+              "vg-badge-text", c * ROW, True, "middle"))
+    for i in range(scene.caption_rows):
+        add(Shape(ids.caption(i), "text",
+                  (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
+                  "vg-caption" if i == 0 else "vg-rule", c, i == 0))
+    return out
+
+
+def place_legend(scene: Drawn, x: float, y: float, lines: Any) -> list[Shape]:
+    """A text row per legend line, the first one's top left at ``(x, y)``."""
+    size = scene.preset.legend
+    return [Shape(ids.legend(i), "text", (_r(x), _baseline(y + size * 1.45 * (i + 0.5), size)),
+                  "vg-legend", size) for i in range(len(lines))]
+
+
+def _unit(a: Point, b: Point) -> Point:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    return dx / d, dy / d
+
+
+def _arrow(tip: Point, base_dir: Point) -> tuple[Point, ...]:
+    """A triangle with its point at ``tip``, its base ``_ARROW`` along ``base_dir``."""
+    ux, uy = base_dir
+    bx, by = tip[0] + ux * _ARROW, tip[1] + uy * _ARROW
+    hw = _ARROW * 0.38
+    return ((_r(tip[0]), _r(tip[1])), (_r(bx - uy * hw), _r(by + ux * hw)),
+            (_r(bx + uy * hw), _r(by - ux * hw)))
+
+
+def _edge(add: Any, eid: str, e: gm.Edge, dx: float, dy: float, backward: bool) -> None:
+    pts = tuple((_r(x + dx), _r(y + dy)) for x, y in e.points)
+    add(Shape(eid, "path", pts, "vg-edge"))
+    if e.tip is not None:
+        tip = (e.tip[0] + dx, e.tip[1] + dy)
+        add(Shape(ids.arrow(eid, "f"), "poly", _arrow(tip, _unit(tip, pts[-1])), "vg-arrow"))
+    if backward and len(pts) > 1:
+        nxt = next((q for q in pts[1:] if q != pts[0]), pts[-1])
+        add(Shape(ids.arrow(eid, "b"), "poly", _arrow(pts[0], _unit(pts[0], nxt)),
+                  "vg-arrow vg-back"))
+
+
+def _straight(scene: Drawn, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
+    """An edge Graphviz did not route: a straight curve from box side to box side."""
+    tx_, ty, tw, th = geo.nodes[tail]
+    hx, hy, hw, hh = geo.nodes[head]
+    if scene.rankdir == "LR":
+        a, b = (tx_ + tw / 2, ty), (hx - hw / 2, hy)
+    else:
+        a, b = (tx_, ty + th / 2), (hx, hy - hh / 2)
+    ux, uy = _unit(a, b)
+    end = (b[0] - ux * _ARROW, b[1] - uy * _ARROW)
+    third = ((end[0] - a[0]) / 3, (end[1] - a[1]) / 3)
+    pts = (a, (a[0] + third[0], a[1] + third[1]), (a[0] + 2 * third[0], a[1] + 2 * third[1]), end)
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    return gm.Edge(pts, b, mid)
+
+
+def place_edges(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Shape]:
+    """Every edge, its arrowheads and its label, the graph's top left moved to ``(dx, dy)``."""
+    size = scene.preset.label
+    out: list[Shape] = []
+    add = out.append
+    routed = {}
+    for (u, v, slot) in scene.edge_texts:
+        eid = ids.edge(u, v, slot)
+        routed[eid] = geo.edges.get(eid) or _straight(
+            scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
+    labels = sum(1 for t in scene.edge_texts.values() if t)
+    moved = [(eid, [(x + dx, y + dy) for x, y in curve(e.points)]) for eid, e in routed.items()]
+    room = None
+    if labels <= MANY_LABELS:
+        moved += [(ids.op_edge(n), [(x + dx, y + dy) for x, y in
+                                 curve(geo.edges[ids.op_edge(n)].points)]) for n in scene.op_sizes]
+        boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
+                 for x, y, w, h in geo.nodes.values()]
+        room = Obstacles(moved, boxes, (1.0, dy, scene.width - 1.0, dy + geo.height), labels)
+    lines = dict(moved)
+    for (u, v, slot), label in scene.edge_texts.items():
+        eid = ids.edge(u, v, slot)
+        e = routed[eid]
+        _edge(add, eid, e, dx, dy, backward=True)
+        if label and e.label is not None:
+            w = width(label, size) + size * 0.4
+            # on its own edge, clear of boxes, labels and the other edges (see _labels);
+            # past MANY_LABELS, on its own edge where Graphviz put it beside it
+            spot = (e.label[0] + dx, e.label[1] + dy)
+            lx, ly = (place_label(lines[eid], (w, size * 1.3), room, eid, spot)
+                      if room is not None else nearest_on(lines[eid], spot))
+            add(Shape(ids.edge_box(u, v, slot), "rect", (_r(lx - w / 2), _r(ly - size * 0.65),
+                                                         _r(w), _r(size * 1.3), _r(size * 0.3)),
+                      "vg-label-bg"))
+            add(Shape(ids.edge_label(u, v, slot), "text", (_r(lx), _baseline(ly, size)),
+                      "vg-label", size, False, "middle"))
+    for n in scene.op_sizes:
+        _edge(add, ids.op_edge(n), geo.edges[ids.op_edge(n)], dx, dy, backward=False)
+    return out
+
+
+def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Shape]:
+    """Every box with its rows and cells, and every op circle, moved by ``(dx, dy)``."""
+    f = scene.preset.font
+    line = 1.3 * f
+    out: list[Shape] = []
+    add = out.append
+    for n in scene.order:
+        cx, cy, w, h = geo.nodes[n]
+        cx, cy = cx + dx, cy + dy
+        x, y = cx - w / 2, cy - h / 2
+        kind = scene.kind(n)
+        cls = f"vg-box vg-{kind}"
+        if kind in ("const", "stub"):
+            add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(h / 2)), cls))
+            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(cy, f * 0.9)), "vg-name",
+                      f * 0.9, False, "middle"))
+            continue
+        top = y + 0.3 * f
+        add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
+        params = scene.params.get(n, ())
+        rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom
+        last = not params and not scene.inrows.get(n)
+        add(Shape(ids.cell(n, "grad"), "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
+                                          _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
+        add(Shape(ids.sep(n), "path",
+                  ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
+                  "vg-rule-line"))
+        if tx.raw_name(scene.graph, n):  # only an id (v5), a last resort: footnote-sized,
+            raw = max(f * RAW, scene.preset.legend)  # as small as the legend, no smaller
+            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, raw)),
+                      "vg-name vg-raw", raw, False, "middle"))
+        else:
+            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, f)),
+                      "vg-name", f, True, "middle"))
+        for row, key in ((1, "data"), (2, "grad")):
+            base = _baseline(top + line * (row + 0.5), f)
+            add(Shape(ids.text(n, f"{key[0]}l"), "text", (_r(x + 0.6 * f), base),
+                      "vg-row-label", f * ROW))
+            add(Shape(ids.text(n, key), "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
+                      "end"))
+        cols = 2 if len(params) >= 4 else 1
+        cell_w = (w - 3) / cols
+        rows = -(-len(params) // cols)
+        for i in range(len(params)):  # a group box's parameter grads, in one or two columns
+            row, col = divmod(i, cols)
+            row_top = top + line * (3 + row)
+            h = line + (rest if row == rows - 1 and not scene.inrows.get(n) else 0)
+            x0 = x + 1.5 + col * cell_w
+            add(Shape(ids.cell(n, f"p{i}"), "rect", (_r(x0), _r(row_top), _r(cell_w), _r(h), 0.0),
+                      "vg-grad-cell"))
+            base = _baseline(row_top + line / 2, f)
+            add(Shape(ids.text(n, f"p{i}l"), "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
+                      f * ROW))
+            add(Shape(ids.text(n, f"p{i}"), "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base),
+                      "vg-grad", f, False, "end"))
+        ins = scene.inrows.get(n, ())
+        icols = 2 if len(ins) >= 4 else 1
+        icell = (w - 3) / icols
+        irows = -(-len(ins) // icols)
+        for i in range(len(ins)):  # what each box feeding this one got back from it
+            row, col = divmod(i, icols)
+            row_top = top + line * (3 + rows + row)
+            h = line + (rest if row == irows - 1 else 0)
+            x0 = x + 1.5 + col * icell
+            add(Shape(ids.cell(n, f"i{i}"), "rect", (_r(x0), _r(row_top), _r(icell), _r(h), 0.0),
+                      "vg-grad-cell"))
+            base = _baseline(row_top + line / 2, f)
+            add(Shape(ids.text(n, f"i{i}l"), "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
+                      f * ROW))
+            add(Shape(ids.text(n, f"i{i}"), "text", (_r(x0 + icell - 0.6 * f + 1.5), base),
+                      "vg-grad", f, False, "end"))
+        if n in scene.op_sizes:
+            ox, oy, ow, oh = geo.nodes[gm.op_id(n)]
+            ox, oy = ox + dx, oy + dy
+            add(Shape(ids.op(n), "ellipse", (_r(ox), _r(oy), _r(ow / 2), _r(oh / 2)), "vg-op"))
+            glyph = op_glyph(str(scene.graph.nodes[n].get("op", "")))
+            size = scene.preset.op * (0.8 if len(glyph) > 1 else 1.0)
+            add(Shape(ids.text(n, "op"), "text", (_r(ox), _baseline(oy, size)), "vg-op-glyph", size,
+                      False, "middle"))
+    return out

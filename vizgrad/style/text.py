@@ -1,0 +1,344 @@
+"""Words and numbers shared by every renderer: numbers, formulas, captions, chain rules.
+
+All functions read a graph from :func:`vizgrad.to_networkx` (or JSON), never a
+Value. Numbers use a true minus sign (U+2212) everywhere::
+
+    >>> from vizgrad import Value, to_networkx
+    >>> a, b = Value(-2.0, label="a"), Value(3.0, label="b")
+    >>> u = a * b; u.label = "u"
+    >>> q = u * (a + b); q.label = "q"
+    >>> G = to_networkx(q)
+    >>> caption(G, 7)
+    'step 7 / 7 · backward through u = a × b'
+    >>> chain_rule(G, 7, trim=True)[0]
+    'a.grad += b × u.grad = 3 × 1 = 3   (−6 → −3)'
+    >>> caption(G, 7, "zh")
+    '步骤 7 / 7 · 反向经过 u = a × b'
+    >>> fmt(-2.5), fmt(-2.5, trim=True), fmt(None), fmt(-0.0)
+    ('−2.5000', '−2.5', '—', '0.0000')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..tracing.names import NAME_LENGTH, base, compose, kept, tight
+from ..core.numerals import MINUS, NOT_REACHED, SCIENTIFIC, fmt
+from ..i18n import t
+
+__all__ = ["caption", "chain_rule", "contribution_text", "first_arrival", "fmt", "formula",
+           "local_rule", "name", "phase", "raw_name", "typeset", "MINUS",
+           "NAME_LENGTH", "NOT_REACHED", "PENDING", "SCIENTIFIC"]
+
+PENDING = "pending"  # the English word; pictures use t("pending", lang)
+_SYMBOLS = {"+": "+", "*": "×", "-": MINUS, "/": "÷"}
+
+
+def name(G: Any, node: str) -> str:
+    """What a value is called: its ``name`` from the trace (see :mod:`vizgrad.tracing.names`: the
+    label; in a net, its role; a name from its op and operands within :data:`NAME_LENGTH`
+    characters; a constant's number; else its id), or for a box its label.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> a, b = Value(2.0, label="a"), Value(3.0, label="b")
+    >>> G = to_networkx(-((a * b + a) ** 2).log())
+    >>> [name(G, n) for n in G]
+    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'f']
+    """
+    return kept(G, ("name", node), _name)  # type: ignore[no-any-return]
+
+
+def _name(G: Any, node: str) -> str:
+    attrs = G.nodes[node]
+    if attrs.get("label"):
+        return str(attrs["label"])
+    if attrs.get("name"):
+        return str(attrs["name"])
+    if attrs.get("kind") == "const":
+        return fmt(attrs["data"], 12, trim=True)
+    return _derived(G, node, NAME_LENGTH) or str(node)
+
+
+def raw_name(G: Any, node: str) -> bool:
+    """True when a value has no name but its id (``v5``): pictures write it small.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)
+    >>> [(name(G, n), raw_name(G, n)) for n in G]
+    [('alpha', False), ('exp(alpha)', False), ('v2', True), ('2', False), ('f', False)]
+    """
+    return name(G, node) == str(node) and not G.nodes[node].get("label")
+
+
+def _derived(G: Any, node: str, room: int) -> str | None:
+    """A name of at most ``room`` characters from the op and the operands' names, or None."""
+    attrs = G.nodes[node]
+    if attrs.get("label") or attrs.get("name"):
+        text = name(G, node)
+        text = None if text == str(node) else text
+    elif attrs.get("kind") == "const":
+        text = fmt(attrs["data"], 12, trim=True)
+    elif attrs.get("kind") in ("op", "output") and room > 2:
+        args = [e[0] for e in sorted(G.in_edges(node, keys=True), key=lambda e: e[2])]
+        parts = [_derived(G, a, room - 2) for a in args]
+        text = None if None in parts else compose(str(attrs.get("op", "")), parts)
+    else:
+        return None
+    return text if text is not None and len(text) <= room else None
+
+
+_tight = tight
+_INDEX = re.compile(r"(\[\d+(?:\.\.\d+)?\])+$")  # a sample's index: x[0][1], Σ[0..2]
+
+
+def typeset(text: str) -> str:
+    """Plain-keyboard maths in the pictures' typography: ``*`` as ×, a minus as −, ``**k``
+    as ``^k``, so a title reads like the picture under it.
+
+    >>> typeset("q = (a*b)*(a+b) at a=-2, b=3: q = -6, grads (-3, -8); x**2, softmax-nll")
+    'q = (a×b)×(a+b) at a=−2, b=3: q = −6, grads (−3, −8); x^2, softmax-nll'
+    """
+    text = re.sub(r"\*\*", "^", text).replace("*", "×")
+    return re.sub(r"(?<![\w)])-(?=[\d.(\w])|(?<=[\s(])-(?=\s)", MINUS, text)
+
+
+def _operands(G: Any, node: str) -> list[str]:
+    return list(kept(G, ("operands", node), _named_operands))
+
+
+def _named_operands(G: Any, node: str) -> tuple[str, ...]:
+    edges = sorted(G.in_edges(node, keys=True), key=lambda e: e[2])
+    return tuple(name(G, e[0]) for e in edges)
+
+
+def formula(G: Any, node: str) -> str:
+    """How a node was computed: ``u = a × b``, ``o = tanh(n)``, ``p = x ** 2``; a value
+    whose name says how it was made is just its name (``a·b``).
+
+    >>> from vizgrad import Value, to_networkx
+    >>> a, b = Value(-2.0, label="a"), Value(3.0, label="b")
+    >>> q = (a * b) * (a + b); q.label = "q"
+    >>> G = to_networkx(q)
+    >>> formula(G, "v2"), formula(G, "v4")
+    ('a·b', 'q = a·b × (a + b)')
+    """
+    op = str(G.nodes[node].get("op", ""))
+    args = _operands(G, node)
+    lhs = name(G, node)
+    if not args:
+        return lhs
+    if not G.nodes[node].get("label") and lhs == compose(op, args):  # its name says how
+        return lhs
+    if op == "*" and f"{MINUS}1" in args and len(args) == 2:  # the chapter's negation
+        return f"{lhs} = {MINUS}{_tight(args[1] if args[0] == f'{MINUS}1' else args[0])}"
+    if op in _SYMBOLS and len(args) == 2:
+        a, b = (args if op == "+" else [_tight(x) for x in args])
+        return f"{lhs} = {a} {_SYMBOLS[op]} {b}"
+    if op.startswith("**") and len(args) == 1:
+        return f"{lhs} = {base(args[0])} ** {op[2:].replace('-', MINUS)}"
+    if G.nodes[node].get("kind") in ("group", "stub"):  # a collapsed box: its inputs
+        return f"{lhs}({', '.join(args)})"
+    return f"{lhs} = {op}({', '.join(args)})"
+
+
+def local_rule(G: Any, node: str, slot: int) -> str | None:
+    """The op's local derivative for operand ``slot``, in symbols; None if unknown.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> x = Value(0.5, label="x"); o = x.tanh(); o.label = "o"
+    >>> local_rule(to_networkx(o), "v1", 0), local_rule(to_networkx(x ** 3), "v1", 0)
+    ('1 − o²', '3·x²')
+    >>> G = to_networkx((x * x) ** 3)  # a compound operand is bracketed: 3·(x·x)²
+    >>> local_rule(G, "v2", 0)
+    '3·(x·x)²'
+    """
+    op = str(G.nodes[node].get("op", ""))
+    args = _operands(G, node)
+    if not 0 <= slot < len(args):
+        return None
+    x, out = args[slot], name(G, node)
+    if op == "+" and len(args) == 2:
+        return "1"
+    if op == "*" and len(args) == 2:
+        return args[1 - slot]
+    bx, bout = base(x), base(out)  # a·b in a power or after 1/: bracketed
+    if op == "tanh":
+        return f"1 {MINUS} {bout}²"
+    if op == "exp":
+        return out
+    if op == "log":
+        return f"1/{bx}"
+    if op in ("relu", "ReLU"):
+        return f"[{x} > 0]"
+    if op.startswith("**"):
+        try:
+            k = float(op[2:])
+        except ValueError:
+            return None
+        kk = fmt(k, 12, trim=True)
+        if k == 0:
+            return "0"
+        if k == 1:
+            return "1"
+        if k == 2:
+            return f"2·{_tight(x)}"
+        if k == -1:
+            return f"{MINUS}1/{bx}²"
+        power = {3.0: "²", 4.0: "³"}.get(k, f"^({fmt(k - 1, 12, trim=True)})")
+        return f"{kk}·{bx}{power}"
+    return None
+
+
+def phase(G: Any, k: int | None, lang: str = "en") -> str:
+    """The phase word of step ``k`` (``None``: the final view)."""
+    if k is None:
+        return t("phase.final", lang)
+    return t("phase." + G.graph["steps"][k]["kind"], lang)
+
+
+def caption(G: Any, k: int | None, lang: str = "en") -> str:
+    """``step k / N · what happens`` for step ``k``; ``None`` is the final view."""
+    steps = G.graph["steps"]
+    if k is None:
+        return t("caption.final", lang)
+    step = steps[k]
+    head = t("caption.step", lang, k=k, n=len(steps) - 1) + " · "
+    kind = step["kind"]
+    if kind == "inputs":
+        return head + t("caption.inputs", lang)
+    if kind == "seed":
+        root = name(G, step["node"])
+        return head + t("caption.seed", lang, grad=f"∂{root}/∂{root}")
+    return head + t(f"caption.{kind}", lang, formula=formula(G, step["node"]))
+
+
+def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
+                      lang: str = "en") -> str:
+    """``local × upstream = amount`` for one contribution.
+
+    >>> contribution_text({"local": 3.0, "upstream": 1.0, "amount": 3.0}, trim=True)
+    '3 × 1 = 3'
+    >>> contribution_text({"local": 1.0, "upstream": -6.0, "amount": -6.0}, 2)
+    '1.00 × (−6.00) = −6.00'
+    """
+    if c.get("local") is None:  # measured (micrograd), or summed over a collapsed box
+        count = c.get("count", 1)
+        how = t("chain.observed", lang) if c.get("observed") else t(
+            "chain.sum", lang, count=count) if count > 1 else None
+        amount = fmt(c["amount"], decimals, trim=trim)
+        return f"{amount} ({how})" if how else amount
+    up = fmt(c["upstream"], decimals, trim=trim)
+    if up.startswith(MINUS):
+        up = f"({up})"
+    return (f"{fmt(c['local'], decimals, trim=trim)} × {up} = "
+            f"{fmt(c['amount'], decimals, trim=trim)}")
+
+
+def amount_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
+                lang: str = "en") -> str:
+    """The contribution alone (the edge label of a collapsed graph), with the number of
+    contributions it sums.
+
+    >>> amount_text({"amount": -0.5, "count": 3}, trim=True)
+    '−0.5 (sum of 3)'
+    """
+    amount = fmt(c["amount"], decimals, trim=trim)
+    count = c.get("count", 1)
+    return t("edge.sum", lang, amount=amount, count=count) if count > 1 else amount
+
+
+def first_arrival(G: Any, c: dict[str, Any]) -> bool:
+    """True when ``c`` is the first gradient to reach its target (it was "—" before).
+
+    Backward steps run in reverse topological order, so the first contribution
+    comes from the target's latest on-path consumer, through its lowest slot.
+    """
+    target, source = c["target"], c["source"]
+    if source != kept(G, ("latest", target), _latest_user):
+        return False
+    return c["slot"] == min(G[target][source])
+
+
+def _latest_user(G: Any, target: str) -> str | None:
+    """The last on-path value computed from ``target``, or None."""
+    users = [n for n in G.successors(target) if G.nodes[n].get("on_path", True)]
+    return max(users, key=lambda n: G.nodes[n]["order"]) if users else None
+
+
+def _d(label: str) -> str:
+    """A name after ∂: a group path in brackets, so ``∂(L1/N0)/∂(L0/N2)`` is one fraction.
+
+    >>> _d("a"), _d("L0/N2")
+    ('a', '(L0/N2)')
+    """
+    return f"({label})" if "/" in label else label
+
+
+def _bracketed(rule: str) -> str:
+    """A compound local derivative in brackets, so ``(1 − o²) × o.grad`` reads as a product.
+
+    >>> _bracketed("b"), _bracketed("1"), _bracketed("1 − o²"), _bracketed("2·x")
+    ('b', '1', '(1 − o²)', '(2·x)')
+    >>> _bracketed("x[0][1]"), _bracketed("L0.N2.out[3]"), _bracketed("ŷ[0] − y[0]")
+    ('x[0][1]', 'L0.N2.out[3]', '(ŷ[0] − y[0])')
+    """
+    plain = _INDEX.sub("", rule).replace(".", "").replace("_", "").replace(
+        MINUS, "", rule.startswith(MINUS))
+    if plain.isalnum() or rule.startswith("[") and rule.endswith("]"):
+        return rule
+    return f"({rule})"
+
+
+def _grad(label: str) -> str:
+    """``a.grad``, ``x[0][1].grad``; any other name in brackets: ``(a·b).grad``,
+    ``(L0/N2).grad``.
+
+    >>> _grad("ŷ[0]"), _grad("L0.N1.Σ2[3]"), _grad("ŷ[0] − y[0]"), _grad("Σ[0..2]")
+    ('ŷ[0].grad', 'L0.N1.Σ2[3].grad', '(ŷ[0] − y[0]).grad', 'Σ[0..2].grad')
+    """
+    call = label.endswith(")") and label.split("(", 1)[0].isalpha() and " " not in label
+    plain = _INDEX.sub("", label).replace("_", "").replace(".", "").isalnum()
+    return f"{label}.grad" if plain or call else f"({label}).grad"
+
+
+def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
+               lang: str = "en", order: Any = None) -> list[str]:
+    """One line per contribution of step ``k``, in the chapter's words "received gradient ×
+    local derivative", as its code writes it (``self.grad += ...``):
+
+    ``a.grad += b × u.grad = 3 × 1 = 3   (−6 → −3)``: the target's running gradient, ``+=``,
+    the local derivative in symbols (bracketed when compound) × the upstream gradient, the
+    same in numbers, the contribution, and the target's running total (from "—" where it
+    first arrives). A constant (the 2 in ``2 * x``) gets no line: nothing learns from its
+    gradient. ``order(node)``, if given, sorts the lines by their targets (a picture's
+    reading order); lines of one target keep their order, so its running total reads on.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> n = Value(0.8813735870195429, label="n"); o = n.tanh(); o.label = "o"; o.backward()
+    >>> chain_rule(to_networkx(o), 3, trim=True)
+    ['n.grad += (1 − o²) × o.grad = 0.5 × 1 = 0.5   (— → 0.5)']
+    """
+    step = G.graph["steps"][k]
+    lines = []
+    contributions = step.get("contributions", [])
+    if order is not None:
+        contributions = sorted(contributions, key=lambda c: order(c["target"]))
+    for c in contributions:
+        if G.nodes[c["target"]].get("kind") == "const":
+            continue
+        sign = "=" if c.get("overwrote") else "+="
+        src, tgt = name(G, c["source"]), name(G, c["target"])
+        before = NOT_REACHED if first_arrival(G, c) else fmt(c["before"], decimals, trim=trim)
+        total = f"   ({before} → {fmt(c['after'], decimals, trim=trim)})"
+        head = f"{_grad(tgt)} {sign} "
+        if c.get("local") is None:
+            lines.append(head + contribution_text(c, decimals, trim, lang) + total)
+            continue
+        rule = local_rule(G, c["source"], c["slot"])
+        local = _bracketed(rule) if rule is not None else f"∂{_d(src)}/∂{_d(tgt)}"
+        lines.append(f"{head}{local} × {_grad(src)} = "
+                     + contribution_text(c, decimals, trim, lang) + total)
+    if step["kind"] == "forward":
+        lines.append(f"{formula(G, step['node'])} = {fmt(step['value'], decimals, trim=trim)}")
+    return lines
