@@ -37,6 +37,7 @@ _LAZY = {
     "animate": "write.raster.frames",
     "player_html": "player.page",
     "show": "embed.notebook",
+    "train": "training.loop",
 }
 
 __all__ = ["Value", "VizgradError", "__version__", "group", *_LAZY]

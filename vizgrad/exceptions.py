@@ -28,6 +28,7 @@ __all__ = [
     "OptionError",
     "ModelLoadError",
     "ModelRunError",
+    "TrainingError",
 ]
 
 
@@ -104,3 +105,9 @@ class ModelRunError(VizgradError, RuntimeError):
 
     The message carries the frames of the user's code, since the mistake is there.
     """
+
+
+class TrainingError(VizgradError, ValueError):
+    """A training run was asked for with input it cannot use (no steps, a negative or
+    non-numeric learning rate, a build function that returns no Value, a net without
+    parameters). Nothing is written."""

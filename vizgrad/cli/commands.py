@@ -41,7 +41,7 @@ from ..options import Options as DrawOptions
 __all__ = ["main"]
 
 #: commands that live in other modules, imported only when used: name -> (module, attribute)
-LAZY_COMMANDS = {"serve": ("vizgrad.lab.cli", "serve")}
+LAZY_COMMANDS = {"serve": ("vizgrad.lab.cli", "serve"), "train": ("vizgrad.cli.train", "train")}
 
 
 def _unavailable(name: str, message: str, short: str) -> click.Command:

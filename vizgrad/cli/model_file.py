@@ -25,7 +25,8 @@ from typing import Any
 
 from ..exceptions import ModelLoadError, ModelRunError, VizgradError
 
-__all__ = ["Loaded", "is_model_spec", "split_spec", "load", "load_model", "is_net", "is_value"]
+__all__ = ["Loaded", "is_model_spec", "split_spec", "load", "load_model", "is_net", "is_value",
+           "open_function", "run_user"]
 
 
 def is_model_spec(target: str) -> bool:
@@ -202,6 +203,37 @@ def load(spec: str, model: str | None = None, *, search: bool = True,
             loaded.net_name, loaded.net = found_net
             loaded.how = "found"
     return loaded
+
+
+def open_function(spec: str) -> tuple[ModuleType, Any, Path]:
+    """Import ``path.py`` and return ``(module, func, path)`` without calling ``func``
+    (``vizgrad train`` calls it once per step, through :func:`run_user`)."""
+    path_text, func = split_spec(spec)
+    path = Path(path_text).resolve()
+    if not path.is_file():
+        raise ModelLoadError(f"model file not found: {path_text}; give the path of a .py file, "
+                             "e.g. vizgrad train path/to/model.py:build")
+    module = _import(path)
+    fn = getattr(module, func, None)
+    if not callable(fn):
+        found = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
+                       and getattr(v, "__module__", None) == module.__name__)
+        hint = f"; its functions are: {', '.join(found)}" if found else ""
+        raise ModelLoadError(f"{path.name} has no function {func!r}{hint}")
+    return module, fn, path
+
+
+def run_user(fn: Any, path: Path) -> Any:
+    """Call the user's ``fn()``: their exception becomes a
+    :class:`~vizgrad.exceptions.ModelRunError` with their own traceback frames; an
+    ``OverflowError`` passes (a training stops there). Time and memory bounds on a model's
+    build belong here, so that every command that runs user code gets them."""
+    try:
+        return fn()
+    except (VizgradError, OverflowError):
+        raise
+    except Exception as err:  # the user's function failed: show their frames, not ours
+        raise _failed(f"{path.name}:{getattr(fn, '__name__', 'build')}()", err, path) from None
 
 
 def _graph_ids(roots: list[Any]) -> set[int]:

@@ -85,8 +85,9 @@ class Stepper:
 
 def show(x: Any, step: StepArg = None, *, options: Options | None = None,
          title: str | None = None, interval_ms: int | None = None, fit: bool = False,
-         **overrides: Any) -> Stepper:
-    """A :class:`Stepper` of ``x``: a Value, a Trace, a graph or an example name.
+         **overrides: Any) -> Any:
+    """A :class:`Stepper` of ``x``: a Value, a Trace, a graph or an example name; a
+    :class:`~vizgrad.training.record.Training` shows as its training player.
 
     Args:
         x: what to step through; a Value is traced first (run ``backward()``
@@ -107,7 +108,12 @@ def show(x: Any, step: StepArg = None, *, options: Options | None = None,
     """
     from ..graph.convert import as_graph
     from ..scene.prepare import prepare
+    from ..training.record import Training
 
+    if isinstance(x, Training):  # a recorded training shows as its training player
+        if step is not None or options is not None or overrides:
+            raise VizgradError("show() of a training takes no step or drawing option")
+        return x
     o = options_for("show", options, overrides)
     if isinstance(x, str):
         from ..graph import examples

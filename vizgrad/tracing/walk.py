@@ -17,7 +17,7 @@ from typing import Any
 
 from ..exceptions import OperandTypeError
 
-__all__ = ["is_value", "topo"]
+__all__ = ["is_value", "op_of", "parents_of", "topo"]
 
 
 def is_value(v: object) -> bool:
@@ -66,6 +66,16 @@ def _op_of(v: Any) -> str:
     if op is None:
         op = getattr(v, "_op", "")
     return str(op)
+
+
+def parents_of(v: Any) -> tuple[Any, ...]:
+    """A vizgrad or micrograd Value's operands, in operand order (``a + a``: twice)."""
+    return _parents_of(v)
+
+
+def op_of(v: Any) -> str:
+    """A vizgrad or micrograd Value's operation (``"+"``, ``"**2"``, ``"ReLU"``, ``""``)."""
+    return _op_of(v)
 
 
 def topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], int]:
