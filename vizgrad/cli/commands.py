@@ -204,6 +204,10 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                             for t in dict.fromkeys(targets)]
         with frozen_heap():  # drawing's collections leave the graphs alone
             _write(job_list, output, out, opts, jobs, quiet, everything, phases)
+        if everything:  # the gallery's training example, beside the chapter's
+            from ..training.gallery import write_gallery
+
+            write_gallery(out, [lang] if lang else languages())
 
 
 def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs: int,

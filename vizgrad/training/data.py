@@ -3,7 +3,8 @@
 A :class:`TrainingData` (the numbers of a :class:`~vizgrad.training.record.Training`,
 which also writes them) holds one :class:`Run` (or two, with ``compare="no-zero-grad"``): per
 step the loss the build function returned, and per parameter its ``data`` before the update
-and its ``grad``. :meth:`~vizgrad.training.record.Training.save` writes it by the file's suffix: ``.json``,
+and its ``grad``. :meth:`~vizgrad.training.record.Training.save` writes it by the file's
+suffix: ``.json``,
 ``.html`` (the training player), ``.svg`` (a summary for docs and slides), ``.gif`` or
 ``.mp4``. The JSON::
 

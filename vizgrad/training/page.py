@@ -42,13 +42,21 @@ def _json_block(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def _plain_block(page: str) -> str:
+    """A page kept as the text of a ``<script type="text/plain">``: ``</script`` and ``<!--``
+    are written ``<\\/script`` and ``<\\!--`` (the script turns them back)."""
+    if "<\\/script" in page or "<\\!--" in page:
+        raise ValueError("a detailed step's page holds an escaped script end already")
+    return page.replace("</script", "<\\/script").replace("<!--", "<\\!--")
+
+
 def _finite(xs: list[float]) -> list[float | None]:
     return [x if x == x and abs(x) != float("inf") else None for x in xs]
 
 
 def plane(training: Training, n: int = PLANE_SIZE) -> dict[str, Any] | None:
     """The net's output on an ``n × n`` grid over the samples' box (padded by a quarter),
-    per step, rounded to 3 decimals: for a net with 2 inputs, samples and readable
+    per step, rounded to 2 decimals: for a net with 2 inputs, samples and readable
     activations; else None."""
     from .net import forward
 
@@ -64,7 +72,7 @@ def plane(training: Training, n: int = PLANE_SIZE) -> dict[str, Any] | None:
     lo, hi = lo - pad, hi + pad
     gx, gy = np.linspace(lo[0], hi[0], n), np.linspace(lo[1], hi[1], n)
     pts = np.array([[x, y] for y in gy for x in gx])
-    values = [[round(v, 3) if v == v else None for v in forward(shape, d, pts)]
+    values = [[round(v, 2) if v == v else None for v in forward(shape, d, pts)]
               for d in training.run.data]
     return {"n": n, "x0": float(lo[0]), "x1": float(hi[0]), "y0": float(lo[1]),
             "y1": float(hi[1]), "values": values}
@@ -80,7 +88,7 @@ def page_data(training: Training, lang: str) -> dict[str, Any]:
         "loss": _finite(run.losses), "data": [_finite(r) for r in run.data],
         "grad": [_finite(r) for r in run.grads], "pick": pick, "plane": plane(training),
         "samples": None if training.samples is None else
-        {"x": training.samples[0], "y": training.samples[1]}, "details": {}}
+        {"x": training.samples[0], "y": training.samples[1]}}
     if training.compare is not None:
         c = training.compare
         data["compare"] = {"loss": _finite(c.losses + [float("nan")] * (len(run) - len(c)))[
@@ -101,9 +109,10 @@ def _details(training: Training, lang: str, room: int) -> dict[str, str]:
     for k in order:
         page = player_html(training.details[k], collapse="layer", lang=lang, max_views=0,
                            title=f"{training.title}: step {k}")
-        if len(page.encode("utf-8")) > room:
+        size = len(_plain_block(page).encode("utf-8")) + 60  # as the page holds it
+        if size > room:
             break  # the others are as large: the same net, another step
-        room -= len(page.encode("utf-8"))
+        room -= size
         out[str(k)] = page
     return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
@@ -130,7 +139,6 @@ def training_html(training: Training, lang: str | None = None,
     data = page_data(training, lang)
     base = len(_json_block(data).encode("utf-8")) + 40_000
     details = _details(training, lang, max_bytes - base)
-    data["details"] = details
     script = _asset("train.js")
     hashes = {_hash(script)}
     for page in details.values():
@@ -144,7 +152,8 @@ def training_html(training: Training, lang: str | None = None,
         buttons = "".join(f'<button class="open" data-step="{k}">'
                           f'{html.escape(w["train.open"].format(k=k))}</button>'
                           for k in details)
-        opens = (f'<section class="opens needs-js"><p>{html.escape(w["train.open_hint"].format(steps=steps))}'
+        hint = html.escape(w["train.open_hint"].format(steps=steps))
+        opens = (f'<section class="opens needs-js"><p>{hint}'
                  f'</p>{buttons}</section><section id="detail" hidden><div class="bar">'
                  f'<strong id="detail-title"></strong><button id="close">'
                  f'{html.escape(w["train.close"])}</button></div>'
@@ -186,6 +195,8 @@ def training_html(training: Training, lang: str | None = None,
 {opens}
 </main>
 <script type="application/json" id="vg-train">{_json_block(data)}</script>
+{"".join(f'<script type="text/plain" id="vg-detail-{k}">{_plain_block(p)}</script>'
+         for k, p in details.items())}
 <script>{script}</script></body></html>
 """
 

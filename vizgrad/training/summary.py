@@ -73,7 +73,8 @@ def _curve(t: TrainingData, ks: list[int], w: dict[str, str]) -> list[str]:
            f'<line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="#888"/>',
            f'<polyline points="{pts}" fill="none" stroke="#1f5fa8" stroke-width="2.5" '
            'shape-rendering="geometricPrecision"/>',
-           _text(x0 - 6, y0 + 6, num(hi), anchor="end"), _text(x0 - 6, y1 + 6, num(lo), anchor="end"),
+           _text(x0 - 6, y0 + 6, num(hi), anchor="end"),
+           _text(x0 - 6, y1 + 6, num(lo), anchor="end"),
            _text(x0, y1 + 28, "0"), _text(x1, y1 + 28, str(n), anchor="end"),
            _text((x0 + x1) / 2, y1 + 28, w["train.loss"], anchor="middle")]
     for k in ks:
@@ -108,8 +109,9 @@ def summary_svg(t: TrainingData, lang: str | None = None) -> str:
     n = len(t.run)
     ks = marked_steps(n) if n else []
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}pt" height="{HEIGHT}pt" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT}" shape-rendering="crispEdges" font-family="DejaVu Sans, Noto Sans CJK SC, '
-           f'sans-serif">', f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fff"/>']
+           f'viewBox="0 0 {WIDTH} {HEIGHT}" shape-rendering="crispEdges" '
+           'font-family="DejaVu Sans, Noto Sans CJK SC, sans-serif">',
+           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fff"/>']
     if not n:
         return "\n".join(out + [_text(20, 40, t.title), "</svg>"]) + "\n"
     title = w["train.summary"].format(name=t.title, first=num(t.run.losses[0]),
@@ -134,8 +136,17 @@ def summary_svg(t: TrainingData, lang: str | None = None) -> str:
             vals = grid["values"][k]
             m = grid["n"]
             out += [f'<rect x="{x + c * side:.1f}" y="{y + (m - 1 - r) * side:.1f}" '
-                    f'width="{side + 0.4}" height="{side + 0.4}" fill="{colour(vals[r * m + c], 1.5)}"/>'
+                    f'width="{side + 0.4}" height="{side + 0.4}" '
+                    f'fill="{colour(vals[r * m + c], 1.5)}"/>'
                     for r in range(m) for c in range(m)]
+            if t.samples is not None:
+                for (sx, sy), label in zip(*t.samples):
+                    cx = x + (sx - grid["x0"]) / (grid["x1"] - grid["x0"]) * m * side
+                    cy = y + m * side - (sy - grid["y0"]) / (grid["y1"] - grid["y0"]) * m * side
+                    fill, ring = ("#6b0000", "#fff") if label > 0 else ("#fff", "#0b2a66")
+                    out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.5" fill="{fill}" '
+                               f'stroke="{ring}" stroke-width="1.5" '
+                               'shape-rendering="geometricPrecision"/>')
             y += m * side + 10
         cells, _ = _cells(t.run.data[k], t, x, y, top, size)
         out += cells
@@ -147,6 +158,6 @@ def summary_svg(t: TrainingData, lang: str | None = None) -> str:
         out += cells
         y += tall * size + 24
         out.append(_text(x, y, "grad ±" + num(gtop)))
-    out.append(_text(500, HEIGHT - 16, w["train.colours"]))
+    out.append(_text(20, HEIGHT - 12, w["train.colours"]))
     out.append("</svg>")
     return "\n".join(out) + "\n"

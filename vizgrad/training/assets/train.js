@@ -173,7 +173,7 @@ Array.prototype.forEach.call(document.querySelectorAll("button.open"), function 
   b.addEventListener("click", function () {
     var step = b.dataset.step, frame = $("detail-frame");
     if (timer) { play(); }
-    frame.srcdoc = D.details[step];
+    frame.srcdoc = $("vg-detail-" + step).textContent.replace(/<\\\/script/g, "</script").replace(/<\\!--/g, "<!--");
     $("detail").hidden = false; $("detail-title").textContent = b.textContent;
     go(+step);
     $("detail").scrollIntoView();
