@@ -196,8 +196,15 @@ def train(build: Callable[[], Any], steps: int, lr: float | str, *, model: Any =
     call = guard or _plain
     name = getattr(build, "__name__", "build")
     # the first call finds the net; it is step 0 of the run, not an extra call
-    first = call(build)
-    loss0, returned = _split(first, name)
+    try:
+        first: Any = call(build)
+    except OverflowError as err:  # the loss overflows at step 0: a run of no step
+        if model is None:
+            raise TrainingError(f"{name}() overflowed at its first call ({err}), before the "
+                                "net was known: pass model=net") from None
+        first, loss0, returned = err, None, None
+    else:
+        loss0, returned = _split(first, name)
     net = model if model is not None else returned
     if net is None and find is not None:
         net = find(loss0)
@@ -215,7 +222,10 @@ def train(build: Callable[[], Any], steps: int, lr: float | str, *, model: Any =
 
     def calls() -> Any:
         if pending:
-            return pending.pop()
+            got = pending.pop()
+            if isinstance(got, OverflowError):
+                raise got
+            return got
         result = call(build)
         if returned is not None and _split(result, name)[1] is not returned:
             raise TrainingError(f"{name}() returned a new net at call 2; make the net once, "
