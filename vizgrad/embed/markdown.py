@@ -34,7 +34,7 @@ from .blocks import COLUMN, error_html, figure_html, parse_options, render
 from ..exceptions import OptionError, VizgradError
 
 __all__ = ["VizgradExtension", "makeExtension", "fence_format", "block_html", "split_block",
-           "block_line"]
+           "block_line", "train_html"]
 
 logger = logging.getLogger("mkdocs.extensions.vizgrad")
 
@@ -71,10 +71,34 @@ def block_html(body: str, where: str = "", column: float | None = COLUMN) -> str
     ``where`` says where the block is (`` in index.md at line 3``)."""
     try:
         expression, options = split_block(body)
+        if "train" in options:
+            return train_html(options.get("train"), options)
         return figure_html(render(parse_options(options, expression, column)))
     except VizgradError as err:
         logger.warning("vizgrad block%s: %s", where, err)
         return error_html(f"vizgrad block{where}: {err}")
+
+
+def train_html(name: str | None, options: dict[str, str | None]) -> str:
+    """``train: moons-train``: the gallery's training example drawn as its SVG summary
+    (``lang: zh`` for Chinese)."""
+    import base64
+    import html
+
+    from ..training.moons import NAME, moons_training
+    from ..training.summary import summary_svg
+
+    if name != NAME:
+        raise OptionError(f"train: {name!r} is not a training example; the one there is is "
+                          f"{NAME}")
+    extra = sorted(set(options) - {"train", "lang"})
+    if extra:
+        raise OptionError(f"a train block takes only lang, not {', '.join(extra)}")
+    svg = summary_svg(moons_training(detail=[]), options.get("lang"))
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    alt = html.escape(f"{NAME}: the loss curve and the net at three steps of its training")
+    return (f'<figure class="vizgrad vizgrad-svg"><img src="data:image/svg+xml;base64,{data}" '
+            f'alt="{alt}"></figure>')
 
 
 _OPENING = re.compile(r"^(?P<indent>[ \t>]*)(?:[-*+][ ]+|\d+[.)][ ]+)?(?P<fence>`{3,}|~{3,})[ ]*"
