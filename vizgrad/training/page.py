@@ -82,7 +82,9 @@ def page_data(training: Training, lang: str) -> dict[str, Any]:
     """What the page's script reads."""
     words = {k.split(".", 1)[1]: v for k, v in catalogue(lang).items() if k.startswith("train.")}
     run = training.run
-    pick = max(range(len(training.names)), key=lambda i: abs(run.grads[0][i])) if len(run) else 0
+    # the parameter shown first: the one whose grads move most over the run
+    pick = max(range(len(training.names)),
+               key=lambda i: sum(abs(g[i]) for g in run.grads if g[i] == g[i])) if len(run) else 0
     data: dict[str, Any] = {
         "words": words, "names": training.names, "net": training.net, "lrs": training.lrs,
         "loss": _finite(run.losses), "data": [_finite(r) for r in run.data],
@@ -125,6 +127,9 @@ def _notes(training: Training, lang: str) -> list[str]:
     zero = {"accumulated": "train.accumulated", "reset": "train.reset"}.get(training.run.zero_grad)
     if zero:
         notes.append(f'<p class="note">{html.escape(w[zero])}</p>')
+    if training.compare is not None:
+        notes.append(f'<p class="note">{html.escape(w["train.compare"])}: '
+                     f'{html.escape(w["train.accumulated"])}</p>')
     if training.compare_note:
         notes.append(f'<p class="note">{html.escape(training.compare_note)}</p>')
     return notes
@@ -164,8 +169,8 @@ def training_html(training: Training, lang: str | None = None,
                      f'<canvas id="plane" width="320" height="320"></canvas></figure>')
     compare = ""
     if data["compare"] is not None:
-        compare = (f'<figure><figcaption>{html.escape(w["train.compare"])}</figcaption>'
-                   f'<figcaption id="cname"></figcaption><div id="ccurve"></div></figure>')
+        compare = '<figure><figcaption id="cname"></figcaption><div id="ccurve"></div></figure>'
+    loss_more = "" if data["compare"] is None else "; " + w["train.compare"]
     speeds = "".join(f'<option value="{s}"{" selected" if s == 1 else ""}>{s}×</option>'
                      for s in (0.5, 1, 2, 4))
     e = html.escape
@@ -184,7 +189,7 @@ def training_html(training: Training, lang: str | None = None,
 <span id="status" aria-live="polite"></span></div>
 <p class="needs-js">{e(w["train.keys"])} {e(w["train.pick"])}.</p>
 <div class="panels needs-js"><div>
-<figure><figcaption>{e(w["train.curve"])}</figcaption><div id="loss"></div></figure>
+<figure><figcaption>{e(w["train.curve"])}{loss_more}</figcaption><div id="loss"></div></figure>
 <figure><figcaption id="ucap"></figcaption><div id="update"></div></figure>
 <figure><figcaption id="dcap"></figcaption><div class="layers" id="data"></div></figure>
 <figure><figcaption id="gcap"></figcaption><div class="layers" id="grad"></div></figure>
