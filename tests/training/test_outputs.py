@@ -88,3 +88,29 @@ def test_show_gives_the_training_player():
     t = train(lambda: (net([1.0, 2.0]) - 1) ** 2, steps=2, lr=0.1, model=net, detail=[])
     assert vizgrad.show(t) is t
     assert "<iframe srcdoc=" in t._repr_html_()
+
+
+def test_the_markdown_train_block_draws_the_moons_summary():
+    from vizgrad.embed.markdown import block_html
+
+    html = block_html("train: moons-train\n")
+    assert html.startswith('<figure class="vizgrad vizgrad-svg"><img src="data:image/svg+xml;')
+    assert "vizgrad block" in block_html("train: circles\n")  # an error box, not a picture
+
+
+def test_the_gallery_section_links_only_what_the_formats_write():
+    from vizgrad.training.gallery import readme_section
+
+    everything = readme_section("en")
+    assert "moons-train/moons-train.html" in everything and "moons-train.gif" in everything
+    assert "moons-train.gif" not in readme_section("zh", ["svg", "html"])
+    assert "moons-train/zh/moons-train.svg" in readme_section("zh", ["svg"])
+
+
+def test_the_mp4_is_written_when_ffmpeg_is_there(moons, tmp_path):
+    from vizgrad.write.raster.encode import find_ffmpeg
+
+    if find_ffmpeg() is None:
+        pytest.skip("ffmpeg is not installed (apt install ffmpeg, or pip install imageio-ffmpeg)")
+    path = moons.save(tmp_path / "t.mp4")
+    assert path.read_bytes()[4:8] == b"ftyp"

@@ -207,7 +207,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
         if everything:  # the gallery's training example, beside the chapter's
             from ..training.gallery import write_gallery
 
-            write_gallery(out, [lang] if lang else languages())
+            write_gallery(out, [lang] if lang else languages(), formats)
 
 
 def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs: int,
@@ -234,10 +234,12 @@ def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs:
             click.echo(f"wrote {', '.join(map(str, written))}{more}", err=True)
         return
     if quiet:
-        report = export(job_list, out, opts, workers=jobs, readme=everything)
+        report = export(job_list, out, opts, workers=jobs, readme=everything,
+                        readme_extra=_training_section(opts))
     else:
         with _bar(units(job_list, opts), "rendering") as bar:
             report = export(job_list, out, opts, workers=jobs, readme=everything,
+                            readme_extra=_training_section(opts),
                             on_done=lambda label: bar.update(0, label),
                             on_step=bar.update)
     if not quiet:
@@ -245,6 +247,13 @@ def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs:
             f"rendered {len(report.names)} graph{'s' if len(report.names) != 1 else ''} into "
             f"{out}/: {len(report.files)} files, {len(report.changed)} changed, "
             f"in {report.seconds:.1f} s ({jobs} process{'es' if jobs != 1 else ''})", err=True)
+
+
+def _training_section(opts: Any) -> Callable[[str], str]:
+    """The gallery page's section of the training example, in a language."""
+    from ..training.gallery import readme_section
+
+    return lambda lang: readme_section(lang, opts.formats)
 
 
 def _example_shrink(target: str) -> dict[str, Any]:

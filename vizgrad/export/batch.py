@@ -262,11 +262,13 @@ def export(
     readme: bool = False,
     on_done: Callable[[str], None] | None = None,
     on_step: Callable[[int], None] | None = None,
+    readme_extra: Callable[[str], str] | None = None,
 ) -> Report:
     """Export every job into ``out/<name>/`` with ``workers`` processes.
 
     The files do not depend on how the work was scheduled. With ``readme``
-    the gallery page ``out/README.md`` is written too (see :mod:`vizgrad.export.gallery_page`).
+    the gallery page ``out/README.md`` is written too (see :mod:`vizgrad.export.gallery_page`),
+    ``readme_extra(lang)`` added at its end.
     ``on_done(label)`` is called in this process after each finished task
     (label: ``"fork gif"``), ``on_step(k)`` as pictures are finished (``k`` of
     them since the last call; :func:`units` gives the total). Every limit of
@@ -303,7 +305,7 @@ def export(
     finally:
         _pool.set_progress(None)
     if readme:
-        results.update(write_pages(jobs, opts.drawing.lang, root, set(results)))
+        results.update(write_pages(jobs, opts.drawing.lang, root, set(results), readme_extra))
     report = Report(root, list(dict.fromkeys(j.name for j in jobs)), sorted(results),
                     sorted(k for k, v in results.items() if v))
     report.seconds = time.perf_counter() - start

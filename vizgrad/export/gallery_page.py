@@ -76,9 +76,10 @@ def in_languages(jobs: Sequence[Any], langs: Sequence[str],
 
 
 def write_pages(jobs: Sequence[Any], lang: str | None, root: Path,
-                files: set[str]) -> dict[str, bool]:
+                files: set[str], extra: Callable[[str], str] | None = None) -> dict[str, bool]:
     """Write the page of each language among ``jobs`` (a job without one is in ``lang``,
-    else ``$VIZGRAD_LANG``) into ``root``; {file name: changed}."""
+    else ``$VIZGRAD_LANG``) into ``root``; {file name: changed}. ``extra(lang)`` is Markdown
+    added at the end of that language's page (the training example's section)."""
     from ..i18n import resolve
 
     by_lang: dict[str, list[Any]] = {}
@@ -87,6 +88,8 @@ def write_pages(jobs: Sequence[Any], lang: str | None, root: Path,
     written = {}
     for code, group in by_lang.items():
         text = gallery_readme(group, files, code, exists=lambda rel: (root / rel).is_file())
+        if extra is not None:
+            text = text.rstrip("\n") + "\n\n" + extra(code).strip("\n") + "\n"
         written[readme_name(code)] = write_atomic(root / readme_name(code), text.encode("utf-8"))
     return written
 
