@@ -1,4 +1,4 @@
-"""The ``vizgrad`` command: ``render``, ``check``, ``list`` and ``serve``.
+"""The ``vizgrad`` command: ``render``, ``check``, ``list``, ``serve`` and ``train``.
 
 ``commands`` (the click commands), ``args`` (reading arguments, turning errors into click's),
 ``targets`` (what a command draws: an example, a model file, a graph JSON, an expression),
