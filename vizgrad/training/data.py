@@ -51,6 +51,9 @@ class Run:
     zero_grad: str = "unknown"
     stopped: str | None = None
     stopped_at: int | None = None
+    #: what the loss was where the run stopped: ``"nan"``, ``"inf"``, ``"-inf"`` or
+    #: ``"overflow"`` (a float overflowed while it was computed)
+    stopped_value: str | None = None
 
     def __len__(self) -> int:
         return len(self.losses)
@@ -72,6 +75,8 @@ class TrainingData:
     engine: str = "vizgrad"
     compare: Run | None = None
     compare_note: str | None = None
+    #: why there is no comparison: ``"backward"`` (build calls it) or ``"engine"`` (vizgrad's)
+    compare_reason: str | None = None
     details: dict[int, Any] = field(default_factory=dict)
     title: str = "training"
 
@@ -105,8 +110,9 @@ class TrainingData:
                 "net": self.net, "parameters": self.names, "samples": samples,
                 "backward_by": self.backward_by, "engine": self.engine,
                 "zero_grad": self.run.zero_grad, "stopped": self.run.stopped,
-                "stopped_at": self.run.stopped_at, "steps": self._run_json(self.run),
-                "compare": compare, "compare_note": self.compare_note,
+                "stopped_at": self.run.stopped_at, "stopped_value": self.run.stopped_value,
+                "steps": self._run_json(self.run), "compare": compare,
+                "compare_note": self.compare_note, "compare_reason": self.compare_reason,
                 "details": sorted(self.details)}
 
     def to_json(self, indent: int | None = None) -> str:

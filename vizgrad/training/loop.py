@@ -118,7 +118,8 @@ def _one_run(build: Callable[[], Any], lrs: list[float], params: list[Any], guar
         try:
             loss, _ = _split(guard(build), name)
         except OverflowError as err:  # a float overflowed while the loss was computed
-            _stop(run, k, f"overflowed ({err})")
+            reason = err.args[-1] if err.args else err
+            _stop(run, k, f"overflowed ({reason})", "overflow")
             break
         if k == 0:
             by = "vizgrad" if loss.grad == 0 else name
@@ -136,7 +137,7 @@ def _one_run(build: Callable[[], Any], lrs: list[float], params: list[Any], guar
                                     _fresh_grads(loss, params))
         value = float(loss.data)
         if not math.isfinite(value):
-            _stop(run, k, f"is {value}")
+            _stop(run, k, f"is {value}", str(value))
             break
         run.losses.append(value)
         data = [float(p.data) for p in params]
@@ -151,8 +152,8 @@ def _one_run(build: Callable[[], Any], lrs: list[float], params: list[Any], guar
     return run, by, engine
 
 
-def _stop(run: Run, k: int, what: str) -> None:
-    run.stopped_at = k
+def _stop(run: Run, k: int, what: str, value: str) -> None:
+    run.stopped_at, run.stopped_value = k, value
     run.stopped = (f"the loss {what} at step {k}: training stopped there; the {k} steps "
                    "before it are kept (try a smaller learning rate)")
 
@@ -250,6 +251,8 @@ def train(build: Callable[[], Any], steps: int, lr: float | str, *, model: Any =
                         title=title or name, details=traces)
     if compare:
         training.compare_note = _compare_note(by, engine, name)
+        training.compare_reason = (None if training.compare_note is None
+                                   else "backward" if by != "vizgrad" else "engine")
         if training.compare_note is None:
             for p, (d, g) in zip(params, start):
                 p.data, p.grad = d, 0.0 * g

@@ -122,16 +122,21 @@ def _details(training: Training, lang: str, room: int) -> dict[str, str]:
 def _notes(training: Training, lang: str) -> list[str]:
     w = catalogue(lang)
     notes = []
-    if training.run.stopped:
-        notes.append(f'<p class="note stop" role="alert">{html.escape(training.run.stopped)}</p>')
+    run = training.run
+    if run.stopped:
+        what = (w["train.overflowed"] if run.stopped_value == "overflow"
+                else w["train.is"].format(value=run.stopped_value))
+        text = w["train.stopped"].format(what=what, k=run.stopped_at)
+        notes.append(f'<p class="note stop" role="alert">{html.escape(text)}</p>')
     zero = {"accumulated": "train.accumulated", "reset": "train.reset"}.get(training.run.zero_grad)
     if zero:
         notes.append(f'<p class="note">{html.escape(w[zero])}</p>')
     if training.compare is not None:
         notes.append(f'<p class="note">{html.escape(w["train.compare"])}: '
                      f'{html.escape(w["train.accumulated"])}</p>')
-    if training.compare_note:
-        notes.append(f'<p class="note">{html.escape(training.compare_note)}</p>')
+    if training.compare_reason:
+        text = w[f"train.cannot_{training.compare_reason}"]
+        notes.append(f'<p class="note">{html.escape(text)}</p>')
     return notes
 
 
@@ -187,7 +192,7 @@ def training_html(training: Training, lang: str | None = None,
 <label>{e(w["train.speed"])} <select id="speed">{speeds}</select></label>
 <input id="slider" type="range" min="0" value="0" aria-label="{e(w["train.at"].format(k=""))}">
 <span id="status" aria-live="polite"></span></div>
-<p class="needs-js">{e(w["train.keys"])} {e(w["train.pick"])}.</p>
+<p class="needs-js">{e(w["train.keys"])} {e(w["train.pick"])}</p>
 <div class="panels needs-js"><div>
 <figure><figcaption>{e(w["train.curve"])}{loss_more}</figcaption><div id="loss"></div></figure>
 <figure><figcaption id="ucap"></figcaption><div id="update"></div></figure>

@@ -1,5 +1,6 @@
 (function () {
 "use strict";
+document.documentElement.classList.add("js");  // first: the panels are laid out before drawing
 var D = JSON.parse(document.getElementById("vg-train").textContent);
 var W = D.words, N = D.loss.length;
 var k = 0, pick = D.pick, timer = null, speed = 1;
@@ -24,7 +25,8 @@ function colour(v, max) {
 }
 // the loss curve
 function curve(box, series, marked, label, onpick) {
-  var w = 600, h = 200, pad = 64;
+  // drawn at the box's own width, so that its 12 px numbers stay 12 px on a phone
+  var w = Math.max(300, Math.round(box.clientWidth || 600)), h = 200, pad = 64;
   var all = [].concat.apply([], series).filter(function (v) { return v !== null && isFinite(v); });
   var lo = Math.min.apply(null, all.concat([0])), hi = Math.max.apply(null, all.concat([0]));
   if (hi === lo) { hi = lo + 1; }
@@ -180,6 +182,5 @@ Array.prototype.forEach.call(document.querySelectorAll("button.open"), function 
   });
 });
 if ($("close")) { $("close").addEventListener("click", function () { $("detail").hidden = true; $("detail-frame").srcdoc = ""; }); }
-document.documentElement.classList.add("js");
 draw();
 })();
