@@ -199,9 +199,10 @@ def training_html(training: Training, lang: str | None = None,
 <figure><figcaption id="dcap"></figcaption><div class="layers" id="data"></div></figure>
 <figure><figcaption id="gcap"></figcaption><div class="layers" id="grad"></div></figure>
 </div><div>
+{plane_fig}
 <figure><figcaption id="pname"></figcaption><div id="pcurve"></div><div id="gcurve"></div>
 </figure>
-{plane_fig}{compare}</div></div>
+{compare}</div></div>
 {opens}
 </main>
 <script type="application/json" id="vg-train">{_json_block(data)}</script>
