@@ -78,3 +78,19 @@ def test_an_overflowing_loss_writes_the_steps_before_it_and_names_the_step(run, 
     assert "at step 2" in result.output
     doc = json.loads(out.read_text("utf-8"))
     assert len(doc["steps"]) == 2 and doc["stopped_at"] == 2
+
+
+def test_a_film_over_the_budget_is_refused_before_training(run, tmp_path):
+    out = tmp_path / "t.gif"
+    result = run("train", f"{COURSE}:nothing", "--steps", "300", "--max-bytes", "1M", "-o",
+                 str(out), code=2)  # refused before FUNC (which returns no Value) is called
+    assert "over the budget of 1.0 MB" in result.output and not out.exists()
+
+
+def test_the_gif_plays_the_training(run, tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "t.gif"
+    run("train", COURSE, "--steps", "12", "-o", str(out))
+    with Image.open(out) as im:
+        assert im.n_frames == 12 and im.size == (960, 540)

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from .args import errors as _errors
+from .args import parse_size as _parse_size
 from ..exceptions import ModelLoadError, OptionError, RenderError, TrainingError
 
 __all__ = ["train"]
@@ -67,12 +68,15 @@ def _samples(module: Any, text: str | None) -> tuple[Any, Any] | None:
 @click.option("--detail", callback=_detail, metavar="K,K,...",
               help="The steps whose forward and backward pass the player can open "
                    "[default: the first, the middle and the last, as the page's budget allows].")
+@click.option("--max-bytes", callback=_parse_size, metavar="SIZE",
+              help="The budget: of the player page's detailed steps [default: 10M], or of "
+                   "a .gif or .mp4, checked before training [default: 200M].")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
               help="The page's language [default: $VIZGRAD_LANG, else en].")
 @click.option("--quiet", "-q", is_flag=True, help="No summary line.")
 def train(target: str, steps: int, lr: str, output: Path, model_name: str | None,
           samples: str | None, compare: str | None, detail: list[int] | None,
-          lang: str | None, quiet: bool) -> None:
+          max_bytes: int | None, lang: str | None, quiet: bool) -> None:
     """Train a net by gradient descent and watch it learn.
 
     FUNC (default build) builds the loss from the net's current parameters and
@@ -92,6 +96,14 @@ def train(target: str, steps: int, lr: str, output: Path, model_name: str | None
     if output.suffix.lower() not in _SUFFIXES:
         raise click.BadParameter(f"{output.name}: write one of {', '.join(_SUFFIXES)}",
                                  param_hint="'-o'")
+    if output.suffix.lower() in (".gif", ".mp4"):
+        from ..export.budget import DEFAULT_MAX_BYTES
+        from ..training.film import check_budget
+
+        try:
+            check_budget(steps, max_bytes or DEFAULT_MAX_BYTES, output.name)
+        except RenderError as err:
+            raise click.BadParameter(str(err), param_hint="'--max-bytes'") from None
     with _errors({ModelLoadError: "'MODEL.py[:FUNC]'", TrainingError: None,
                   OptionError: None}):
         module, fn, path = open_function(target)
@@ -113,7 +125,7 @@ def train(target: str, steps: int, lr: str, output: Path, model_name: str | None
         except TrainingError as err:
             raise click.BadParameter(str(err), param_hint=_hint(str(err))) from None
         try:
-            training.save(output, lang=lang)
+            training.save(output, lang=lang, max_bytes=max_bytes)
         except RenderError as err:
             raise click.ClickException(str(err)) from None
     for note in (training.run.stopped, training.compare_note):

@@ -18,11 +18,31 @@ from ..exceptions import RenderError
 from ..i18n import catalogue, resolve
 from ..runtime.files import write_atomic
 
-__all__ = ["MAX_FRAMES", "SIZE", "film_frames", "shown_steps", "write_film"]
+__all__ = ["FRAME_BYTES", "MAX_FRAMES", "SIZE", "check_budget", "film_frames", "shown_steps",
+           "write_film"]
 
 MAX_FRAMES = 200
 #: a frame's size in pixels
 SIZE = (960, 540)
+#: a frame's bytes at most, in a GIF or an MP4 (measured: about 7 kB in a GIF)
+FRAME_BYTES = 16_000
+
+
+def check_budget(steps: int, max_bytes: int, name: str = "the film") -> None:
+    """Refuse, before anything is drawn, a film of ``steps`` steps estimated over ``max_bytes``.
+
+    >>> check_budget(100, 10_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    vizgrad.exceptions.RenderError: the film of 100 steps would be about 1.6 MB, over the ...
+    """
+    from ..export.budget import fmt_bytes
+
+    size = len(shown_steps(steps)) * FRAME_BYTES
+    if size > max_bytes:
+        raise RenderError(f"{name} of {steps} steps would be about {fmt_bytes(size)}, over the "
+                          f"budget of {fmt_bytes(max_bytes)}: raise --max-bytes, or write fewer "
+                          "steps")
 
 
 def shown_steps(n: int, most: int = MAX_FRAMES) -> list[int]:
@@ -128,13 +148,18 @@ def film_frames(t: TrainingData, lang: str | None = None) -> list[Any]:
     return frames
 
 
-def write_film(t: TrainingData, path: Path, lang: str | None = None) -> None:
+def write_film(t: TrainingData, path: Path, lang: str | None = None,
+               max_bytes: int | None = None) -> None:
     """Write ``path`` (``.gif`` or ``.mp4``): one frame per shown step, 150 ms each, the last
-    held for 2 s."""
+    held for 2 s; within the export budget (``max_bytes``, default
+    :data:`vizgrad.export.budget.DEFAULT_MAX_BYTES`), checked before any frame is drawn."""
+    from ..export.budget import DEFAULT_MAX_BYTES
     from ..write.raster.encode import gif, mp4
 
     if not len(t.run):
         raise RenderError(f"cannot write {path.name}: the training recorded no step")
+    check_budget(len(t.run), DEFAULT_MAX_BYTES if max_bytes is None else max_bytes,
+                 path.name)
     frames = film_frames(t, lang)
     ms = [150] * len(frames)
     ms[-1] = 2000

@@ -19,8 +19,11 @@ class Training(TrainingData):
     """What :func:`vizgrad.train` returns: the numbers, with :meth:`save`, :meth:`to_json`
     and notebook display (``vizgrad.show(training)``)."""
 
-    def save(self, path: str | os.PathLike[str], *, lang: str | None = None) -> Path:
-        """Write the record; the suffix names the format (``.json .html .svg .gif .mp4``)."""
+    def save(self, path: str | os.PathLike[str], *, lang: str | None = None,
+             max_bytes: int | None = None) -> Path:
+        """Write the record; the suffix names the format (``.json .html .svg .gif .mp4``).
+        ``max_bytes``: the player's budget for its detailed steps (default 10 MB), or a
+        film's (default the export's, 200 MB)."""
         target = Path(path)
         suffix = target.suffix.lower()
         if suffix not in SUFFIXES:
@@ -31,7 +34,9 @@ class Training(TrainingData):
         elif suffix == ".html":
             from .page import training_html
 
-            write_atomic(target, training_html(self, lang=lang).encode("utf-8"))
+            page = training_html(self, lang=lang) if max_bytes is None else \
+                training_html(self, lang=lang, max_bytes=max_bytes)
+            write_atomic(target, page.encode("utf-8"))
         elif suffix == ".svg":
             from .summary import summary_svg
 
@@ -39,7 +44,7 @@ class Training(TrainingData):
         else:
             from .film import write_film
 
-            write_film(self, target, lang=lang)
+            write_film(self, target, lang=lang, max_bytes=max_bytes)
         return target
 
     def _repr_html_(self) -> str:
