@@ -93,3 +93,14 @@ def test_the_moons_player_plays_on_a_wide_and_a_phone_screen(browser, tmp_path, 
     page.keyboard.press(" ")
     context.close()
     assert problems == [], problems
+
+
+def test_the_notebook_display_runs_the_player_in_its_frame(browser, tmp_path):
+    t = moons_training(steps=5, detail=[])
+    path = tmp_path / "notebook.html"
+    path.write_text(f"<!DOCTYPE html><html><body>{t._repr_html_()}</body></html>", "utf-8")
+    context, page, problems, _ = _open(browser, path)
+    status = page.frame_locator("iframe").locator("#status")
+    assert status.inner_text().startswith("training step 0 / 4")
+    context.close()
+    assert problems == [], problems
