@@ -130,6 +130,7 @@ function draw() {
   cells.forEach(function (pair) {
     var c = pair[1], i = +c.dataset.i;
     c.style.background = pair[0] === "data" ? colour(d[i], dataMax) : colour(g[i], gmax);
+    c.title = D.names[i] + ": data " + num(d[i]) + ", grad " + num(g[i]);
     c.classList.toggle("picked", i === pick);
   });
   $("dcap").textContent = fill(W.data, {max: num(dataMax)});
