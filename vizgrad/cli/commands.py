@@ -296,17 +296,21 @@ def list_(as_json: bool) -> None:
 @click.option("--h", "h", type=float, default=1e-6, show_default=True,
               help="The central-difference step: (f(x+h) - f(x-h)) / 2h.")
 @click.option("--tol", type=float, default=None,
-              help="Exit with status 1 if an absolute error exceeds this.")
+              help="Exit with status 1 if an absolute error exceeds this (default: "
+              "1e-4 × max(1, |numeric|)).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
 def check(target: str | None, expr: str | None, values: dict[str, float], h: float,
           tol: float | None, as_json: bool) -> None:
-    """Compare backprop with central differences for every input.
+    """Compare backprop with central differences for every input, and each backward step
+    whose code vizgrad did not write with its op's rule.
 
-    Prints input, backprop, numeric and absolute error, e.g. for the fork
-    graph at h = 1e-6 the error of a is 4.1933e-10.
+    Prints each op whose backward disagrees with its rule (node, op, inputs, observed,
+    rule, central difference), then input, backprop, numeric and absolute error, e.g. for
+    the fork graph at h = 1e-6 the error of a is 4.1933e-10. Exits 0 when all agree, 1
+    when a gradient or an op disagrees, 2 when the input could not be checked.
     """
     from .targets import expr_graph, graph_of
-    from ..graph.gradcheck import gradcheck
+    from ..graph.gradcheck import GRAD_TOLERANCE, gradcheck, op_disagreements
     from ..style.text import MINUS, fmt, formula, name
 
     def num(x: float, trim: bool = False) -> str:  # the pictures' numbers, with an ASCII minus
@@ -321,15 +325,26 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
                   UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
         G = expr_graph(expr, values) if expr is not None else graph_of(target or "", values)[1]
         rows = gradcheck(G, h=h)
+    wrong_ops = op_disagreements(G)
     if as_json:
-        click.echo(json.dumps({"h": h, "rows": rows}, indent=1))
+        click.echo(json.dumps({"h": h, "rows": rows, "ops": wrong_ops}, indent=1))
     else:
+
         root = G.graph["root"]
         shown = expr.strip() if expr is not None else formula(G, root)
         value = num(G.nodes[root]["data"], True)  # the formula's own minus: ASCII as typed
         value = value if expr is not None else value.replace("-", MINUS)
         click.echo(f"{shown} = {value}; central differences, "
                    f"h = {h:g}")
+        if wrong_ops:
+            click.echo("backward code that disagrees with its op's rule "
+                       "(node, op, inputs: observed, rule, central difference):")
+        for r in wrong_ops:
+            at = ", ".join(f"{n} = {num(x, True)}" for n, x in r["inputs"])
+            central = "-" if r["central"] is None else num(r["central"])
+            click.echo(f"  {formula(G, r['id'])} ({r['op']}) at {at}: ∂{r['node']}/∂{r['target']}"
+                       f" observed {num(r['observed'])}, rule {num(r['rule'])}, "
+                       f"central difference {central}")
         table = [("input", "backprop", "numeric", "abs error")]
         table += [(r["input"], num(r["backprop"]), num(r["numeric"]), f"{r['error']:.4e}")
                   for r in rows]
@@ -339,10 +354,14 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
                                  + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
         if not rows:
             click.echo(f"({name(G, root)} has no input leaves to check)")
-    if tol is not None:
-        bad = [r for r in rows if not r["error"] <= tol]
-        if bad:
-            raise click.ClickException(
-                f"{len(bad)} input{'s' if len(bad) != 1 else ''} differ by more than "
-                f"--tol {tol:g}: "
-                + ", ".join(f"{r['input']} ({r['error']:.4e})" for r in bad))
+    bad = [r for r in rows if not r["error"] <= (
+        tol if tol is not None else GRAD_TOLERANCE * max(1.0, abs(r["numeric"])))]
+    said = (f"--tol {tol:g}" if tol is not None
+            else f"{GRAD_TOLERANCE:g} × max(1, |numeric|)")
+    differ = "s differ" if len(bad) != 1 else " differs"
+    problems = [f"{len(bad)} input{differ} by more than {said}: "
+                + ", ".join(f"{r['input']} ({r['error']:.4e})" for r in bad)] if bad else []
+    problems += [f"the backward of {r['node']} ({r['op']}) disagrees with its rule"
+                 for r in wrong_ops]
+    if problems:
+        raise click.ClickException("; ".join(problems))

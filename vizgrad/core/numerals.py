@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["MINUS", "NOT_REACHED", "SCIENTIFIC", "fmt"]
+__all__ = ["MAX_DECIMALS", "MINUS", "NOT_REACHED", "SCIENTIFIC", "fmt", "parse", "product"]
 
 MINUS = "\u2212"
 #: from this magnitude on, :func:`fmt` writes numbers in scientific notation (a float holds
 #: about 16 significant digits, so more digits before the point would be noise)
 SCIENTIFIC = 1e16
 NOT_REACHED = "—"
+#: the most digits :func:`product` prints to make its factors multiply to its product
+MAX_DECIMALS = 12
 
 
 def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bool = False) -> str:
@@ -54,3 +56,46 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     if text.startswith("-"):
         text = text[1:] if float(text) == 0 else MINUS + text[1:]
     return text
+
+
+def parse(text: str) -> float:
+    """The number :func:`fmt` wrote (its true minus and scientific notation read back).
+
+    >>> parse("−0.0017"), parse("8.5e−5"), parse("(−2)")
+    (-0.0017, 8.5e-05, -2.0)
+    """
+    return float(text.strip("()").replace(MINUS, "-"))
+
+
+def _places(x: float, significant: int, decimals: int) -> int:
+    """Digits after the point that show ``significant`` digits of ``x``, at least
+    ``decimals`` and at most :data:`MAX_DECIMALS`."""
+    if x == 0:
+        return decimals
+    need = significant - 1 - math.floor(math.log10(abs(x)))
+    return min(max(decimals, need), MAX_DECIMALS)
+
+
+def product(a: float, b: float, c: float, decimals: int = 4,
+            trim: bool = False) -> tuple[str, str, str]:
+    """``a``, ``b`` and their product ``c`` as texts whose numbers agree: each factor gets
+    the significant digits it needs beyond ``decimals`` (a minimum; at most
+    :data:`MAX_DECIMALS` after the point) until the product of the printed factors, rounded
+    as the product is printed, is the printed product.
+
+    >>> a, b = -0.0017475, -23.9392
+    >>> product(a, b, a * b, 4)
+    ('−0.001747', '−23.9392', '0.0418')
+    >>> product(3.0, 1.0, 3.0, 4, trim=True)
+    ('3', '1', '3')
+    """
+    fc = fmt(c, decimals, trim=trim)
+    fa, fb = fmt(a, decimals, trim=trim), fmt(b, decimals, trim=trim)
+    if not all(map(math.isfinite, (a, b, c))) or abs(c) >= SCIENTIFIC:
+        return fa, fb, fc
+    for significant in range(1, 18):
+        fa = fmt(a, _places(a, significant, decimals), trim=trim)
+        fb = fmt(b, _places(b, significant, decimals), trim=trim)
+        if fmt(parse(fa) * parse(fb), decimals, trim=trim) == fc:
+            return fa, fb, fc
+    return fa, fb, fmt(parse(fa) * parse(fb), MAX_DECIMALS, trim=trim)

@@ -22,8 +22,10 @@ from typing import Any, Callable
 
 from ..exceptions import DomainError, GraphFormatError, NumericOverflowError
 from ..tracing.recorder import Trace, trace
+from ..tracing.rules import check_contribution
 
-__all__ = ["gradcheck", "evaluate", "overflowed"]
+__all__ = ["FINAL_CHECK_INPUTS", "FINAL_CHECK_VALUES", "GRAD_TOLERANCE", "evaluate",
+           "final_check", "gradcheck", "op_disagreements", "overflowed"]
 
 _UNARY: dict[str, Callable[[float], float]] = {
     "exp": math.exp,
@@ -33,6 +35,9 @@ _UNARY: dict[str, Callable[[float], float]] = {
     "ReLU": lambda x: x if x > 0 else 0.0,
 }
 _BOXES = ("group", "stub")
+#: a gradient disagrees with its central difference when they differ by more than this
+#: times max(1, |central difference|)
+GRAD_TOLERANCE = 1e-4
 
 
 def _arity(op: str, n: int) -> str | None:
@@ -179,3 +184,79 @@ def gradcheck(x: Any, h: float = 1e-6) -> list[dict[str, Any]]:
         if n["id"] == t.root:
             break
     return rows
+
+
+def op_disagreements(G: Any) -> list[dict[str, Any]]:
+    """Every backward step whose observed local derivative disagrees with its op's rule, in
+    the order of the steps: the op's output (``node``, named as the pictures name it), its
+    ``op``, its ``inputs`` (name and value), the ``target`` whose grad it sent, and the local
+    derivative ``observed``, the ``rule``'s and the ``central`` difference's (see
+    :func:`vizgrad.tracing.rules.verdict`). Empty for vizgrad's own Values, whose local
+    derivatives are recorded, and for correct code.
+
+    >>> from vizgrad import Value, to_networkx
+    >>> op_disagreements(to_networkx(Value(2.0, label="x").log()))
+    []
+    """
+    from ..style.text import name
+
+    rows = []
+    for step in G.graph.get("steps", ()):
+        for c in step.get("contributions", ()):
+            v = check_contribution(G, c) if c.get("observed") else None
+            if v is None or v.agrees:
+                continue
+            src = c["source"]
+            ins = [e[0] for e in sorted(G.in_edges(src, keys=True), key=lambda e: e[2])]
+            rows.append({"node": name(G, src), "id": src, "op": str(G.nodes[src].get("op", "")),
+                         "inputs": [(name(G, u), float(G.nodes[u]["data"])) for u in ins],
+                         "target": name(G, c["target"]), "observed": v.observed,
+                         "rule": v.rule, "central": v.central, "step": step["index"]})
+    return rows
+
+
+#: the final view checks a graph's input gradients against central differences only up to
+#: this many inputs and values (each input costs two evaluations of the whole graph)
+FINAL_CHECK_INPUTS = 32
+FINAL_CHECK_VALUES = 500
+
+
+def final_check(G: Any) -> dict[str, Any] | None:
+    """The final view's check of every input gradient against its central difference.
+
+    ``{"status": "agree", "largest": error}``, or ``{"status": "disagree", "wrong": [(id,
+    backprop, numeric), …], "overwrote": bool}`` (``overwrote``: some closure assigned, ``=``,
+    instead of adding), or ``{"status": "not_checked", "op": op}`` (an op whose forward
+    vizgrad does not know; ``op`` is ``None`` when the graph is over
+    :data:`FINAL_CHECK_INPUTS` inputs or :data:`FINAL_CHECK_VALUES` values); ``None`` for a
+    collapsed or focused graph (check the graph it came from) or one without ``backward()``.
+
+    >>> from vizgrad import examples
+    >>> [(n, b, round(x, 6)) for n, b, x in final_check(examples.graph("overwrite-bug"))["wrong"]]
+    [('v0', 1.0, 2.0)]
+    >>> final_check(examples.graph("fork"))["status"]
+    'agree'
+    """
+    if not G.graph.get("backward_ran", True):
+        return None
+    nodes = G.nodes
+    if any(nodes[n].get("kind") in _BOXES for n in G):
+        return None
+    inputs = sum(1 for n in G if not G.in_degree(n) and nodes[n].get("kind") != "const")
+    if inputs > FINAL_CHECK_INPUTS or len(G) > FINAL_CHECK_VALUES:
+        return {"status": "not_checked", "op": None}
+    for n in sorted(G, key=lambda n: nodes[n].get("order", 0)):
+        count = G.in_degree(n)
+        if count and _arity(str(nodes[n].get("op", "")), count):
+            return {"status": "not_checked", "op": str(nodes[n].get("op", ""))}
+    try:
+        rows = gradcheck(G, h=1e-6)
+    except (DomainError, NumericOverflowError, GraphFormatError):
+        return {"status": "not_checked", "op": None}
+    wrong = [(r["id"], r["backprop"], r["numeric"]) for r in rows
+             if not r["error"] <= GRAD_TOLERANCE * max(1.0, abs(r["numeric"]))]
+    if not wrong:
+        return {"status": "agree", "largest": max((r["error"] for r in rows), default=0.0)}
+    overwrote = any(c.get("overwrote") for s in G.graph["steps"]
+                    for c in s.get("contributions", ()))
+    return {"status": "disagree", "wrong": wrong, "overwrote": overwrote}

@@ -53,13 +53,36 @@ def caption_texts(scene: Drawn, k: int | None) -> list[str]:
                      key=lambda n: (reading.get(n, (0.0, 0.0)),
                                     [int(p) if p.isdigit() else p
                                      for p in re.split(r"(\d+)", tx.name(G, n))]))
-        parts = [f"∂{root}/∂{tx.name(G, n)} = {scene.num(st.grad.get(n))}" for n in ins[:6]]
+        check = scene.contributions.final
+        wrong = {w[0]: w for w in check["wrong"]} if check and check["status"] == "disagree" \
+            else {}
+        parts = [f"∂{root}/∂{tx.name(G, n)} = {scene.num(st.grad.get(n))}"
+                 + (" ⚠" if n in wrong else "") for n in ins[:6]]
         grads = ["   ".join(parts) + (" …" if len(ins) > 6 else "")] if parts else []
-        return [tx.caption(G, None, scene.lang), *grads, *notes]
+        head = scene.word("caption.final_wrong") if wrong else tx.caption(G, None, scene.lang)
+        return [head, *grads, *_final_notes(scene, root, wrong, check), *notes]
     return [tx.caption(G, k, scene.lang),
             *tx.chain_rule(G, k, scene.decimals, scene.trim, scene.lang,
                            order=lambda n: reading.get(n, (0.0, 0.0))),
             *params_line(scene, k), *notes]
+
+
+def _final_notes(scene: Drawn, root: str, wrong: dict[str, Any], check: Any) -> list[str]:
+    """The final view's words on its check against central differences."""
+    G = scene.graph
+    if check is None:
+        return []
+    if check["status"] == "agree":
+        return [scene.word("final.checked", error=tx.fmt(check["largest"], 1, trim=True))]
+    if check["status"] == "not_checked":
+        return [scene.word("final.not_checked_op", op=check["op"]) if check["op"] else
+                scene.word("final.not_checked")]
+    key = "final.overwritten" if check["overwrote"] else "final.disagrees"
+    places = max(scene.decimals, 4)
+    return ["⚠ " + scene.word(key, d=f"∂{root}/∂{tx.name(G, n)}",
+                              grad=tx.fmt(b, places, trim=True),
+                              central=tx.fmt(x, places, trim=True))
+            for n, b, x in wrong.values()]
 
 
 def wrap_caption(scene: Drawn, k: int | None) -> list[str]:
@@ -85,6 +108,11 @@ def legend_texts(scene: Drawn) -> list[str]:
              + scene.word("legend.unreached")]
     if not all(on for _, on in scene.graph.nodes(data="on_path", default=True)):
         lines.append(scene.word("legend.offpath"))
+    if any(c.get("observed") for c in scene.contributions.by_edge.values()):
+        lines.append(scene.word("legend.observed"))
+    final = scene.contributions.final
+    if scene.contributions.warned or final is not None and final["status"] == "disagree":
+        lines.append(scene.word("legend.warning"))
     if scene.caption and not scene.collapsed:
         G = scene.graph
         lines.append(scene.word("legend.caption", root=tx.name(G, G.graph["root"])))

@@ -8,11 +8,13 @@ the player and the lab show the same picture.
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass
+from dataclasses import FrozenInstanceError, dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..tracing.recorder import State, replay
+from ..graph.gradcheck import final_check
+from ..tracing.rules import check_contribution
 from ..style import text as tx
 from . import ids
 from .groups import box_name, row_labels
@@ -49,12 +51,20 @@ class Contributions:
     by_edge: Mapping[tuple[str, str, int], dict[str, Any]]
     made: Mapping[tuple[str, str, int], int]
     scale: float
+    #: the edges whose observed local derivative disagrees with the op's rule, and the
+    #: boxes (the ops' outputs) whose backward code they came from, by the step that ran it
+    warned: frozenset[tuple[str, str, int]] = frozenset()
+    warned_boxes: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    #: the final view's check of the input gradients (:func:`~vizgrad.graph.gradcheck.final_check`)
+    final: Mapping[str, Any] | None = None
 
     @classmethod
     def of(cls, G: Any) -> Contributions:
         contrib: dict[tuple[str, str, int], dict[str, Any]] = {}
         made: dict[tuple[str, str, int], int] = {}
         shown: list[float] = []
+        warned: set[tuple[str, str, int]] = set()
+        boxes: dict[str, int] = {}
         for s in G.graph["steps"]:
             if s["kind"] == "seed":
                 shown.append(s["grad"])
@@ -62,8 +72,15 @@ class Contributions:
                 contrib[(c["source"], c["target"], c["slot"])] = c
                 made[(c["source"], c["target"], c["slot"])] = s["index"]
                 shown.append(c["after"])
+                verdict = check_contribution(G, c) if c.get("observed") else None
+                if verdict is not None and not verdict.agrees:
+                    warned.add((c["source"], c["target"], c["slot"]))
+                    boxes.setdefault(c["source"], s["index"])
         scale = robust_scale([v for v in shown if isinstance(v, (int, float))])
-        return cls(MappingProxyType(contrib), MappingProxyType(made), scale)
+        checked = final_check(G)
+        return cls(MappingProxyType(contrib), MappingProxyType(made), scale,
+                   frozenset(warned), MappingProxyType(boxes),
+                   None if checked is None else MappingProxyType(checked))
 
 
 class Looks:
@@ -71,7 +88,7 @@ class Looks:
     function of the scene and a step's state, with tables read once from the scene and
     never changed."""
 
-    __slots__ = ("scene", "contrib", "made", "scale", "_edges_of")
+    __slots__ = ("scene", "contrib", "made", "scale", "wrong", "_edges_of")
 
     def __init__(self, scene: Drawn) -> None:
         by: dict[str, list[tuple[str, str, int]]] = {}
@@ -84,6 +101,10 @@ class Looks:
         put(self, "contrib", scene.contributions.by_edge)
         put(self, "made", scene.contributions.made)
         put(self, "scale", scene.scale)
+        final = scene.contributions.final
+        #: the inputs whose final gradient disagrees with its central difference
+        put(self, "wrong", frozenset(w[0] for w in final["wrong"]) if final is not None
+            and final["status"] == "disagree" else frozenset())
         put(self, "_edges_of", {n: tuple(es) for n, es in by.items()})
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -158,6 +179,10 @@ class Looks:
         if kind == "group" and on_path:
             box["fill"] = th.group_fill
             box["sw"] = "3" if active else "2"
+        ran = s.contributions.warned_boxes.get(n)
+        if ran is not None and (ctx["final"] or st.step >= ran) or ctx["final"] and n in (
+                self.wrong):  # its backward is wrong, or its gradient
+            box.update(stroke=th.warning, sw="3", dash="")
         out = {ids.box(n): box}
         if kind in ("const", "stub"):
             box["dash"] = "4 3" if kind == "stub" else ""
@@ -220,8 +245,9 @@ class Looks:
         fwd, back = {"fill": th.edge, "hidden": _OFF}, {"fill": th.edge, "hidden": _ON}
         label = self.contrib.get((v, u, slot))
         shown = c is not None
+        warned = (v, u, slot) in s.contributions.warned
         if shown:
-            colour = edge_color(c["amount"], th)
+            colour = th.warning if warned else edge_color(c["amount"], th)
             line = {"stroke": colour, "sw": "1.8" if ctx["final"] else "3", "dash": ""}
             if not ctx["final"]:
                 fwd = {"fill": colour, "hidden": _ON}
@@ -236,7 +262,7 @@ class Looks:
             fwd = {"fill": th.muted, "hidden": _OFF}
         out = {eid: line, ids.arrow(eid, "f"): fwd, ids.arrow(eid, "b"): back}
         if label is not None and s.edge_texts.get((u, v, slot)):
-            colour = edge_color(label["amount"], th)
+            colour = th.warning if warned else edge_color(label["amount"], th)
             out[ids.edge_label(u, v, slot)] = {
                 "text": s.edge_texts[(u, v, slot)] or "", "fill": colour,
                 "hidden": _OFF if shown else _ON, "bold": _OFF}

@@ -24,7 +24,8 @@ import re
 from typing import Any
 
 from ..tracing.names import NAME_LENGTH, base, compose, kept, tight
-from ..core.numerals import MINUS, NOT_REACHED, SCIENTIFIC, fmt
+from ..tracing.rules import check_contribution
+from ..core.numerals import MINUS, NOT_REACHED, SCIENTIFIC, fmt, product
 from ..i18n import t
 
 __all__ = ["caption", "chain_rule", "contribution_text", "first_arrival", "fmt", "formula",
@@ -228,11 +229,10 @@ def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
             "chain.sum", lang, count=count) if count > 1 else None
         amount = fmt(c["amount"], decimals, trim=trim)
         return f"{amount} ({how})" if how else amount
-    up = fmt(c["upstream"], decimals, trim=trim)
+    local, up, amount = product(c["local"], c["upstream"], c["amount"], decimals, trim)
     if up.startswith(MINUS):
         up = f"({up})"
-    return (f"{fmt(c['local'], decimals, trim=trim)} × {up} = "
-            f"{fmt(c['amount'], decimals, trim=trim)}")
+    return f"{local} × {up} = {amount}"
 
 
 def amount_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
@@ -335,10 +335,43 @@ def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
         if c.get("local") is None:
             lines.append(head + contribution_text(c, decimals, trim, lang) + total)
             continue
-        rule = local_rule(G, c["source"], c["slot"])
-        local = _bracketed(rule) if rule is not None else f"∂{_d(src)}/∂{_d(tgt)}"
+        verdict = check_contribution(G, c)
+        rule = _slot_rules(G, c) if verdict is not None else local_rule(
+            G, c["source"], c["slot"])
+        d = f"∂{_d(src)}/∂{_d(tgt)}"
+        local = _bracketed(rule) if rule is not None and (
+            verdict is None or verdict.agrees) else d
         lines.append(f"{head}{local} × {_grad(src)} = "
-                     + contribution_text(c, decimals, trim, lang) + total)
+                     + contribution_text(c, decimals, trim, lang) + total
+                     + (" ⚠" if verdict is not None and not verdict.agrees else ""))
+        if verdict is not None and not verdict.agrees:
+            lines.append(_disagrees(G, c, verdict, d, rule, decimals, trim, lang))
     if step["kind"] == "forward":
         lines.append(f"{formula(G, step['node'])} = {fmt(step['value'], decimals, trim=trim)}")
     return lines
+
+
+def _slot_rules(G: Any, c: dict[str, Any]) -> str | None:
+    """The rule of every slot of ``c``'s source that its target fills, summed: ``x + x``."""
+    slots = sorted(k for u, _, k in G.in_edges(c["source"], keys=True) if u == c["target"])
+    rules = [local_rule(G, c["source"], k) for k in slots]
+    if not rules or None in rules:
+        return None
+    return rules[0] if len(rules) == 1 else " + ".join(_bracketed(str(r)) for r in rules)
+
+
+def _disagrees(G: Any, c: dict[str, Any], verdict: Any, d: str, rule: str | None,
+               decimals: int, trim: bool, lang: str) -> str:
+    """The warning line of an observed local derivative that its op's rule contradicts."""
+    places = max(decimals, 4)
+    edges = sorted(G.in_edges(c["source"], keys=True), key=lambda e: e[2])
+    seen: list[str] = []
+    for u, _, _ in edges:
+        if u not in seen:
+            seen.append(u)
+    at = ", ".join(f"{name(G, u)} = {fmt(G.nodes[u]['data'], places, trim=True)}"
+                   for u in seen)
+    return "⚠ " + t("chain.disagrees", lang, d=d, observed=fmt(verdict.observed, places,
+                                                                  trim=trim),
+                    rule=rule or "?", value=fmt(verdict.rule, places, trim=True), at=at,
+                    central=fmt(verdict.central, places, trim=True))

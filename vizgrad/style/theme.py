@@ -49,6 +49,9 @@ class Theme:
     group_fill: str = "#eef2f7"
     #: the lines of a "not reached" grad cell
     hatch: str = "#c4c4c4"
+    #: a backward step whose code disagrees with its op's rule, a gradient that disagrees
+    #: with its central difference: apart from the gradient colours and the highlight
+    warning: str = "#c8102e"
     font: str = "Helvetica"
     #: how far a node fill moves toward the strong colour at |grad| = scale
     max_mix: float = 0.6
@@ -67,7 +70,7 @@ THEMES = {
         border="#bdbdbd", node_fill="#2b2b2b", op_fill="#3a3a3a", offpath_fill="#262626",
         edge="#a0a0a0", active="#56b4e9", negative="#fdb863", positive="#b2abd2",
         nan_fill="#555555", fill_negative="#e66101", fill_positive="#8073ac", hatch="#555555",
-        group_fill="#262d36",
+        group_fill="#262d36", warning="#ff6b6b",
         max_mix=0.5,
     ),
 }
