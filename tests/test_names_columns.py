@@ -26,17 +26,17 @@ SHARED = [
     ("v5", N, "op", "ŷ[0]", 0),
     ("v6", None, "const", "−y[0]", 0),
     ("v7", None, "op", "ŷ[0] − y[0]", 0),
-    ("v8", None, "op", "v8", 0),  # d·d: (ŷ[0] − y[0])·(ŷ[0] − y[0]) is too long
+    ("v8", None, "op", "prod₁", 0),  # d·d: too long to spell out, named by its op
     ("v9", N, "op", "L0.N0.w0·x0[1]", 1),
     ("v10", N, "op", "L0.N0.Σ[1]", 1),
     ("v11", N, "op", "ŷ[1]", 1),
     ("v12", None, "const", "−y[1]", 1),
     ("v13", None, "op", "ŷ[1] − y[1]", 1),
     ("v14", None, "op", "(ŷ[1] − y[1])²", 1),
-    ("v15", None, "op", "v15", None),  # made from v8, a name that is only an id
+    ("v15", None, "op", "sum₁", None),  # made from prod₁: named by its op
     ("v16", None, "op", "L0.N0.w0·L0.N0.w0", None),  # the penalty: outside the neuron
     ("v17", None, "const", "0.01", None),
-    ("v18", None, "op", "v18", None),
+    ("v18", None, "op", "prod₂", None),
     ("v19", None, "output", "loss", None),
 ]
 
@@ -73,8 +73,7 @@ def test_the_records_of_an_older_file_get_the_same_names_whatever_their_ids():
     for s in d["steps"]:
         s.get("node") and s.update(node=rename[s["node"]])
     got = rows(Trace.from_dict(d).nodes)
-    fallback = {"v8": "n11", "v15": "n4", "v18": "n1"}  # a value named by its id
-    assert got == [(rename[i], g, k, fallback.get(name, name), s) for i, g, k, name, s in SHARED]
+    assert got == [(rename[i], g, k, name, s) for i, g, k, name, s in SHARED]  # never an id
 
 
 def test_a_micrograd_net_given_as_model_names_a_shared_input_and_a_penalty():
@@ -90,7 +89,7 @@ def test_a_micrograd_net_given_as_model_names_a_shared_input_and_a_penalty():
     got = [(r["label"], r["group"], r["kind"], r["name"], r["sample"]) for r in t.nodes]
     assert [r[3] for r in got] == [
         "L0.N0.b", "L0.N0.w0", "x[0][0]", "L0.N0.w0·x0[0]", "ŷ[0]", "−y[0]", "ŷ[0] − y[0]",
-        "v7", "L0.N0.w0·x0[1]", "ŷ[1]", "−y[1]", "ŷ[1] − y[1]", "(ŷ[1] − y[1])²", "v13",
+        "prod₁", "L0.N0.w0·x0[1]", "ŷ[1]", "−y[1]", "ŷ[1] − y[1]", "(ŷ[1] − y[1])²", "sum₁",
         "L0.N0.w0²", "loss"]
     assert [r[4] for r in got] == [None, None, None, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, None,
                                    None, None]

@@ -49,10 +49,8 @@ def caption_texts(scene: Drawn, k: int | None) -> list[str]:
     if k is None:
         st = final_state(G)
         root = tx.name(G, G.graph["root"])
-        ins = sorted((n for n in scene.order if scene.kind(n) == "input"),  # as drawn
-                     key=lambda n: (reading.get(n, (0.0, 0.0)),
-                                    [int(p) if p.isdigit() else p
-                                     for p in re.split(r"(\d+)", tx.name(G, n))]))
+        ins = _in_order(G, sorted((n for n in scene.order if scene.kind(n) == "input"),
+                                  key=lambda n: (reading.get(n, (0.0, 0.0)), tx.name(G, n))))
         check = scene.contributions.final
         wrong = {w[0]: w for w in check["wrong"]} if check and check["status"] == "disagree" \
             else {}
@@ -64,7 +62,33 @@ def caption_texts(scene: Drawn, k: int | None) -> list[str]:
     return [tx.caption(G, k, scene.lang),
             *tx.chain_rule(G, k, scene.decimals, scene.trim, scene.lang,
                            order=lambda n: reading.get(n, (0.0, 0.0))),
-            *params_line(scene, k), *notes]
+            *params_line(scene, k), *_radd(scene, k), *notes]
+
+
+def _radd(scene: Drawn, k: int) -> list[str]:
+    """At the step of an addition of a constant 0 (what Python's ``sum()`` leaves), why."""
+    G = scene.graph
+    node = G.graph["steps"][k].get("node")
+    if node is None or node not in G or G.nodes[node].get("op") != "+":
+        return []
+    zero = any(G.nodes[u].get("kind") == "const" and G.nodes[u].get("data") == 0
+               for u in G.predecessors(node))
+    return [scene.word("note.radd", made=tx.name(G, node))] if zero else []
+
+
+def _in_order(G: Any, drawn: list[str]) -> list[str]:
+    """The inputs as drawn, but each family of numbered names (``z0`` … ``z3``) in the order of
+    its numbers within the places the family takes: ``z0, z3, z2, z1`` reads z0, z1, z2, z3."""
+    families: dict[str, list[int]] = {}
+    for i, n in enumerate(drawn):
+        families.setdefault(re.sub(r"\d+$", "", tx.name(G, n)), []).append(i)
+    out = list(drawn)
+    for places in families.values():
+        members = sorted((drawn[i] for i in places), key=lambda n: [
+            int(p) if p.isdigit() else p for p in re.split(r"(\d+)", tx.name(G, n))])
+        for i, n in zip(places, members):
+            out[i] = n
+    return out
 
 
 def _final_notes(scene: Drawn, root: str, wrong: dict[str, Any], check: Any) -> list[str]:

@@ -45,7 +45,7 @@ def name(G: Any, node: str) -> str:
     >>> a, b = Value(2.0, label="a"), Value(3.0, label="b")
     >>> G = to_networkx(-((a * b + a) ** 2).log())
     >>> [name(G, n) for n in G]
-    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'f']
+    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'log₁', '−1', 'f']
     """
     return kept(G, ("name", node), _name)  # type: ignore[no-any-return]
 
@@ -67,7 +67,7 @@ def raw_name(G: Any, node: str) -> bool:
     >>> from vizgrad import Value, to_networkx
     >>> G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)
     >>> [(name(G, n), raw_name(G, n)) for n in G]
-    [('alpha', False), ('exp(alpha)', False), ('v2', True), ('2', False), ('f', False)]
+    [('alpha', False), ('exp(alpha)', False), ('log₁', False), ('2', False), ('f', False)]
     """
     return name(G, node) == str(node) and not G.nodes[node].get("label")
 

@@ -18,7 +18,8 @@
 4. a constant's number (``2``, ``−1``);
 5. the output (the root) is ``f``, as the command line and the lab call an expression's
    (``out``, ``result`` or ``f_`` when a value already has that name);
-6. else its id ``vN``, which pictures write small (a last resort).
+6. else its role: its op's word, numbered in the trace's order (``log₁``, ``prod₂``; an
+   unlabelled input ``x₁``), never a name the graph already has, and never its id.
 
 The sample ``s`` of a forward pass is found from the net's output neurons: the k-th
 value an output neuron gives, in the trace's (topological, operand-first) order, is
@@ -31,7 +32,7 @@ sample k; a value made from one sample's values belongs to it too. ``sample`` is
     >>> a, b = Value(2.0, label="a"), Value(3.0, label="b")
     >>> t = trace(-((a * b + a) ** 2).log())
     >>> [r["name"] for r in t.nodes]
-    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'v5', '−1', 'f']
+    ['a', 'b', 'a·b', 'a·b + a', '(a·b + a)²', 'log₁', '−1', 'f']
 
 In a net, the numbers micrograd wraps (targets, ``sum()``'s 0) become constants
 (``kind="const"``): nothing learns from their gradient.
@@ -51,7 +52,7 @@ from .roles import ACTIVATIONS, columns_of, positions
 from .roles import Net as _Net
 from ..core.expr import OUTPUT_NAMES
 
-__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "base", "compose", "kept", "name_columns",
+__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "ROLE_WORDS", "base", "compose", "kept", "name_columns",
            "name_nodes", "tight", "unchanged"]
 
 #: the longest name made from a value's op and operands (``a·b``, ``tanh(n)``); past it, a role
@@ -202,6 +203,44 @@ def name_columns(cols: Any, root: str, parents: list[tuple[int, ...]]) -> None:
     if top is not None and fallback[top]:  # the output: f, as the CLI and the lab
         taken = set(names)
         names[top] = next((o for o in OUTPUT_NAMES if o not in taken), names[top])
+        fallback[top] = 0
+    if any(fallback):
+        _by_role(cols, fallback)
+
+
+#: what a value named by its role is called: its op's word, numbered (``log₁``, ``sum₂``)
+ROLE_WORDS = {"+": "sum", "*": "prod", "exp": "exp", "log": "log", "tanh": "tanh",
+              "relu": "relu", "ReLU": "relu", "sigmoid": "sigmoid"}
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _by_role(cols: Any, fallback: bytearray) -> None:
+    """Name the values that would otherwise be named by their id: by their op's word and a
+    number counted in the order of the trace, an unlabelled input ``x₁``, ``x₂`` …; a name
+    the graph already has is skipped, so none collides.
+
+    >>> from vizgrad import Value
+    >>> from vizgrad.tracing.recorder import trace
+    >>> x = Value(2.0)
+    >>> [r["name"] for r in trace((x * Value(3.0)).exp().log().tanh() + 1).nodes]
+    ['x₁', 'x₂', 'prod₁', 'exp₁', 'log₁', 'tanh₁', '1', 'f']
+    """
+    names, counts = cols.name, {}
+    taken = set(names)
+    for i, flag in enumerate(fallback):
+        if not flag:
+            continue
+        op = str(cols.op[i])
+        word = ROLE_WORDS.get(op, "pow" if op.startswith("**") else "op" if op else "x")
+        k = counts.get(word, 0)
+        while True:
+            k += 1
+            made = f"{word}{str(k).translate(_SUBSCRIPTS)}"
+            if made not in taken:
+                break
+        counts[word] = k
+        names[i] = made
+        taken.add(made)
 
 
 def _made(cols: Any, i: int, ps: tuple[int, ...], room: int) -> str | None:
