@@ -52,7 +52,8 @@ from .roles import ACTIVATIONS, columns_of, positions
 from .roles import Net as _Net
 from ..core.expr import OUTPUT_NAMES
 
-__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "ROLE_WORDS", "base", "compose", "kept", "name_columns",
+__all__ = ["ACTIVATIONS", "NAME_LENGTH", "ROLE_LENGTH", "ROLE_WORDS", "base", "compose", "kept",
+           "name_columns",
            "name_nodes", "tight", "unchanged"]
 
 #: the longest name made from a value's op and operands (``a·b``, ``tanh(n)``); past it, a role
