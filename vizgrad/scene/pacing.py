@@ -13,7 +13,7 @@ every step repeats are not counted. Explicit ``duration=``, ``hold=`` and
     >>> scene.caption_texts(7)[1]
     'n.grad += (1 − o²) × o.grad = 0.5 × 1 = 0.5   (— → 0.5)'
     >>> reading_seconds(scene, 7), reading_seconds(scene, 1), reading_seconds(scene, None)
-    (3.2, 1.4, 4.0)
+    (3.2, 1.4, 8.0)
 """
 
 from __future__ import annotations
