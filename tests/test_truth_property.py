@@ -92,11 +92,19 @@ def _check_texts(scene: Scene, G) -> None:
 
 
 def _check_order(G) -> None:
+    """Every forward step after its operands' (the chapter's topological order), and every
+    backward step after the steps of every value that reads its node (its grad is whole)."""
     done = {n for n in G if G.in_degree(n) == 0}
+    senders = {s["node"] for s in G.graph["steps"] if s["kind"] == "backward"}
+    sent: set = set()
     for s in G.graph["steps"]:
         if s["kind"] == "forward":
             assert set(G.predecessors(s["node"])) <= done, s
             done.add(s["node"])
+        if s["kind"] == "backward":
+            users = {u for u in G.successors(s["node"]) if u in senders} - {s["node"]}
+            assert users <= sent, (s["node"], users - sent)
+            sent.add(s["node"])
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

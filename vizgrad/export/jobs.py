@@ -146,6 +146,20 @@ def _group_level(job: Job) -> int | None:
     return level if isinstance(job.source, nx.MultiDiGraph) else None
 
 
+def _folded_like(job: Job) -> Any:
+    """The source as the drawn graph was collapsed from it: with the values after every
+    group in one box (:func:`~vizgrad.graph.collapse.fold.fold_outside`) when the picture
+    drew them so, so the player has the same boxes and steps as the pictures (the same
+    nodes and steps as the source: its step numbers are the source's)."""
+    from ..graph.collapse.fold import OUTSIDE, fold_outside
+
+    source = job.source
+    folded = any(a.get("kind") == "group" and a.get("group") == OUTSIDE
+                 for _, a in job.graph.nodes(data=True))
+    mine = any(g == OUTSIDE for _, g in source.nodes(data="group"))
+    return fold_outside(source) if folded and not mine else source
+
+
 def player_source(job: Job, opts: Options) -> tuple[Any, DrawOptions, StepArg]:
     """What the player gets: the source with a level (given, or the one an automatic collapse
     chose, so it can open groups; steps count the source) or a focus, else the drawn graph
@@ -159,6 +173,6 @@ def player_source(job: Job, opts: Options) -> tuple[Any, DrawOptions, StepArg]:
         return job.source, o.replace(collapse=level), opts.step
     chosen = _group_level(job)
     if chosen is not None:  # the level the automatic collapse chose: its groups open
-        return job.source, o.replace(collapse=chosen), opts.step
+        return _folded_like(job), o.replace(collapse=chosen), opts.step
     k = job.view_step(opts.step)
     return job.graph, plain, "final" if k is None and opts.step is not None else k

@@ -167,6 +167,7 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
     steps = G.graph["steps"]
     box_of = bx.box_of
     fwd: dict[int, str] = {}
+    firsts: dict[str, int] = {}
     at: dict[str, int] = {}
     pos, back, back_nodes, events = member_steps(steps, box_of, _heads,
                                                  set().union(*bx.out_sets.values()))
@@ -175,6 +176,7 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
         ops = [pos[o] for o in bx.outputs[b] if o in pos and b not in valueless]
         if ops:
             fwd[max(ops)] = b
+            firsts[b] = min(ops)
             events.append((max(ops), "forward", bx.members[b][0]))
         outs = bx.out_sets[b]
         done = [i for i, n in zip(back.get(b, ()), back_nodes.get(b, ())) if n in outs]
@@ -191,8 +193,10 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
         out.append({"index": len(out), **{k: v for k, v in step.items() if k != "index"},
                     "from": origin})
 
-    events.sort()  # a step is built only where it is read; steps inside show each member's
-    for i, kind, n in (_heads(steps) if inside else events):
+    heads = list(_heads(steps)) if inside else events
+    # a step is built only where it is read; steps inside show each member's
+    heads.sort(key=_in_order(bx, emap, fwd, firsts, heads, inside))
+    for i, kind, n in heads:
         if kind == "inputs":
             s = steps[i]
             values = {n: v for n, v in s.get("values", {}).items() if n not in box_of}
@@ -228,6 +232,42 @@ def _steps(G: Any, bx: _Boxes, emap: dict[Any, Any], inside: bool) -> list[dict[
                 emit({"kind": "backward", "node": C, "upstream": upstream, "contributions": cs,
                       "members": list(back_nodes[C])}, i)
     return out
+
+
+_PHASE = {"inputs": 0, "forward": 1, "seed": 2, "backward": 3}
+
+
+def _in_order(bx: _Boxes, emap: dict[Any, Any], fwd: dict[int, str], firsts: dict[str, int],
+              heads: list[tuple[int, str, Any]], inside: bool) -> Any:
+    """The sort key of the steps' heads that puts them in the chapter's topological order
+    of the contracted graph: a box or value is computed after every box or value it reads
+    (a box is computed where its first output is, not its last, so a value that reads its
+    first sample's output comes after it), and with merged steps its gradient is sent
+    back only after every box or value that reads it has sent it theirs."""
+    import networkx as nx
+
+    first = dict(firsts)  # a box: its first output's forward step
+    for i, kind, n in heads:
+        if kind == "forward" and n not in bx.box_of:
+            first.setdefault(n, i)
+    links = nx.DiGraph()
+    links.add_nodes_from(first)
+    links.add_edges_from((P, N) for P, N, _ in emap.values() if P != N)
+    try:
+        topo = {c: k for k, c in enumerate(nx.lexicographical_topological_sort(
+            links, key=lambda c: (first.get(c, -1), str(c))))}
+    except nx.NetworkXUnfeasible:  # a focus stub can hold values on both sides of one shown
+        topo = {}
+
+    def key(head: tuple[int, str, Any]) -> tuple[int, int, int]:
+        i, kind, n = head
+        if kind == "forward":
+            C = fwd.get(i, bx.of(n)) if n in bx.box_of else n
+            return (1, topo.get(C, i), i)
+        if kind == "backward" and not inside:
+            return (3, -topo.get(bx.of(n), -i), i)
+        return (_PHASE.get(kind, 3), 0, i)
+    return key
 
 
 def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *,
