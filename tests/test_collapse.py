@@ -293,12 +293,13 @@ def test_draw_collapses_a_grouped_mlp_by_itself_and_says_so(mg):
     # drawn whole: 128 values, the 12 copies micrograd wrapped of the 3 inputs drawn as 3
     assert vizgrad.draw(G, collapse=False).graph.number_of_nodes() == 119
     assert vizgrad.draw(G, collapse=False, merge_constants=False).graph.number_of_nodes() == 128
-    k = 140  # a backward step of the full trace
-    drawn = vizgrad.draw(G, k, collapse="neuron")
-    assert drawn.step == map_step(drawn.graph, k)
+    k = 140  # a backward step of the full trace, held by the view's step map_step gives
+    drawn = vizgrad.draw(G, map_step(vizgrad.draw(G, collapse="neuron").graph, k),
+                         collapse="neuron")
+    assert drawn.step == map_step(drawn.graph, k) == drawn.prepared.source_step(k)
     assert replay(drawn.graph.graph["steps"], drawn.step).step == drawn.step
     svg = drawn.svg()
-    assert "L1/N3" in svg and svg == vizgrad.draw(G, k, collapse="neuron").svg()
+    assert "L1/N3" in svg and svg == vizgrad.draw(G, drawn.step, collapse="neuron").svg()
 
 
 def test_player_and_focus_render_the_transformed_graph():

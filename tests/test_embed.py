@@ -115,9 +115,9 @@ def test_the_player_starts_at_the_step_asked_for():
     assert 'data-start="0"' in render(parse_options({"example": "fork", "player": None})).text
 
 
-def test_a_collapsed_block_counts_the_steps_of_the_graph_it_names():
-    spec = parse_options({"example": "mlp", "collapse": "neuron", "step": "30"})
-    assert alt_text(spec) == "example mlp, step 30 of 49"
+def test_a_collapsed_block_counts_the_steps_of_the_view_it_draws():
+    spec = parse_options({"example": "mlp", "collapse": "neuron", "step": "10"})
+    assert alt_text(spec) == "example mlp, step 10 of 13"
     assert "step 10 / 13" in render(spec).text
 
 

@@ -68,8 +68,10 @@ def assert_same(full, lite) -> None:
     assert a == b  # the rest of G.graph (collapsed info, root, default step)
     assert [H.graph.get("collapsed") or H.graph.get("merged") for H in full.chain] == \
         [H.graph.get("collapsed") or H.graph.get("merged") for H in lite.chain]
-    for k in (None, 0, 1, full.last // 2, full.last):
+    for k in (None, 0, 1, full.view_last // 2, full.view_last):
         assert full.step(k) == lite.step(k)
+    for k in (None, 0, 1, full.last // 2, full.last):
+        assert full.source_step(k) == lite.source_step(k)
 
 
 def overview(n: int, **kw) -> Options:

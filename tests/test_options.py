@@ -112,30 +112,25 @@ def test_final_is_the_final_view_everywhere(tmp_path, fork, where):
         assert 'data-start="7"' in vizgrad.player_html(fork, "last")
 
 
-def test_a_step_counts_the_graph_given_in_every_api():
+def test_a_step_counts_the_view_drawn_in_every_api(tmp_path):
     G = examples.graph("mlp")  # 40 values, steps 0..49; by neuron: 9 boxes, steps 0..13
     assert len(G.graph["steps"]) == 50
-    d = vizgrad.draw(G, 30, collapse="neuron")
+    d = vizgrad.draw(G, 10, collapse="neuron")
     H = d.graph
-    k = d.step
-    # the drawn step holds step 30: it starts at or before it, and the next one after it
-    froms = [s["from"] for s in H.graph["steps"]]
-    assert froms[k] <= 30 < froms[k + 1]
-    # and it is the backward step of the box of the group that step 30 runs in
+    assert len(H.graph["steps"]) == 14 and d.step == 10
+    assert "step 10 / 13" in d.svg()  # the counter reads the step asked for
+    assert d.at(13).step == 13 and d.at(10).svg() == d.svg()
+    with pytest.raises(OptionError, match="from 0 to 13"):
+        d.at(14)
+    assert 'data-start="10"' in vizgrad.player_html(G, 10, collapse="neuron")
+    (path,) = frames(G, tmp_path, "svg", steps=[10], collapse="neuron")
+    assert path.read_bytes() == d.svg().encode()
+    # the full graph's step 30 is held by the view's step that the source step maps to
+    p = d.prepared
     group = G.nodes[G.graph["steps"][30]["node"]]["group"]
+    k = p.source_step(30)
     assert H.graph["steps"][k]["kind"] == "backward"
     assert H.nodes[H.graph["steps"][k]["node"]]["group"] == group
-    assert d.at(49).step == len(H.graph["steps"]) - 1  # the source's last step, not refused
-    assert d.at(30).svg() == d.svg()
-    with pytest.raises(OptionError, match="from 0 to 49"):
-        d.at(50)
-    assert f'data-start="{k}"' in vizgrad.player_html(G, 30, collapse="neuron")
-
-
-def test_frames_of_a_collapsed_graph_count_the_graph_given(tmp_path):
-    G = examples.graph("mlp")
-    (path,) = frames(G, tmp_path, "svg", steps=[30], collapse="neuron")
-    assert path.read_bytes() == vizgrad.draw(G, 30, collapse="neuron").svg().encode()
 
 
 @pytest.mark.parametrize("given, message", [

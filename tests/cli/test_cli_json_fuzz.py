@@ -324,7 +324,7 @@ def _property(data: Any, tmp_path: Any) -> None:
     COUNTS["drawn"] += 1
     event("drawn")
     d = draw(G)
-    for svg in [d.svg()] + [d.at(k).svg() for k in range(len(G.graph["steps"]))]:
+    for svg in [d.svg()] + [d.at(k).svg() for k in range(d.scene.last + 1)]:
         svg.encode("utf-8")  # what every writer does
     try:
         gradcheck(G)

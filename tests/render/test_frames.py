@@ -247,8 +247,9 @@ def test_gif_frames_durations_and_the_final_view(tmp_path):
     assert loop == 0
     # each frame is held its phase's least time (inputs 1.5 s, forward 1, seed 2, backward 2,
     # final 4), or 0.5 s plus its chain-rule lines at 20 characters a second if longer:
-    # "u = a × b = −6" is 14 characters (1.2 s); step 5's two lines are 41 + 45 (4.8 s)
-    assert [d for _, d in frames_] == [1500, 1200, 1100, 1200, 2000, 4800, 5200, 5000, 4000]
+    # "u = a × b = −6" is 14 characters (1.2 s); step 5's two lines are 41 + 45 (4.8 s); the
+    # final view's gradients (23) and its check against central differences (81): 5.7 s
+    assert [d for _, d in frames_] == [1500, 1200, 1100, 1200, 2000, 4800, 5200, 5000, 5700]
     # the last frame is the final view, the one before it step 7
     final = np.asarray(Image.open(draw(G).save(tmp_path / "final.png", dpi=97.5)).convert("RGB"),
                        dtype=int)

@@ -103,9 +103,10 @@ def test_a_graph_under_the_threshold_is_drawn_whole():
     assert "focus" not in d.graph.graph and d.graph.number_of_nodes() == 81
 
 
-def test_steps_are_counted_in_the_graph_given():
+def test_steps_are_counted_in_the_view_drawn():
     s = sum_of_products(150, 1)
-    last = len(to_networkx(s).graph["steps"]) - 1
-    d = draw(s, step=last)
+    d = draw(s, step="last")
+    last = len(d.graph.graph["steps"]) - 1
+    assert d.step == last and f"step {last} / {last}" in d.svg()
     assert "backward through" in d.svg()
     assert draw(s, step=0).graph.graph["focus"]["auto"]

@@ -219,6 +219,11 @@ def alt_text(spec: Spec) -> str:
     'example fork, animated: steps 0 to 7, then the final view'
     """
     G = graph(spec)
+    o = spec.options()
+    if o.collapse not in ("auto", None, False) or o.focus is not None:  # the view's steps
+        from ..scene.prepare import prepare
+
+        G = prepare(G, o, check_size=False).graph
     last = len(G.graph["steps"]) - 1
     step = resolve_step(spec.step, last, 0 if spec.player else None)
     what = f"example {spec.example}" if spec.example is not None else str(spec.expression)

@@ -6,7 +6,7 @@ graph and where it goes. :func:`resolve` draws a large graph collapsed (see
 
     >>> from vizgrad import examples
     >>> job = resolve(Job("mlp", examples.graph("mlp"), shrink={"collapse": "neuron"}), Options())
-    >>> job.view_step(30), job.view_step(None)
+    >>> job.view_step(10), job.view_step(None)  # counted in the view drawn, as its counter
     (10, None)
     >>> job.source.number_of_nodes(), job.graph.number_of_nodes()
     (40, 9)
@@ -49,7 +49,7 @@ class Options:
     """How to export: formats, PNG frames, the step of the single pictures, the limits, and
     the drawing options (:class:`vizgrad.options.Options`).
 
-    ``step`` counts the steps of the graph given, as :func:`vizgrad.draw` does.
+    ``step`` counts the steps of the view drawn, as :func:`vizgrad.draw` does.
     The limits are checked before anything is written: ``drawing.max_nodes``
     values per graph, ``max_cells`` values × steps per step player, and the
     estimated output (``max_bytes``) and time (``max_seconds``) of the whole
@@ -105,7 +105,7 @@ class Job:
                        drawing=opts.drawing.replace(lang=self.lang or opts.drawing.lang))
 
     def view_step(self, step: StepArg) -> int | None:
-        """The drawn graph's step for ``step`` of the source (``None``: the final view)."""
+        """``step`` of the drawn graph, checked (``None``: the final view)."""
         p = self.prepared or Prepared(self.graph, self.graph)
         return p.step(step)
 

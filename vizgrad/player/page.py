@@ -204,7 +204,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
         x: a Value, a Trace, a graph from :func:`vizgrad.to_networkx`, or a
             :class:`~vizgrad.scene.scene.Scene` (its layout and options are
             reused, so no option may come with it).
-        step: the step shown first, counted in ``x`` as for :func:`vizgrad.draw`
+        step: the step shown first, counted in the view drawn as for :func:`vizgrad.draw`
             (default: step 0; ``"final"``: the final view); ``#step=K`` in the
             URL overrides it.
         options, overrides: the drawing options, as for :func:`vizgrad.draw`,

@@ -134,6 +134,9 @@ def legend_texts(scene: Drawn) -> list[str]:
         lines.append(scene.word("legend.offpath"))
     if any(c.get("observed") for c in scene.contributions.by_edge.values()):
         lines.append(scene.word("legend.observed"))
+    if scene.collapsed and any(c.get("count", 1) > 1
+                               for c in scene.contributions.by_edge.values()):
+        lines.append(scene.word("legend.sum"))
     final = scene.contributions.final
     if scene.contributions.warned or final is not None and final["status"] == "disagree":
         lines.append(scene.word("legend.warning"))

@@ -2,17 +2,18 @@
 
 Every entry point that draws (:func:`vizgrad.draw`, the player, the frames,
 the embeds, the command line) turns its input into a :class:`Prepared` with
-:func:`prepare`. A step is always counted in the graph the user gave, and
-:meth:`Prepared.step` maps it to the drawn graph's own step, so ``step=597``
-of a 612-step MLP shows the collapsed step that holds step 597::
+:func:`prepare`. A step is counted in the view drawn, as its counter reads
+(``step 10 / 13``), so ``--step``, ``draw(step=…)``, the player's ``#step=`` and the
+gallery's step files count the same steps; :meth:`Prepared.source_step` carries a step
+of the graph given to the view's step that holds it::
 
     >>> from vizgrad import examples
     >>> from vizgrad.options import Options
     >>> p = prepare(examples.graph("mlp"), Options(collapse="neuron"))
     >>> p.source.number_of_nodes(), p.graph.number_of_nodes()
     (40, 9)
-    >>> p.last, p.view_last, p.step(30), p.step("final")
-    (49, 13, 10, None)
+    >>> p.last, p.view_last, p.step(10), p.source_step(30), p.step("final")
+    (49, 13, 10, 10, None)
 """
 
 from __future__ import annotations
@@ -63,8 +64,12 @@ class Prepared:
         return len(self.graph.graph["steps"]) - 1
 
     def step(self, step: StepArg, default: int | None = None) -> int | None:
-        """The drawn graph's step that shows the state after ``step`` of the graph given
-        (``None``: the final view); ``None`` as ``step`` gives ``default``."""
+        """``step`` of the view drawn, checked (``None``: the final view); ``None`` as ``step``
+        gives ``default``."""
+        return resolve_step(step, self.view_last, default)
+
+    def source_step(self, step: StepArg, default: int | None = None) -> int | None:
+        """The drawn graph's step that shows the state after ``step`` of the graph given."""
         return transform_step(list(self.chain), resolve_step(step, self.last, default))
 
 

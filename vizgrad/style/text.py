@@ -223,6 +223,8 @@ def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
     >>> contribution_text({"local": 1.0, "upstream": -6.0, "amount": -6.0}, 2)
     '1.00 × (−6.00) = −6.00'
     """
+    if c.get("local") is None and c.get("terms"):  # one term per sample, stated
+        return _terms(c, decimals, trim, lang)
     if c.get("local") is None:  # measured (micrograd), or summed over a collapsed box
         count = c.get("count", 1)
         how = t("chain.observed", lang) if c.get("observed") else t(
@@ -233,6 +235,31 @@ def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
     if up.startswith(MINUS):
         up = f"({up})"
     return f"{local} × {up} = {amount}"
+
+
+def _terms(c: dict[str, Any], decimals: int, trim: bool, lang: str) -> str:
+    """``0.3385 (sample 0) + 1.5633 (sample 1) − 0.854 (sample 2) = 1.0478``: the terms that
+    ``+=`` added, one per sample, with enough digits that they add up to the printed total.
+
+    >>> _terms({"amount": 0.3, "terms": [[0, 0.14], [1, 0.16]]}, 1, True, "en")
+    '0.14 (sample 0) + 0.16 (sample 1) = 0.3'
+    """
+    total = fmt(c["amount"], decimals, trim=trim)
+    terms = c["terms"]
+    for d in range(decimals, 13):
+        shown = [fmt(a, d, trim=trim) for _, a in terms]
+        if fmt(sum(float(x.replace(MINUS, "-")) for x in shown), decimals, trim=trim) == total:
+            break
+    out = ""
+    for k, ((sample, _), text) in enumerate(zip(terms, shown)):
+        word = t("chain.sample", lang, s=sample)
+        if k == 0:
+            out = f"{text} ({word})"
+        elif text.startswith(MINUS):
+            out += f" {MINUS} {text[1:]} ({word})"
+        else:
+            out += f" + {text} ({word})"
+    return f"{out} = {total}"
 
 
 def amount_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,

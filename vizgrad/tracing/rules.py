@@ -161,6 +161,10 @@ def check_contribution(G: Any, c: dict[str, Any]) -> Verdict | None:
         return None
     src = c["source"]
     edges = sorted(G.in_edges(src, keys=True), key=lambda e: e[2])
+    nodes = [G.nodes[src], *(G.nodes[e[0]] for e in edges)]
+    if any(a.get("data") is None or a.get("kind") in ("group", "stub") or a.get("members")
+           for a in nodes):  # a box's number is not the value its op read: nothing to check
+        return None
     xs = [float(G.nodes[e[0]]["data"]) for e in edges]
     slots = [i for i, e in enumerate(edges) if e[0] == c["target"]]
     return verdict(str(G.nodes[src].get("op", "")), xs, float(G.nodes[src]["data"]), slots,

@@ -63,8 +63,8 @@ class Drawing:
         return f"<Drawing of {text.name(G, G.graph['root'])}, {at}, {G.number_of_nodes()} nodes>"
 
     def at(self, step: StepArg) -> Drawing:
-        """The same drawing (same layout and options) after ``step`` of the graph that was
-        given to :func:`draw` (``"final"``: the final view)."""
+        """The same drawing (same layout and options) after ``step`` of the view drawn, as
+        its counter reads (``"final"``: the final view)."""
         return Drawing(self.scene, self.prepared.step(step), self.prepared)
 
     def dot(self) -> str:

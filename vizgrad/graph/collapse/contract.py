@@ -35,8 +35,11 @@ from .boxes import exact_sum as _sum
 from ..columns import getter, member_steps, namer
 from ...tracing.records import contributions_of, heads_of, totals_of
 
-__all__ = ["contract", "display_name"]
+__all__ = ["TERMS", "contract", "display_name"]
 
+#: the most terms, one per sample, that a folded contribution states (``terms``): more would
+#: not fit a caption line; past it the caption says how many it sums
+TERMS = 8
 _KEEP = ("label", "op", "kind", "data", "grad", "on_path", "order", "group")
 
 
@@ -113,6 +116,7 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
     agg: dict[tuple[str, int], dict[str, Any]] = {}
     exact: dict[tuple[str, int], str] = {}
     boxes, get_edge = bx.attrs, emap.get
+    sample_of = (bx.pick[0].get if bx.pick is not None else lambda t: None)
     for t, source, slot, local, amount, before, after, observed, overwrote in contribs:
         e = get_edge((t, source, slot))
         rec: dict[str, Any] | None = None
@@ -130,6 +134,7 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
                     exact[(P, key)] = outs[0]  # the output's own totals, exactly
             rec["amount"].append(amount)
             rec["local"].append(local)
+            rec.setdefault("of", []).append(sample_of(t))
             if observed:
                 rec["observed"] = True
             if overwrote:
@@ -141,10 +146,15 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
     for (P, key), rec in agg.items():
         amounts, locals_ = rec["amount"], rec["local"]
         rec["count"] = len(amounts)
+        of = rec.pop("of")
+        if 1 < len(amounts) <= TERMS and None not in of and len(set(of)) == len(of):
+            # one term per sample: the caption states them (the code's += across samples)
+            rec["terms"] = sorted([s, a] for s, a in zip(of, amounts))
         rec["amount"] = _sum(amounts)
         if single:  # one original step: one upstream, so the locals add up
             rec["local"] = None if None in locals_ else _sum(locals_)
-        elif len(bx.outs(C)) == 1 and upstream and math.isfinite(upstream):
+        elif len(bx.outs(C)) == 1 and upstream and math.isfinite(upstream) and (
+                "terms" not in rec):  # terms per sample: stated, not one local derivative
             rec["local"] = rec["amount"] / upstream
         else:
             rec["local"] = None

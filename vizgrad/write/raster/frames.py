@@ -60,7 +60,7 @@ def _scene(x: Any, options: Options | None, overrides: dict[str, Any],
 
 def _steps(p: Prepared, steps: Iterable[int] | None, final: Any) -> list[int | None]:
     """The frames to draw: the drawn graph's steps, and ``None`` for the final view;
-    ``steps`` are counted in the graph given (as for :func:`vizgrad.draw`)."""
+    ``steps`` are counted in the view drawn (as for :func:`vizgrad.draw`)."""
     if not isinstance(final, bool):
         raise OptionError(f"final must be True or False, got {final!r}")
     if steps is None:
@@ -68,9 +68,9 @@ def _steps(p: Prepared, steps: Iterable[int] | None, final: Any) -> list[int | N
     else:
         given = list(steps) if not isinstance(steps, (str, bytes)) else [steps]
         bad = [k for k in given if not isinstance(k, int) or isinstance(k, bool)
-               or not 0 <= k <= p.last]
+               or not 0 <= k <= p.view_last]
         if bad or not given:
-            raise OptionError(f"steps must be a non-empty list of step numbers 0..{p.last}, "
+            raise OptionError(f"steps must be a non-empty list of step numbers 0..{p.view_last}, "
                               f"got {steps!r}")
         chosen = [p.step(k) for k in given]
     return [*chosen, None] if final else chosen
@@ -129,7 +129,7 @@ def frames(x: Any, out_dir: str | os.PathLike[str], fmt: str = "png", *,
         options, overrides: the drawing options, as for :func:`vizgrad.draw`
             (a large graph is drawn collapsed, and frames then step through the
             collapsed graph's own steps).
-        steps: which steps, counted in ``x`` (default: every drawn step).
+        steps: which steps, counted in the view drawn (default: every drawn step).
         final: add the final view as the last frame.
         dpi: resolution (default 97.5: a 960 pt wide picture is 1300 px wide;
             large pictures are capped at 3840 px); ``size``: ``(width, height)``
