@@ -116,7 +116,7 @@ def wrap_caption(scene: Drawn, k: int | None) -> list[str]:
     out = [lines[0]]
     for line in lines[1:]:
         sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
-        sep = sep if sep in line else " "  # a note: between words
+        sep = sep if sep in line and not line.startswith("⚠") else " "  # a note: between words
         out += wrap(line, scene.wrap_at - scene.badge_width - c, c, sep)
     return out
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..tracing.names import NAME_LENGTH, base, compose, kept, tight
 from ..tracing.rules import check_contribution
+from .verdicts import disagreement_text, terms_text
 from ..core.numerals import MINUS, NOT_REACHED, SCIENTIFIC, fmt, product
 from ..i18n import t
 
@@ -224,7 +225,7 @@ def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
     '1.00 × (−6.00) = −6.00'
     """
     if c.get("local") is None and c.get("terms"):  # one term per sample, stated
-        return _terms(c, decimals, trim, lang)
+        return terms_text(c, decimals, trim, lang)
     if c.get("local") is None:  # measured (micrograd), or summed over a collapsed box
         count = c.get("count", 1)
         how = t("chain.observed", lang) if c.get("observed") else t(
@@ -235,31 +236,6 @@ def contribution_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
     if up.startswith(MINUS):
         up = f"({up})"
     return f"{local} × {up} = {amount}"
-
-
-def _terms(c: dict[str, Any], decimals: int, trim: bool, lang: str) -> str:
-    """``0.3385 (sample 0) + 1.5633 (sample 1) − 0.854 (sample 2) = 1.0478``: the terms that
-    ``+=`` added, one per sample, with enough digits that they add up to the printed total.
-
-    >>> _terms({"amount": 0.3, "terms": [[0, 0.14], [1, 0.16]]}, 1, True, "en")
-    '0.14 (sample 0) + 0.16 (sample 1) = 0.3'
-    """
-    total = fmt(c["amount"], decimals, trim=trim)
-    terms = c["terms"]
-    for d in range(decimals, 13):
-        shown = [fmt(a, d, trim=trim) for _, a in terms]
-        if fmt(sum(float(x.replace(MINUS, "-")) for x in shown), decimals, trim=trim) == total:
-            break
-    out = ""
-    for k, ((sample, _), text) in enumerate(zip(terms, shown)):
-        word = t("chain.sample", lang, s=sample)
-        if k == 0:
-            out = f"{text} ({word})"
-        elif text.startswith(MINUS):
-            out += f" {MINUS} {text[1:]} ({word})"
-        else:
-            out += f" + {text} ({word})"
-    return f"{out} = {total}"
 
 
 def amount_text(c: dict[str, Any], decimals: int = 4, trim: bool = False,
@@ -390,15 +366,7 @@ def _slot_rules(G: Any, c: dict[str, Any]) -> str | None:
 def _disagrees(G: Any, c: dict[str, Any], verdict: Any, d: str, rule: str | None,
                decimals: int, trim: bool, lang: str) -> str:
     """The warning line of an observed local derivative that its op's rule contradicts."""
-    places = max(decimals, 4)
-    edges = sorted(G.in_edges(c["source"], keys=True), key=lambda e: e[2])
-    seen: list[str] = []
-    for u, _, _ in edges:
-        if u not in seen:
-            seen.append(u)
-    at = ", ".join(f"{name(G, u)} = {fmt(G.nodes[u]['data'], places, trim=True)}"
-                   for u in seen)
-    return "⚠ " + t("chain.disagrees", lang, d=d, observed=fmt(verdict.observed, places,
-                                                                  trim=trim),
-                    rule=rule or "?", value=fmt(verdict.rule, places, trim=True), at=at,
-                    central=fmt(verdict.central, places, trim=True))
+    seen = dict.fromkeys(e[0] for e in sorted(G.in_edges(c["source"], keys=True),
+                                             key=lambda e: e[2]))
+    at = [(name(G, u), G.nodes[u]["data"]) for u in seen]
+    return disagreement_text(verdict, d, rule, at, decimals, trim, lang)
