@@ -240,10 +240,14 @@ def final_check(G: Any) -> dict[str, Any] | None:
     if not G.graph.get("backward_ran", True):
         return None
     nodes = G.nodes
+    if G.graph.get("collapsed") or G.graph.get("focus"):
+        return None  # check the graph it came from
+    if len(G) > FINAL_CHECK_VALUES:  # first: a large graph costs nothing more
+        return {"status": "not_checked", "op": None}
     if any(nodes[n].get("kind") in _BOXES for n in G):
         return None
     inputs = sum(1 for n in G if not G.in_degree(n) and nodes[n].get("kind") != "const")
-    if inputs > FINAL_CHECK_INPUTS or len(G) > FINAL_CHECK_VALUES:
+    if inputs > FINAL_CHECK_INPUTS:
         return {"status": "not_checked", "op": None}
     for n in sorted(G, key=lambda n: nodes[n].get("order", 0)):
         count = G.in_degree(n)
