@@ -134,7 +134,8 @@ def test_a_deep_chain_alike_and_folded_into_runs():
     H = lite.graph
     boxes = [H.nodes[b] for b in H if H.nodes[b]["kind"] == "group"]
     assert len(boxes) == 59 and sum(b["size"] for b in boxes) == 2_999  # the root apart
-    assert boxes[0]["label"] == "v0…v50" and boxes[1]["label"] == "v51…v101"
+    # named by their ends (x, tanh(x), then too long to spell: tanh₁ …), never by ids
+    assert boxes[0]["label"] == "x…tanh₄₉" and boxes[1]["label"] == "tanh₅₀…tanh₁₀₀"
     # nothing of the whole graph was built: no node record, no step dict
     assert t._nodes is None and t._steps is None
 

@@ -32,7 +32,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..columns import distinct, in_order
+from ..columns import distinct, in_order, namer
 from .contract import contract
 from .fold import FOLD_MIN, OUTSIDE, fold_outside
 from .merge import (MAX_INPUTS, depth_of, finish, group_key, merge_constants,
@@ -106,10 +106,12 @@ def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
         loose = [n for n in loose if n != G.graph["root"]]
     if loose:
         size = math.ceil(len(loose) / runs)
+        named = namer(G)  # a run is called by its ends' names, never their ids
         for start in range(0, len(loose), size):
             part = loose[start:start + size]
             b = f"g{len(boxes)}"
-            label = f"{part[0]}…{part[-1]}" if len(part) > 1 else part[0]
+            label = (f"{named(part[0])}…{named(part[-1])}" if len(part) > 1
+                     else named(part[0]))
             boxes[b] = {"label": label, "kind": "group", "op": "group", "group": None}
             box_of.update(zip(part, repeat(b)))
     return box_of, boxes
