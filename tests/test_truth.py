@@ -228,3 +228,19 @@ def test_every_chain_rule_line_of_every_example_multiplies_out(name):
         for line in tx.chain_rule(G, k):
             if _PRODUCT.search(line) and "e−" not in line:
                 assert _consistent(line), (k, line)
+
+
+def test_the_rules_vizgrad_prints_for_the_buggy_ops_are_pytorchs(student):
+    """The rule's values in the warnings (0.5 for log at 2, 0.7864 for tanh at 0.5) are what
+    PyTorch's float64 autograd gives; the student's engine gives something else."""
+    torch = pytest.importorskip("torch")
+    for build, fn, at, shown in (("build", torch.log, 2.0, "0.5"),
+                                 ("build_tanh", torch.tanh, 0.5, "0.7864")):
+        x = torch.tensor(at, dtype=torch.float64, requires_grad=True)
+        fn(x).backward()
+        G = to_networkx(student[1][build]())
+        warning = _lines(G)[1]
+        assert f"gives {shown} at" in warning and round(x.grad.item(), 4) == float(shown)
+        assert f"a central difference gives {shown}" in warning
+        leaf = next(n for n in G if G.in_degree(n) == 0)
+        assert round(G.nodes[leaf]["grad"], 4) != round(x.grad.item(), 4)  # the bug's number
