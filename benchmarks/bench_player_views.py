@@ -49,7 +49,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    graphs = {"mlp example (40 values)": vizgrad.graph.examples.graph("mlp"),
+    graphs = {"mlp example (40 values)": vizgrad.examples.graph("mlp"),
               "course MLP(3, [4, 4, 1]) (128 values)": course_mlp()}
     kinds = {"full": ({}, _views.VIEW_BUDGET),
              "collapsed, no views": ({"collapse": "neuron"}, 0),

@@ -184,7 +184,7 @@ def test_gradcheck_of_a_non_value_is_a_type_error(bad):
 def test_a_collapsed_or_focused_graph_is_refused_with_what_to_check_instead():
     from vizgrad.graph.collapse import collapse, focus
 
-    mlp = vizgrad.graph.examples.graph("mlp")
+    mlp = vizgrad.examples.graph("mlp")
     for H in (collapse(mlp, "neuron"), from_json(to_json(collapse(mlp, "layer")))):
         with pytest.raises(GraphFormatError, match="this graph is collapsed: its box 'L0"):
             gradcheck(H)
@@ -231,7 +231,7 @@ def test_a_step_that_overflows_for_any_h_says_so_and_does_not_advise_a_smaller_h
 
 
 def test_an_op_with_the_wrong_number_of_operands_is_refused_by_name():
-    doc = json.loads(to_json(vizgrad.graph.examples.graph("fork")))  # v2 = a × b
+    doc = json.loads(to_json(vizgrad.examples.graph("fork")))  # v2 = a × b
     doc["edges"] = [e for e in doc["edges"] if (e["target"], e["slot"]) != ("v2", 1)]
     for step in doc["graph"]["steps"]:
         step["contributions"] = [c for c in step["contributions"]

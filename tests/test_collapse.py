@@ -303,7 +303,7 @@ def test_draw_collapses_a_grouped_mlp_by_itself_and_says_so(mg):
 
 
 def test_player_and_focus_render_the_transformed_graph():
-    G = vizgrad.graph.examples.graph("mlp")
+    G = vizgrad.examples.graph("mlp")
     page = vizgrad.player_html(G, collapse="neuron", group_steps="inside")
     assert "L0/N2" in page and page.count('class="step-text"') == 1 + len(
         collapse(G, "neuron", steps="inside").graph["steps"])  # the steps and the final view
@@ -312,7 +312,7 @@ def test_player_and_focus_render_the_transformed_graph():
 
 
 def test_a_transformed_graph_carries_data_and_no_sentence():
-    G = vizgrad.graph.examples.graph("mlp")
+    G = vizgrad.examples.graph("mlp")
     source = {"format", "root", "also", "derivatives", "backward_ran", "default_step", "steps"}
     for H, added in [(collapse(G, "neuron"), "collapsed"), (auto_collapse(G, 5), "collapsed"),
                      (focus(G, G.graph["root"], 1), "focus"), (merge_constants(G), "merged")]:
@@ -321,18 +321,18 @@ def test_a_transformed_graph_carries_data_and_no_sentence():
 
 
 def test_collapsed_graphs_survive_json():
-    H = collapse(vizgrad.graph.examples.graph("mlp"), "neuron")
+    H = collapse(vizgrad.examples.graph("mlp"), "neuron")
     back = vizgrad.from_json(vizgrad.to_json(H))
     assert dict(back.nodes(data=True)) == json.loads(json.dumps(dict(H.nodes(data=True))))
     assert vizgrad.draw(back).svg() == vizgrad.draw(H).svg()
 
 
-@pytest.mark.parametrize("name", vizgrad.graph.examples.names())
+@pytest.mark.parametrize("name", vizgrad.examples.names())
 def test_any_grouping_of_any_example_replays_consistently(name):
     """Groups that are not neurons (a value used inside and outside its group,
     groups spread over the order) still give steps that replay to the nodes."""
     for seed in range(6):
-        G = vizgrad.graph.examples.graph(name)
+        G = vizgrad.examples.graph(name)
         rng = random.Random(seed)
         for n in G:
             G.nodes[n]["group"] = rng.choice([None, "A", "A/x", "A/y", "B", "B/z"])
@@ -350,12 +350,12 @@ def test_any_grouping_of_any_example_replays_consistently(name):
 
 
 def test_prepare_leaves_a_small_graph_alone():
-    G = vizgrad.graph.examples.graph("fork")
+    G = vizgrad.examples.graph("fork")
     assert prepare(G, collapse_at="auto", max_nodes=2000) == (G, [])
 
 
 def test_frames_step_through_the_collapsed_graph(tmp_path):
-    G = vizgrad.graph.examples.graph("mlp")
+    G = vizgrad.examples.graph("mlp")
     H = collapse(G, "neuron")
     last = len(H.graph["steps"]) - 1
     paths = vizgrad.frames(G, tmp_path, "svg", collapse="neuron", steps=[0, last])

@@ -46,7 +46,7 @@ def test_show_starts_at_the_step_asked_for_and_passes_options():
     bundle = vizgrad.show("fork", step="final", theme="dark")._repr_mimebundle_()
     page = _page(bundle)
     assert 'data-start="8"' in page and '<html lang="en" class="dark">' in page  # the final view
-    assert bundle["image/svg+xml"] == vizgrad.draw(vizgrad.graph.examples.graph("fork"),
+    assert bundle["image/svg+xml"] == vizgrad.draw(vizgrad.examples.graph("fork"),
                                                    theme="dark").svg()
     assert "every gradient is final" in bundle["image/svg+xml"]
     assert 'data-start="7"' in _page(vizgrad.show("fork", step="last")._repr_mimebundle_())

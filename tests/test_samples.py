@@ -100,7 +100,7 @@ def test_a_sample_the_net_was_not_run_on_is_refused_with_the_range(course):
         collapse(G, "neuron", sample=4)
     with pytest.raises(OptionError, match="sample must be a sample number"):
         collapse(G, "neuron", sample=-1)
-    one = vizgrad.graph.examples.graph("mlp")  # one forward pass
+    one = vizgrad.examples.graph("mlp")  # one forward pass
     assert count(one) == 1 and samples(one) == {}
     with pytest.raises(OptionError, match="one sample"):
         collapse(one, "neuron", sample=1)
@@ -166,7 +166,7 @@ def test_the_command_line_takes_sample_and_says_when_it_is_not_there(tmp_path):
     assert wrong.exit_code == 2 and "sample" in wrong.output
     ok = CliRunner().invoke(main, ["render", "fork", "-q", "-o", str(out), "--sample", "all"])
     assert ok.exit_code == 0, ok.output
-    assert out.read_bytes() == vizgrad.draw(vizgrad.graph.examples.graph("fork")).svg().encode()
+    assert out.read_bytes() == vizgrad.draw(vizgrad.examples.graph("fork")).svg().encode()
 
 
 def test_a_penalty_on_the_parameters_is_not_taken_for_samples():

@@ -77,7 +77,7 @@ class GraphTooLargeError(VizgradError, ValueError):
 
 
 class UnknownExampleError(VizgradError, ValueError):
-    """An example name that is not one of :func:`vizgrad.graph.examples.names`."""
+    """An example name that is not one of :func:`vizgrad.examples.names`."""
 
 
 class BackendError(VizgradError, RuntimeError):

@@ -62,5 +62,5 @@ def test_a_page_opens_on_the_sample_asked_for_and_one_pass_has_no_selector(batch
     G, hidden = batch
     page = player_html(G, "final", collapse="neuron", sample=3, max_views=0)
     assert '<option value="3" selected>3</option>' in page
-    assert 'id="sample"' not in player_html(vizgrad.graph.examples.graph("mlp"), collapse="neuron",
+    assert 'id="sample"' not in player_html(vizgrad.examples.graph("mlp"), collapse="neuron",
                                             max_views=0)

@@ -6,7 +6,7 @@ trace's columns), so that a million values cost a few passes in C, not a Python 
 per node::
 
     >>> import vizgrad
-    >>> G = vizgrad.graph.examples.graph("fork")
+    >>> G = vizgrad.examples.graph("fork")
     >>> ps, cs, slots = edge_lists(G)
     >>> list(zip(ps, cs, slots)) == list(G.edges(keys=True))
     True
@@ -29,7 +29,7 @@ def getter(G: Any, key: str, default: Any = None) -> Callable[[str], Any]:
     reads it off its column (:meth:`vizgrad.graph.lite.LiteGraph.getter`).
 
     >>> import vizgrad
-    >>> G = vizgrad.graph.examples.graph("fork")
+    >>> G = vizgrad.examples.graph("fork")
     >>> getter(G, "label")(G.graph["root"]) == G.nodes[G.graph["root"]].get("label")
     True
     """
@@ -44,7 +44,7 @@ def in_order(G: Any, key: str) -> list[tuple[str, Any]]:
     """``(node, attribute key)`` of every node, in the graph's ``order``.
 
     >>> import vizgrad
-    >>> G = vizgrad.graph.examples.graph("fork")
+    >>> G = vizgrad.examples.graph("fork")
     >>> [n for n, _ in in_order(G, "op")] == sorted(G, key=lambda n: G.nodes[n]["order"])
     True
     """
@@ -76,7 +76,7 @@ def children(G: Any, nodes: set[str]) -> dict[str, list[str]]:
     over its edges, not a lookup per node).
 
     >>> import vizgrad
-    >>> G = vizgrad.graph.examples.graph("fork")
+    >>> G = vizgrad.examples.graph("fork")
     >>> kids = children(G, set(G))
     >>> all(set(kids.get(n, ())) == set(G.successors(n)) for n in G)
     True
@@ -100,7 +100,7 @@ def namer(G: Any, leaves: set[str] | None = None) -> Callable[[str], str]:
     the nodes without parents, if known.
 
     >>> import vizgrad
-    >>> G = vizgrad.graph.examples.graph("fork")
+    >>> G = vizgrad.examples.graph("fork")
     >>> sorted(map(namer(G), G))[:2]
     ['a', 'b']
     """

@@ -11,7 +11,7 @@ page keeps the reader at the same point of the backward pass::
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
     >>> from vizgrad.scene.scene import Scene
-    >>> G = vizgrad.graph.examples.graph("mlp")
+    >>> G = vizgrad.examples.graph("mlp")
     >>> base = Scene(collapse(G, "neuron"))
     >>> vs = views(base, G, "neuron", "merge", {})
     >>> [v["open"] for v in vs["views"]], vs["left_out"]
@@ -171,7 +171,7 @@ def _inside(E: Any, path: str, members: Any) -> None:
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
-    >>> G = vizgrad.graph.examples.graph("mlp")
+    >>> G = vizgrad.examples.graph("mlp")
     >>> E = collapse(G, "neuron", expand=["L0/N1"])
     >>> _inside(E, "L0/N1", [n for n in G if G.nodes[n]["group"] == "L0/N1"])
     >>> inside = [E.nodes[n] for n in E if E.nodes[n].get("group") == "L0/N1"]

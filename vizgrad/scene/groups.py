@@ -8,7 +8,7 @@ weights and bias), which arrive with the box's backward step::
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
     >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(collapse(vizgrad.graph.examples.graph("mlp"), "neuron"))
+    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
     >>> [name for name, _ in param_rows(scene, "g1")]
     ['∂w0', '∂w1', '∂b']
     >>> note_lines(scene)
@@ -103,7 +103,7 @@ def input_rows(scene: Drawn) -> dict[str, list[Any]]:
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
     >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(collapse(vizgrad.graph.examples.graph("mlp"), "neuron"))
+    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
     >>> [label for _, (label, _) in scene.inrows["g0"]]
     ['from L0/N0', 'from L0/N1', 'from L0/N2']
     """
@@ -126,7 +126,7 @@ def row_labels(scene: Drawn, n: str) -> tuple[str, str]:
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
     >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(collapse(vizgrad.graph.examples.graph("mlp"), "layer"))
+    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "layer"))
     >>> [row_labels(scene, b) for b in scene.order if scene.graph.nodes[b]["label"] == "L0"]
     [('Σ data', 'Σ grad')]
     """

@@ -12,7 +12,7 @@ follows the outer edge to the frame, then the inner one to its member::
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
     >>> from vizgrad.scene.scene import Scene
-    >>> G = vizgrad.graph.examples.graph("mlp")
+    >>> G = vizgrad.examples.graph("mlp")
     >>> base = Scene(collapse(G, "neuron"))
     >>> s = OpenScene(collapse(G, "neuron", expand=["L0/N1"]), base=base, source=G)
     >>> [f["path"] for f in s.frames], s.frames[0]["rect"][2] > 100
@@ -312,7 +312,7 @@ def step_map(H: Any, E: Any, opened: list[str]) -> list[list[Any]]:
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
-    >>> G = vizgrad.graph.examples.graph("mlp")
+    >>> G = vizgrad.examples.graph("mlp")
     >>> H = collapse(G, "neuron")
     >>> m = step_map(H, collapse(G, "neuron", expand=["L0/N1"]), ["L0/N1"])
     >>> m[1], m[2], m[6], m[16], m[21]

@@ -5,7 +5,7 @@ included, so every renderer draws the result as it is::
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse, focus
-    >>> G = vizgrad.graph.examples.graph("mlp")
+    >>> G = vizgrad.examples.graph("mlp")
     >>> H = collapse(G, "neuron")
     >>> G.number_of_nodes(), H.number_of_nodes()
     (40, 9)
@@ -141,7 +141,7 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
             so that the first layer's boxes have their inputs; False keeps the copies.
 
     >>> import vizgrad
-    >>> G = vizgrad.graph.examples.graph("mlp")
+    >>> G = vizgrad.examples.graph("mlp")
     >>> collapse(G, "neuron", expand=["L1/N0"]).number_of_nodes()
     19
     """
@@ -185,7 +185,7 @@ def auto_collapse(x: Any, max_boxes: int = AUTO_BOXES, *, steps: str = "merge",
     groups, everything does). A graph that already fits comes back unchanged.
 
     >>> import vizgrad
-    >>> G = vizgrad.graph.examples.graph("mlp")
+    >>> G = vizgrad.examples.graph("mlp")
     >>> auto_collapse(G, 20).graph["collapsed"]["level"], auto_collapse(G, 5).number_of_nodes()
     (2, 5)
     """
@@ -289,7 +289,7 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
     :func:`auto_collapse`; else a level for :func:`collapse`.
 
     >>> import vizgrad
-    >>> G, chain = prepare(vizgrad.graph.examples.graph("mlp"), collapse_at="auto")
+    >>> G, chain = prepare(vizgrad.examples.graph("mlp"), collapse_at="auto")
     >>> G.number_of_nodes(), chain
     (40, [])
     """
