@@ -218,7 +218,7 @@ def fence_format(source: str, language: str, class_name: str, options: dict[str,
               custom_fences:
                 - name: vizgrad
                   class: vizgrad
-                  format: !!python/name:vizgrad.embed.markdown.fence_format
+                  format: !!python/name:vizgrad.markdown.fence_format
     """
     body = source if source.endswith("\n") else source + "\n"
     return block_html(body, _where(md, body, None))
