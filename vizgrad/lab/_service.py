@@ -306,8 +306,8 @@ def examples_payload() -> list[dict[str, Any]]:
 
 
 def scene_cache(app_state: Any) -> SceneCache:
-    """The app's scene cache (made on first use; a layout is the slow part of a drawing)."""
-    cache: SceneCache = app_state._state.setdefault("scenes", SceneCache())
+    """The app's scene cache (made by create_app; a layout is the slow part of a drawing)."""
+    cache: SceneCache = app_state.scenes
     return cache
 
 

@@ -93,6 +93,8 @@ def create_app(
             else disk_from_env())
     app.state.cache = service.RenderCache(limits.cache_size, disk)
     app.state.gate = LayoutGate(active=1, waiting=max_waiting)
+    app.state.scenes = service.SceneCache()  # laid-out scenes, shared by the threads
+    app.state.known = service.KeyMemo(limits.cache_size)  # render requests: step, cache key
     app.state.flights = Flights()  # identical layouts in flight: one runs, the others wait
     app.add_middleware(HostCheck, hosts=allowed_hosts(allow_hosts))
     app.add_middleware(Guard)

@@ -156,18 +156,19 @@ class _Embedded:
 
     # -- in this process (fallback) ----------------------------------------------
     def _render_here(self, dot: str, fmt: str, timeout: float) -> bytes:
-        from .wasm_worker import _message, make_backend, render_on_big_stack
+        from .wasi_session import interrupt, make_backend, rearm, renew
+        from .wasm_worker import _message, render_on_big_stack
 
         if self._inprocess is None:
             self._inprocess = make_backend(epoch=True)
         backend = self._inprocess
-        backend._session.store.set_epoch_deadline(1)
+        rearm(backend)
         # past the limit, bumping the epoch traps the WebAssembly within microseconds
         out, err, timed_out = render_on_big_stack(backend, dot, fmt, timeout,
-                                                  backend._engine.increment_epoch)
+                                                  lambda: interrupt(backend))
         if out is not None and not timed_out:
             return out
-        backend._session = backend._create_session()  # a trap leaves it unusable
+        renew(backend)  # a trap leaves the session unusable
         if timed_out:
             raise LayoutTimeoutError(timeout_message(timeout))
         raise BackendError(f"the embedded Graphviz failed: {_message(err or RuntimeError())}")

