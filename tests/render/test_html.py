@@ -281,9 +281,10 @@ def test_a_collapsed_page_lists_every_parameter_grad_and_is_deterministic(mlp_pa
                         table)
     assert len(params) == sum(1 for n in G if str(G.nodes[n].get("label", "")).startswith("L"))
     w2 = next(n for n in G if G.nodes[n].get("label") == "L1.N0.w2")
-    from vizgrad.style.text import fmt
-    assert ("g0", "10", "L1.N0.w2", "parameter of L1/N0", fmt(G.nodes[w2]["data"], 4, trim=True),
-            fmt(G.nodes[w2]["grad"], 4, trim=True)) in params
+    # L1.N0.w2 is 0.71488057… with grad −0.01259724…: four decimals, U+2212 for minus
+    assert (G.nodes[w2]["data"], G.nodes[w2]["grad"]) == pytest.approx((0.714880573,
+                                                                        -0.012597240))
+    assert ("g0", "10", "L1.N0.w2", "parameter of L1/N0", "0.7149", "−0.0126") in params
     assert [p[2] for p in params if p[0] == "g1"] == ["L0.N0.w0", "L0.N0.w1", "L0.N0.b"]
     assert player_html(examples.graph("mlp"), collapse="neuron") == mlp_page
     assert 'role="group" aria-label="computation graph"' in mlp_page

@@ -268,12 +268,24 @@ def test_caption_names_the_factors_and_the_rule():
     assert "(1 − o²) × o.grad = " in t.caption_texts(tanh_step)[1]
 
 
+def _measured(text: str, size: float) -> float:
+    """The width of ``text`` in DejaVu Sans (the first font the SVG names) at ``size`` units,
+    measured by FreeType through Pillow: not vizgrad's own estimate that wrapped the line."""
+    from matplotlib import font_manager as fm
+    from PIL import ImageFont
+
+    font = ImageFont.truetype(fm.findfont(fm.FontProperties(family="DejaVu Sans")), 1000)
+    return font.getlength(text) * size / 1000
+
+
 def test_caption_block_keeps_its_size_and_long_lines_wrap():
     s = Scene(examples.graph("tanh-native"), preset="slides", rankdir="TB")
     for k in steps(s):
-        lines = s.caption_lines(k)
+        lines, texts = s.caption_lines(k), s.caption_texts(k)
         assert len(lines) <= s.caption_rows
-        assert all(width(x, s.preset.caption) <= s.width for x in lines)
+        assert all(_measured(x, s.preset.caption) <= s.width for x in lines), lines
+        if any(_measured(x, s.preset.caption) > s.width for x in texts):
+            assert len(lines) > len(texts)  # a line too wide as written was wrapped
 
 
 @pytest.mark.parametrize("name", ["fork", "shared-node", "sum-square"])
