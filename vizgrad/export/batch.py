@@ -119,11 +119,19 @@ def _drawn(o: DrawOptions) -> DrawOptions:
     return o.replace(collapse=False, focus=None, merge_constants=None, model=None)
 
 
+def _drawing(job: Job, step: int | None, o: DrawOptions) -> Any:
+    """The :class:`~vizgrad.write.svg.Drawing` of the job's graph at its own ``step``: on the
+    scene :func:`resolve` laid out when its options match, else laid out now."""
+    from ..write.svg import Drawing, draw
+
+    scene = job.scene(o.scene())
+    return Drawing(scene, step) if scene is not None else draw(job.graph, step, options=o)
+
+
 def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     """The SVGs (per step and animated), DOT, JSON, HTML and PNG of one graph (one layout)."""
     from ..graph.convert import to_json
     from ..player.page import player_html
-    from ..write.svg import draw
 
     G, n, opts = job.graph, job.name, job.options(opts)
     o = _drawn(opts.drawing)
@@ -133,7 +141,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         written[rel] = write_atomic(folder / rel, text.encode("utf-8"))
 
     steps = range(len(G.graph["steps"]))
-    main = draw(G, job.view_step(opts.step), options=o)
+    main = _drawing(job, job.view_step(opts.step), o)
     if "svg" in opts.formats:
         put(f"{n}.svg", main.svg())
         for k in steps if job.steps else ():
@@ -154,8 +162,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         _pool.report(len(steps))
     if "png" in opts.formats:
         written[f"{n}.png"] = via_temp(folder / f"{n}.png",
-                                       draw(G, job.view_step(opts.step),
-                                            options=_print(o)).save)
+                                       _drawing(job, job.view_step(opts.step), _print(o)).save)
     return written
 
 
@@ -359,10 +366,9 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         return [target]
     from ..graph.convert import to_json
     from ..player.page import player_html
-    from ..write.svg import draw
 
     o = _drawn(opts.drawing)
-    drawing = draw(G, job.view_step(opts.step), options=_print(o) if fmt in ("png", "pdf") else o)
+    drawing = _drawing(job, job.view_step(opts.step), _print(o) if fmt in ("png", "pdf") else o)
     if fmt == "svg" and get_preset(o.preset).name == "slides":
         return drawing.save_slides(target)
     if fmt == "svg":

@@ -91,6 +91,22 @@ class Job:
     prepared: Prepared | None = None
     #: the picture's width and height in points, once its layout is known (for the budget)
     size: tuple[float, float] | None = None
+    #: (the drawing options' ``scene()``, the scene of ``graph`` laid out with them) when
+    #: :func:`resolve` laid it out, so the writers draw it without a second layout; kept in
+    #: this process only (a worker process gets the job without it)
+    laid_out: tuple[dict[str, Any], Any] | None = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled for a worker process without the scene (it holds read-only mappings)."""
+        state = dict(self.__dict__)
+        state["laid_out"] = None
+        return state
+
+    def scene(self, scene_options: dict[str, Any]) -> Any:
+        """The scene :func:`resolve` laid out, if it was laid out with ``scene_options``."""
+        if self.laid_out is not None and self.laid_out[0] == scene_options:
+            return self.laid_out[1]
+        return None
 
     @property
     def folder(self) -> str:
@@ -118,18 +134,19 @@ def resolve(job: Job, opts: Options, on_layout: Callable[[], None] | None = None
     o = job.options(opts).drawing  # fitted in the job's own language
     if o.collapse == "auto" and job.shrink.get("collapse") is not None:
         o = o.replace(collapse=job.shrink["collapse"])
-    size = None
+    scene = None
     if o.collapse == "auto" and o.focus is None:  # what draw() draws: made to fit the page
         p, scene = fitted(job.graph, o, check_size=False,  # the budget refuses, with advice
                           on_layout=on_layout)
-        size = scene.size
     else:
         p = prepare(job.graph, o, check_size=False)
         if on_layout is not None:
             on_layout()
         if p.graph.number_of_nodes() <= LAID_OUT:
-            size = make_scene(p.graph, **o.scene()).size
-    return replace(job, graph=p.graph, source=job.graph, prepared=p, size=size,
+            scene = make_scene(p.graph, **o.scene())
+    return replace(job, graph=p.graph, source=job.graph, prepared=p,
+                   size=None if scene is None else scene.size,
+                   laid_out=None if scene is None else (o.scene(), scene),
                    shrink={"collapse": o.collapse, "focus": o.focus})
 
 

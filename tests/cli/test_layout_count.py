@@ -1,0 +1,54 @@
+"""Each picture is laid out once: the DOT strings handed to Graphviz are counted.
+
+``vizgrad render fork -o fork.svg`` used to lay out twice (once to choose the picture and
+measure it, once more to write it) and ``draw(...).save()`` once; both lay out once now.
+The count is taken where every layout goes, :func:`vizgrad.scene.layout.run.run_layout`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import vizgrad
+import vizgrad.scene.layout.run as layout_run
+import vizgrad.scene.scene as scene_module
+from vizgrad import examples
+
+
+@pytest.fixture
+def layouts(monkeypatch) -> list[str]:
+    seen: list[str] = []
+    real = layout_run.run_layout
+
+    def counted(dot: str, *args, **kwargs):
+        seen.append(dot)
+        return real(dot, *args, **kwargs)
+
+    monkeypatch.setattr(layout_run, "run_layout", counted)
+    monkeypatch.setattr(scene_module, "run_layout", counted)
+    return seen
+
+
+def test_render_fork_to_one_svg_lays_out_once(run, tmp_path, layouts):
+    run("render", "fork", "-o", str(tmp_path / "fork.svg"))
+    assert (tmp_path / "fork.svg").read_text(encoding="utf-8").startswith("<?xml")
+    assert len(layouts) == 1 and "digraph" in layouts[0]
+
+
+# before: 2, 2 and 3; the player page lays out its own scene (of the graph as given, whose
+# groups it can open), so ``.html`` still counts the picture chosen plus the player's
+@pytest.mark.parametrize("suffix, expected", [("dot", 1), ("anim.svg", 1), ("html", 2)])
+def test_other_single_files_of_fork_lay_out_once_each(run, tmp_path, layouts, suffix, expected):
+    run("render", "fork", "-o", str(tmp_path / f"fork.{suffix}"))
+    assert len(layouts) == expected
+
+
+def test_draw_save_lays_out_once(tmp_path, layouts):
+    vizgrad.draw(examples.graph("fork")).save(tmp_path / "fork.svg")
+    assert len(layouts) == 1
+
+
+def test_a_drawing_at_every_step_reuses_its_one_layout(tmp_path, layouts):
+    d = vizgrad.draw(examples.graph("fork"))
+    svgs = {d.at(k).svg() for k in range(8)}
+    assert len(svgs) == 8 and len(layouts) == 1
