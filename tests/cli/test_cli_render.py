@@ -211,7 +211,7 @@ def test_malformed_set(run, item):
 
 
 def test_a_value_set_twice(run):
-    assert "set twice" in run("render", "fork", "--set", "a=1", "--set", "a=2", code=2).output
+    assert "given twice" in run("render", "fork", "--set", "a=1", "--set", "a=2", code=2).output
 
 
 def test_an_input_the_example_does_not_have(run):

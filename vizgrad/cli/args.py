@@ -11,8 +11,6 @@ share one table::
 
 from __future__ import annotations
 
-import math
-import unicodedata
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -27,6 +25,7 @@ from ..exceptions import (
     UnknownExampleError,
     VizgradError,
 )
+from ..core.inputs import parse_values
 from ..options import OPTIONS, from_text
 
 __all__ = ["drawing_options", "errors", "parse_format", "parse_sets", "parse_size",
@@ -56,31 +55,12 @@ def errors(hints: dict[type, str | None] | None = None) -> Iterator[None]:
 
 def parse_sets(ctx: click.Context, param: click.Parameter,
                items: tuple[str, ...]) -> dict[str, float]:
-    values: dict[str, float] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        key, raw = key.strip(), raw.strip()
-        if not sep or not key or not raw:
-            raise click.BadParameter(f"{item!r}: expected NAME=NUMBER, e.g. --set a=-2")
-        if not key.isidentifier():
-            raise click.BadParameter(
-                f"{item!r}: {key!r} is not a variable name (use e.g. a, x1, w_2)")
-        if unicodedata.normalize("NFKC", key) != key:
-            raise click.BadParameter(
-                f"{item!r}: Python reads the name {key!r} as "
-                f"{unicodedata.normalize('NFKC', key)!r}; write that instead")
-        try:
-            value = float(raw)
-        except ValueError:
-            raise click.BadParameter(
-                f"{item!r}: {raw!r} is not a number (e.g. --set {key}=-2.5)") from None
-        if not math.isfinite(value):
-            raise click.BadParameter(f"{item!r}: the value must be a finite number")
-        if key in values:
-            raise click.BadParameter(
-                f"{key!r} is set twice ({values[key]:g} and {value:g}); keep one")
-        values[key] = value
-    return values
+    """``--set NAME=NUMBER`` (repeated, or ``a=-2,b=3``), by the rule every entry shares
+    (:func:`vizgrad.core.inputs.parse_values`)."""
+    try:
+        return parse_values(items)
+    except OptionError as err:
+        raise click.BadParameter(str(err)) from None
 
 
 def parse_format(ctx: click.Context, param: click.Parameter,

@@ -99,12 +99,9 @@ def title_of(target: str) -> str:
 
 def expr_graph(expr: str, values: dict[str, float]) -> Any:
     """The graph of ``--expr``: its output is named as the lab names it (``f``)."""
-    from ..core.expr import name_output, parse
-    from ..graph.convert import to_networkx
+    from ..graph.expression import expression_graph
 
-    root = name_output(parse(expr, **values), values)
-    root.backward()
-    G = to_networkx(root)
+    G = expression_graph(expr, values)
     used = {attrs.get("label") for n, attrs in G.nodes(data=True)
             if G.in_degree(n) == 0 and attrs.get("kind") != "const"}
     unused = [k for k in values if k not in used]

@@ -34,6 +34,7 @@ from typing import Any
 
 from .html import (ERROR_STYLE, Rendered, error_html, figure_html, iframe_html, natural_width,
                           player_height)
+from ..core.inputs import parse_values as read_values
 from ..exceptions import OptionError
 from ..options import OPTIONS as OPTION_HELP
 from ..options import Options, from_text, options_for, parse_step, resolve_step
@@ -66,7 +67,6 @@ COLUMN = 640.0
 FLAGS = ("player", "animated")
 _TRUE = {"", "true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -115,24 +115,10 @@ def parse_values(text: str) -> tuple[tuple[str, float], ...]:
     >>> parse_values("x = 1.5e3")
     (('x', 1500.0),)
     """
-    out: dict[str, float] = {}
-    for part in (p.strip() for p in text.replace(";", ",").split(",")):
-        if not part:
-            continue
-        key, eq, raw = (s.strip() for s in part.partition("="))
-        if not eq or not _NAME.fullmatch(key):
-            raise OptionError(f"values: {part!r} is not name=number; write values as a=-2, b=3")
-        if key in out:
-            raise OptionError(f"values: {key!r} is given twice")
-        try:
-            number = float(raw)
-        except ValueError:
-            raise OptionError(f"values: {part!r} is not a number; "
-                              "write values as a=-2, b=3") from None
-        if not math.isfinite(number):
-            raise OptionError(f"values: {part!r} must be a finite number")
-        out[key] = number
-    return tuple(out.items())
+    try:  # the rule every entry shares (vizgrad.core.inputs)
+        return tuple(read_values(text).items())
+    except OptionError as err:
+        raise OptionError(f"values: {err}") from None
 
 
 def _flag(key: str, raw: str | None) -> bool:
@@ -192,17 +178,12 @@ def graph(spec: Spec) -> Any:
     """The traced graph ``spec`` names: an expression after ``backward()``, or an example
     (not yet collapsed: steps count its own)."""
     from ..graph import examples
-    from ..graph.convert import to_networkx
-    from ..tracing.recorder import trace
+    from ..graph.expression import expression_graph
 
     values = dict(spec.values)
     if spec.example is not None:
         return examples.graph(spec.example, **values)
-    from ..core.expr import name_output, parse
-
-    root = name_output(parse(spec.expression or "", **values), values)  # f, as the CLI and lab
-    root.backward()
-    return to_networkx(trace(root))
+    return expression_graph(spec.expression or "", values)  # f, as the CLI and lab
 
 
 def kind(spec: Spec) -> str:

@@ -19,6 +19,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.inputs import check_name
+from ..exceptions import OptionError
 from ..i18n import languages
 from ..options import OPTIONS, options_for
 from ._limits import ENV_PREFIX, H_RANGE, Limits
@@ -179,13 +181,15 @@ def _values(raw: Any, limits: Limits) -> dict[str, float]:
     out: dict[str, float] = {}
     for key, x in raw.items():
         name = f"values.{key}"
-        if not key.isidentifier():
+        try:  # the rule every entry shares (vizgrad.core.inputs)
+            check_name(key)
+        except OptionError:
             raise ApiError(422, "invalid_name",
                            f"{json.dumps(key)} cannot be a variable name; "
-                           "use names like a, b or x1",
-                           field=name)
+                           "use names like a, b or x1 (as Python writes them)",
+                           field=name) from None
         value = _number(name, x)
-        if not lo <= value <= hi:
+        if not lo <= value <= hi:  # the lab's own bound, on top (values are never clamped)
             shown = _show(value) if math.isfinite(value) else str(value)
             raise ApiError(422, "out_of_range",
                            f"{name} = {shown} is outside [{_show(lo)}, {_show(hi)}]; "

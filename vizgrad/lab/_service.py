@@ -26,8 +26,9 @@ from ..graph import examples
 from ..graph.gradcheck import gradcheck
 from ..graph.samples import pick
 from ..exceptions import GraphTooLargeError, OptionError, UnknownExampleError
-from ..core.expr import FUNCTIONS, name_output, parse, syntax_tree
+from ..core.expr import FUNCTIONS, syntax_tree
 from ..graph.convert import to_json, to_networkx
+from ..graph.expression import expression_graph
 from ..style import text
 from ._caches import KeyMemo, RenderCache, SceneCache
 from ._requests import ApiError, Limits, Query
@@ -121,10 +122,7 @@ def _expression_graph(q: Query) -> nx.MultiDiGraph:
                            f"{extra[0]!r} is not a variable of this expression; its variables are: "
                            f"{', '.join(names) or 'none'}", field=f"values.{extra[0]}",
                            variables=names)
-    root = parse(source, **q.values)
-    name_output(root, q.values)
-    root.backward()
-    return to_networkx(root)
+    return expression_graph(source, q.values)
 
 
 def build_source(q: Query, limits: Limits) -> nx.MultiDiGraph:
