@@ -23,3 +23,19 @@ def test_the_lab_bound_is_on_top_of_the_shared_rule(client):
     r = client.post("/api/trace", json={"expression": "a*2", "values": {"a": 21}})
     assert r.status_code == 422 and r.json()["error"] == "out_of_range"
     assert "[-20, 20]" in r.json()["detail"]
+
+
+MLP = {"example": "mlp"}
+
+
+def test_collapse_reads_the_options_model_with_the_old_alias_and_the_lab_depth_bound(client):
+    def collapsed(level):
+        r = client.post("/api/trace", json={**MLP, "collapse": level})
+        return r.status_code, (r.json().get("collapsed") or {}).get("level") if r.is_success \
+            else r.json()["error"]
+
+    assert collapsed(True) == collapsed("auto")  # the lab's older form, kept as an alias
+    assert collapsed("none") == collapsed(False) == (200, None)  # as on the command line
+    assert collapsed(9)[0] == 200
+    assert collapsed(10) == (422, "invalid_choice")  # the lab's bound: depth 9 at most
+    assert collapsed(0) == (422, "invalid_choice")  # the options model's: depth 1 or more

@@ -28,7 +28,7 @@ from ..exceptions import (
 from ..core.inputs import parse_values
 from ..options import OPTIONS, from_text
 
-__all__ = ["drawing_options", "errors", "parse_format", "parse_sets", "parse_size",
+__all__ = ["OptionType", "drawing_options", "errors", "parse_format", "parse_sets", "parse_size",
            "read_option"]
 
 
@@ -108,14 +108,38 @@ _CLI_DEFAULTS = {
 }
 
 
+class OptionType(click.ParamType):
+    """A drawing option's flag: the text is read by :func:`vizgrad.options.from_text`, the one
+    reader and check every entry shares, and a bad value is click's usage error (exit 2).
+
+    >>> OptionType(OPTIONS["collapse"]).convert("2", None, None)
+    2
+    """
+
+    def __init__(self, option: Any) -> None:
+        self.option = option
+        self.name = option.name
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            return getattr(from_text({self.option.name: value}), self.option.name)
+        except OptionError as err:
+            self.fail(str(err), param, ctx)
+
+
 def drawing_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Add a click option for every drawing option that has a flag, from the one table."""
     for o in reversed([o for o in OPTIONS.values() if o.cli]):
         shown = "; ".join(str(t) for t in (o.means or o.default, _CLI_DEFAULTS.get(o.name))
                           if t is not None) or None
-        help_text = o.help
-        f = click.option(o.cli, o.name, metavar=o.metavar, default=None,
-                         callback=_net_name if o.name == "model" else lambda c, p, v: read_option(
-                             lambda t: getattr(from_text({p.name: t}), p.name), v),
-                         help=help_text + ("" if shown is None else f" [default: {shown}]"))(f)
+        help_text = o.help + ("" if shown is None else f" [default: {shown}]")
+        if o.name == "model":  # a name in the model file, read by .model_file
+            f = click.option(o.cli, o.name, metavar=o.metavar, default=None, callback=_net_name,
+                             help=help_text)(f)
+        else:
+            f = click.option(o.cli, o.name, metavar=o.metavar, default=None, type=OptionType(o),
+                             help=help_text)(f)
     return f

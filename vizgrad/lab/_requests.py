@@ -57,9 +57,11 @@ RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
 #: a scene holds every step and is JSON: no "step", no "format"
 SCENE_FIELDS = (*TRACE_FIELDS, "theme", "rankdir", "caption")
 GRADCHECK_FIELDS = (*SOURCE_FIELDS, "h")
-COLLAPSE_LEVELS = ("auto", "layer", "neuron")
+COLLAPSE_LEVELS = ("auto", "none", "layer", "neuron")
 GROUP_STEPS = OPTIONS["group_steps"].choices
-#: the widest focus a request may ask for
+#: the lab's own bounds, on top of the options model's checks (a shared server): the deepest
+#: group level and the widest focus a request may ask for
+MAX_DEPTH = 9
 MAX_RADIUS = 20
 #: the most groups one request may open
 MAX_EXPAND = 50
@@ -264,6 +266,15 @@ def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
                  values=_values(data.get("values"), limits), **opts)
 
 
+def _checked(name: str, value: Any) -> Any:
+    """``value`` as the options model checks it (:data:`vizgrad.options.OPTIONS`), or None
+    if it refuses it (the caller answers 422 with the field)."""
+    try:
+        return OPTIONS[name].check(value)
+    except OptionError:
+        return None
+
+
 def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
     """``collapse``, ``focus``, ``radius``, ``group_steps``, ``expand`` and ``sample``,
     checked (422 with the field).
@@ -274,16 +285,16 @@ def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
     opts: dict[str, Any] = {}
     level = data.get("collapse")
     if level is not None:
-        if isinstance(level, bool):
-            opts["collapse"] = level and "auto"
-        elif (isinstance(level, int) and 1 <= level <= 9) or (
-                isinstance(level, str) and level in COLLAPSE_LEVELS):
-            opts["collapse"] = level
-        else:
+        # true is the lab's older form of "auto" (a documented alias); the rest is the
+        # options model's check, with the lab's depth bound on top
+        checked = _checked("collapse", level and "auto" if isinstance(level, bool) else level)
+        if checked is None or (isinstance(checked, int) and not isinstance(checked, bool)
+                               and checked > MAX_DEPTH):
             raise ApiError(422, "invalid_choice",
                            f"collapse {json.dumps(level)[:40]} is not supported; choose one of: "
-                           f"{', '.join(COLLAPSE_LEVELS)}, a group depth from 1 to 9, or false",
-                           field="collapse", choices=[*COLLAPSE_LEVELS, False])
+                           f"{', '.join(COLLAPSE_LEVELS)}, a group depth from 1 to {MAX_DEPTH}, "
+                           "or false", field="collapse", choices=[*COLLAPSE_LEVELS, False])
+        opts["collapse"] = checked
     if data.get("focus") is not None:
         node = data["focus"]
         if not isinstance(node, str) or not node:
@@ -293,7 +304,7 @@ def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
         radius = data["radius"]
         if isinstance(radius, bool) or not isinstance(radius, int):
             raise _bad_type("radius", "a whole number of edges", radius)
-        if not 0 <= radius <= MAX_RADIUS:
+        if _checked("radius", radius) is None or radius > MAX_RADIUS:
             raise ApiError(422, "out_of_range", f"radius {radius} is outside [0, {MAX_RADIUS}]; "
                            f"give a number of edges from 0 to {MAX_RADIUS}", field="radius",
                            minimum=0, maximum=MAX_RADIUS)
