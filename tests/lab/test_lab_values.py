@@ -39,3 +39,9 @@ def test_collapse_reads_the_options_model_with_the_old_alias_and_the_lab_depth_b
     assert collapsed(9)[0] == 200
     assert collapsed(10) == (422, "invalid_choice")  # the lab's bound: depth 9 at most
     assert collapsed(0) == (422, "invalid_choice")  # the options model's: depth 1 or more
+
+
+def test_no_step_given_the_lab_renders_the_last_step(client):
+    """The lab's row of the "no step given" table (docs/drawing.md): fork's steps are 0..7."""
+    r = client.post("/api/render", json={"example": "fork"})
+    assert r.status_code == 200 and r.headers["x-vizgrad-step"] == "7"
