@@ -52,3 +52,54 @@ def test_a_drawing_at_every_step_reuses_its_one_layout(tmp_path, layouts):
     d = vizgrad.draw(examples.graph("fork"))
     svgs = {d.at(k).svg() for k in range(8)}
     assert len(svgs) == 8 and len(layouts) == 1
+
+
+@pytest.fixture
+def graphviz_runs(monkeypatch) -> list[tuple[str, str]]:
+    """Each time Graphviz itself runs (a layout answered from a reused one does not count)."""
+    seen: list[tuple[str, str]] = []
+    real = layout_run.render_embedded
+
+    def counted(dot: str, fmt: str, timeout: float) -> bytes:
+        seen.append((dot, fmt))
+        return real(dot, fmt, timeout)
+
+    monkeypatch.setattr(layout_run, "render_embedded", counted)
+    monkeypatch.setenv("VIZGRAD_LAYOUT", "embedded")
+    return seen
+
+
+def test_a_batch_export_of_fork_runs_graphviz_once(tmp_path, graphviz_runs):
+    """svg, steps, animated svg, dot, json, html and gif: one layout (before: four)."""
+    from vizgrad.export.batch import example_jobs, export
+
+    report = export(example_jobs(["fork"]), tmp_path, workers=1)
+    assert "fork/fork.gif" in report.files and "fork/fork.html" in report.files
+    assert len(graphviz_runs) == 1
+
+
+def test_a_worker_writes_from_the_parents_layouts(tmp_path, graphviz_runs):
+    """A worker process gets the job pickled: without the scene, with the layouts resolve ran;
+    its tasks run no Graphviz (before: the pictures task two layouts, the gif one)."""
+    import pickle
+
+    from vizgrad.export.batch import TASKS, example_jobs
+    from vizgrad.export.jobs import Options, resolve
+
+    job = resolve(example_jobs(["fork"])[0], Options())
+    assert len(graphviz_runs) == 1
+    moved = pickle.loads(pickle.dumps(job))
+    assert moved.laid_out is None and len(moved.layouts) == 1
+    for kind in ("pictures", "gif"):
+        TASKS[kind](moved, tmp_path / "fork", Options())
+    assert len(graphviz_runs) == 1
+
+
+def test_a_reused_layout_is_the_same_bytes(graphviz_runs):
+    dot = "digraph { a -> b }"
+    with layout_run.recording() as made:
+        first = layout_run.run_layout(dot, "json0")
+    with layout_run.reusing(made):
+        again = layout_run.run_layout(dot, "json0")
+    assert again == first and len(graphviz_runs) == 1
+    assert layout_run.run_layout(dot, "json0") == first and len(graphviz_runs) == 2  # outside

@@ -31,7 +31,7 @@ from .budget import check as budget_check
 from ..runtime.files import prune, sweep, sweep_one, via_temp, write_atomic
 from .gallery_page import TRANSLATED_FORMATS, in_languages, step_file, write_pages
 from .jobs import (ANIMATED_SUFFIX, DEFAULT_FORMATS, FORMATS, PICTURES, SINGLE_FILE_FORMATS,
-                    Job, Options, player_source, resolve)
+                    Job, Options, drawing_of, player_source, resolve, with_layouts)
 from ..exceptions import OptionError, RenderError
 from ..options import Options as DrawOptions
 from ..style.presets import get as get_preset
@@ -119,15 +119,6 @@ def _drawn(o: DrawOptions) -> DrawOptions:
     return o.replace(collapse=False, focus=None, merge_constants=None, model=None)
 
 
-def _drawing(job: Job, step: int | None, o: DrawOptions) -> Any:
-    """The :class:`~vizgrad.write.svg.Drawing` of the job's graph at its own ``step``: on the
-    scene :func:`resolve` laid out when its options match, else laid out now."""
-    from ..write.svg import Drawing, draw
-
-    scene = job.scene(o.scene())
-    return Drawing(scene, step) if scene is not None else draw(job.graph, step, options=o)
-
-
 def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     """The SVGs (per step and animated), DOT, JSON, HTML and PNG of one graph (one layout)."""
     from ..graph.convert import to_json
@@ -141,7 +132,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         written[rel] = write_atomic(folder / rel, text.encode("utf-8"))
 
     steps = range(len(G.graph["steps"]))
-    main = _drawing(job, job.view_step(opts.step), o)
+    main = drawing_of(job, job.view_step(opts.step), o)
     if "svg" in opts.formats:
         put(f"{n}.svg", main.svg())
         for k in steps if job.steps else ():
@@ -162,7 +153,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
         _pool.report(len(steps))
     if "png" in opts.formats:
         written[f"{n}.png"] = via_temp(folder / f"{n}.png",
-                                       _drawing(job, job.view_step(opts.step), _print(o)).save)
+                                       drawing_of(job, job.view_step(opts.step), _print(o)).save)
     return written
 
 
@@ -188,10 +179,10 @@ def _frames(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
 
 #: what a task of each kind writes, run by :mod:`vizgrad.export.pool` (picklable: no lambda)
 TASKS = {
-    "pictures": _pictures,
-    "gif": partial(_animation, suffix="gif"),
-    "mp4": partial(_animation, suffix="mp4"),
-    "frames": _frames,
+    "pictures": partial(with_layouts, _pictures),
+    "gif": partial(with_layouts, partial(_animation, suffix="gif")),
+    "mp4": partial(with_layouts, partial(_animation, suffix="mp4")),
+    "frames": partial(with_layouts, _frames),
 }
 
 
@@ -359,6 +350,14 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
         raise RenderError(f"cannot write {target}: the folder {parent} does not exist; "
                           "create it first")
     sweep_one(target)
+    # the player and the frames reuse the layout resolve ran: no second Graphviz run
+    return with_layouts(partial(_write_one, target=target, fmt=fmt, title=title,
+                                on_step=on_step), job, None, opts)
+
+
+def _write_one(job: Job, folder: None, opts: Options, *, target: Path, fmt: str,
+               title: str | None, on_step: Callable[[int], None] | None) -> list[Path]:
+    G = job.graph
     if fmt in ("gif", "mp4", "webp"):
         from ..write.raster.frames import animate
 
@@ -368,7 +367,7 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
     from ..player.page import player_html
 
     o = _drawn(opts.drawing)
-    drawing = _drawing(job, job.view_step(opts.step), _print(o) if fmt in ("png", "pdf") else o)
+    drawing = drawing_of(job, job.view_step(opts.step), _print(o) if fmt in ("png", "pdf") else o)
     if fmt == "svg" and get_preset(o.preset).name == "slides":
         return drawing.save_slides(target)
     if fmt == "svg":

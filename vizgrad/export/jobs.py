@@ -15,18 +15,21 @@ graph and where it goes. :func:`resolve` draws a large graph collapsed (see
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from .budget import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MAX_CELLS
 from .gallery_page import job_folder
 from ..options import Options as DrawOptions
 from ..options import StepArg
+from ..scene.layout.run import recording, reusing
 from ..scene.prepare import Prepared, fitted, prepare
 from ..scene.scene import make_scene
 
 __all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "LAID_OUT", "PICTURES",
            "SINGLE_FILE_FORMATS",
-           "Job", "Options", "player_source", "resolve"]
+           "Job", "Options", "drawing_of", "player_source", "resolve", "with_layouts"]
+
+_T = TypeVar("_T")
 
 #: every format ``vizgrad render --format`` accepts
 FORMATS = ("svg", "animated-svg", "gif", "png", "mp4", "json", "dot", "html")
@@ -95,6 +98,9 @@ class Job:
     #: :func:`resolve` laid it out, so the writers draw it without a second layout; kept in
     #: this process only (a worker process gets the job without it)
     laid_out: tuple[dict[str, Any], Any] | None = field(default=None, compare=False, repr=False)
+    #: every layout :func:`resolve` ran, ((DOT, format, backend), output): a worker process
+    #: reuses them (:func:`vizgrad.scene.layout.run.reusing`) instead of laying out again
+    layouts: tuple[tuple[Any, bytes], ...] = field(default=(), compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for a worker process without the scene (it holds read-only mappings)."""
@@ -135,19 +141,37 @@ def resolve(job: Job, opts: Options, on_layout: Callable[[], None] | None = None
     if o.collapse == "auto" and job.shrink.get("collapse") is not None:
         o = o.replace(collapse=job.shrink["collapse"])
     scene = None
-    if o.collapse == "auto" and o.focus is None:  # what draw() draws: made to fit the page
-        p, scene = fitted(job.graph, o, check_size=False,  # the budget refuses, with advice
-                          on_layout=on_layout)
-    else:
-        p = prepare(job.graph, o, check_size=False)
-        if on_layout is not None:
-            on_layout()
-        if p.graph.number_of_nodes() <= LAID_OUT:
-            scene = make_scene(p.graph, **o.scene())
+    with recording() as made:
+        if o.collapse == "auto" and o.focus is None:  # what draw() draws: made to fit the page
+            p, scene = fitted(job.graph, o, check_size=False,  # the budget refuses, with advice
+                              on_layout=on_layout)
+        else:
+            p = prepare(job.graph, o, check_size=False)
+            if on_layout is not None:
+                on_layout()
+            if p.graph.number_of_nodes() <= LAID_OUT:
+                scene = make_scene(p.graph, **o.scene())
     return replace(job, graph=p.graph, source=job.graph, prepared=p,
                    size=None if scene is None else scene.size,
                    laid_out=None if scene is None else (o.scene(), scene),
+                   layouts=tuple(made.items()),
                    shrink={"collapse": o.collapse, "focus": o.focus})
+
+
+def drawing_of(job: Job, step: int | None, o: DrawOptions) -> Any:
+    """The :class:`~vizgrad.write.svg.Drawing` of the job's graph at its own ``step``: on the
+    scene :func:`resolve` laid out when its options match, else laid out now."""
+    from ..write.svg import Drawing, draw
+
+    scene = job.scene(o.scene())
+    return Drawing(scene, step) if scene is not None else draw(job.graph, step, options=o)
+
+
+def with_layouts(work: Callable[..., _T], job: Job, folder: Any, opts: Options) -> _T:
+    """``work``, with the layouts :func:`resolve` ran answered without Graphviz (a worker
+    process writes from the parent's layouts: each graph is laid out once)."""
+    with reusing(dict(job.layouts)):
+        return work(job, folder, opts)
 
 
 def _group_level(job: Job) -> int | None:

@@ -29,6 +29,9 @@ import math
 import os
 import shutil
 import subprocess
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 from ...options import BACKENDS, DEFAULT_TIMEOUT
 from ...exceptions import BackendError, LayoutTimeoutError
@@ -44,9 +47,45 @@ __all__ = [
     "backend_formats",
     "resolve_backend",
     "cancel_layout",
+    "recording",
+    "reusing",
     "run_layout",
     "stop_layouts",
 ]
+
+#: a layout's key: (DOT, format, backend); its output is the same bytes every time
+LayoutKey = tuple[str, str, str]
+_LOCK = threading.Lock()
+_RECORDS: list[dict[LayoutKey, bytes]] = []
+_REUSED: list[Mapping[LayoutKey, bytes]] = []
+
+
+@contextmanager
+def recording() -> Iterator[dict[LayoutKey, bytes]]:
+    """Collect the layouts :func:`run_layout` runs inside the block, so that another process
+    can reuse them (:func:`reusing`): a batch export lays out in the parent, and its worker
+    processes write the files from the same layouts without running Graphviz again."""
+    made: dict[LayoutKey, bytes] = {}
+    with _LOCK:
+        _RECORDS.append(made)
+    try:
+        yield made
+    finally:
+        with _LOCK:
+            _RECORDS.remove(made)
+
+
+@contextmanager
+def reusing(layouts: Mapping[LayoutKey, bytes]) -> Iterator[None]:
+    """Inside the block, :func:`run_layout` answers a layout of ``layouts`` (the same DOT,
+    format and backend: Graphviz's output is deterministic) without running it again."""
+    with _LOCK:
+        _REUSED.append(layouts)
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _REUSED.remove(layouts)
 
 #: Output formats each backend writes.
 FORMATS = {"embedded": ("dot", "json", "json0", "svg"),
@@ -161,9 +200,19 @@ def run_layout(dot_source: str, fmt: str = "svg", backend: str | None = None,
             or not math.isfinite(timeout) or timeout <= 0):
         raise BackendError(f"timeout must be a positive number of seconds, got {timeout!r}")
     name = resolve_backend(fmt, backend)
+    key = (dot_source, fmt, name)
+    with _LOCK:
+        known = next((m[key] for m in _REUSED if key in m), None)
+    if known is not None:
+        return known
     if name == "embedded":
-        return render_embedded(dot_source, fmt, float(timeout))
-    return _run_system(dot_source, fmt, float(timeout))
+        out = render_embedded(dot_source, fmt, float(timeout))
+    else:
+        out = _run_system(dot_source, fmt, float(timeout))
+    with _LOCK:
+        for made in _RECORDS:
+            made[key] = out
+    return out
 
 
 # -- system dot ---------------------------------------------------------------
