@@ -103,3 +103,21 @@ def test_a_reused_layout_is_the_same_bytes(graphviz_runs):
         again = layout_run.run_layout(dot, "json0")
     assert again == first and len(graphviz_runs) == 1
     assert layout_run.run_layout(dot, "json0") == first and len(graphviz_runs) == 2  # outside
+
+
+def test_render_fork_to_one_svg_builds_its_options_once(run, tmp_path, monkeypatch):
+    """The command builds one :class:`vizgrad.options.Options` (before: four), and no
+    writer builds another to draw the graph it laid out."""
+    import vizgrad.export.jobs  # noqa: F401  (its default Options is made at import)
+    from vizgrad.options import Options
+
+    made = []
+    real = Options.__post_init__
+
+    def counted(self):
+        made.append(self)
+        return real(self)
+
+    monkeypatch.setattr(Options, "__post_init__", counted)
+    run("render", "fork", "-o", str(tmp_path / "fork.svg"))
+    assert len(made) == 1

@@ -32,6 +32,7 @@ from ..runtime.files import prune, sweep, sweep_one, via_temp, write_atomic
 from .gallery_page import TRANSLATED_FORMATS, in_languages, step_file, write_pages
 from .jobs import (ANIMATED_SUFFIX, DEFAULT_FORMATS, FORMATS, PICTURES, SINGLE_FILE_FORMATS,
                     Job, Options, drawing_of, player_source, resolve, with_layouts)
+from .jobs import drawn as _drawn
 from ..exceptions import OptionError, RenderError
 from ..options import Options as DrawOptions
 from ..style.presets import get as get_preset
@@ -111,12 +112,7 @@ def gallery_jobs(langs: Sequence[str], names: Sequence[str] | None = None,
 
 def _print(o: DrawOptions) -> DrawOptions:
     """For png and pdf, which only the system Graphviz writes."""
-    return o.replace(backend=None if o.backend == "embedded" else o.backend)
-
-
-def _drawn(o: DrawOptions) -> DrawOptions:
-    """A job's graph is already collapsed or focused: draw it as it is."""
-    return o.replace(collapse=False, focus=None, merge_constants=None, model=None)
+    return o if o.backend != "embedded" else o.replace(backend=None)
 
 
 def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
@@ -125,7 +121,7 @@ def _pictures(job: Job, folder: Path, opts: Options) -> dict[str, bool]:
     from ..player.page import player_html
 
     G, n, opts = job.graph, job.name, job.options(opts)
-    o = _drawn(opts.drawing)
+    o = opts.drawing  # drawing_of draws the job's graph as it is (already collapsed)
     written: dict[str, bool] = {}
 
     def put(rel: str, text: str) -> None:
@@ -366,7 +362,7 @@ def _write_one(job: Job, folder: None, opts: Options, *, target: Path, fmt: str,
     from ..graph.convert import to_json
     from ..player.page import player_html
 
-    o = _drawn(opts.drawing)
+    o = opts.drawing  # drawing_of draws the job's graph as it is (already collapsed)
     drawing = drawing_of(job, job.view_step(opts.step), _print(o) if fmt in ("png", "pdf") else o)
     if fmt == "svg" and get_preset(o.preset).name == "slides":
         return drawing.save_slides(target)

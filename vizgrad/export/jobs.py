@@ -27,7 +27,7 @@ from ..scene.scene import make_scene
 
 __all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "LAID_OUT", "PICTURES",
            "SINGLE_FILE_FORMATS",
-           "Job", "Options", "drawing_of", "player_source", "resolve", "with_layouts"]
+           "Job", "Options", "drawing_of", "drawn", "player_source", "resolve", "with_layouts"]
 
 _T = TypeVar("_T")
 
@@ -120,11 +120,14 @@ class Job:
         return job_folder(self.name, self.lang)
 
     def options(self, opts: Options) -> Options:
-        """``opts`` with this job's language and formats."""
+        """``opts`` with this job's language and formats (``opts`` itself when they are its
+        own: options are built once per entry)."""
         formats = opts.formats if self.formats is None else tuple(
             f for f in opts.formats if f in self.formats)
-        return replace(opts, formats=formats,
-                       drawing=opts.drawing.replace(lang=self.lang or opts.drawing.lang))
+        lang = self.lang or opts.drawing.lang
+        if formats == opts.formats and lang == opts.drawing.lang:
+            return opts
+        return replace(opts, formats=formats, drawing=opts.drawing.replace(lang=lang))
 
     def view_step(self, step: StepArg) -> int | None:
         """``step`` of the drawn graph, checked (``None``: the final view)."""
@@ -158,13 +161,20 @@ def resolve(job: Job, opts: Options, on_layout: Callable[[], None] | None = None
                    shrink={"collapse": o.collapse, "focus": o.focus})
 
 
+def drawn(o: DrawOptions) -> DrawOptions:
+    """A job's graph is already collapsed or focused: draw it as it is."""
+    return o.replace(collapse=False, focus=None, merge_constants=None, model=None)
+
+
 def drawing_of(job: Job, step: int | None, o: DrawOptions) -> Any:
-    """The :class:`~vizgrad.write.svg.Drawing` of the job's graph at its own ``step``: on the
-    scene :func:`resolve` laid out when its options match, else laid out now."""
+    """The :class:`~vizgrad.write.svg.Drawing` of the job's graph, as it is, at its own
+    ``step``: on the scene :func:`resolve` laid out when ``o`` draws it alike (no new options
+    are built then), else laid out now."""
     from ..write.svg import Drawing, draw
 
     scene = job.scene(o.scene())
-    return Drawing(scene, step) if scene is not None else draw(job.graph, step, options=o)
+    return Drawing(scene, step) if scene is not None else draw(job.graph, step,
+                                                              options=drawn(o))
 
 
 def with_layouts(work: Callable[..., _T], job: Job, folder: Any, opts: Options) -> _T:

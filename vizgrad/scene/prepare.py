@@ -155,8 +155,15 @@ def fitted(x: Any, options: Options, *, check_size: bool = True,
     p = prepare(x, options, check_size=check_size)
     if on_layout is not None:  # the graph drawn is known: its layout starts
         on_layout()
-    scene = make_scene(p.graph, **options.scene())
     info = p.graph.graph.get("collapsed") or {}
+    if options.collapse == "auto" and "runs" not in info and "collapsed" not in p.source.graph \
+            and options.focus is None and group_depth(p.source) == 0 \
+            and p.source.number_of_nodes() > AUTO_NODES and too_long(p.graph, options):
+        # the whole graph cannot fit: its overview, without laying the whole graph out first
+        best, shown = _overview(p, None, options, ends)
+        return (best, shown) if shown is not None else (p, make_scene(p.graph,
+                                                                       **options.scene()))
+    scene = make_scene(p.graph, **options.scene())
     if options.collapse != "auto" or fits(scene) or "runs" in info \
             or "collapsed" in p.source.graph or options.focus is not None:
         return p, scene
@@ -164,6 +171,35 @@ def fitted(x: Any, options: Options, *, check_size: bool = True,
         return _overview(p, scene, options, ends) if p.source.number_of_nodes() > AUTO_NODES \
             else (p, scene)
     return _coarser(p, scene, options, ends)
+
+
+def too_long(G: Any, options: Options) -> bool:
+    """True when the picture of ``G`` cannot fit where the preset's pictures are shown, known
+    before any layout: drawn left to right (as a graph of more than
+    :data:`~vizgrad.scene.scene.TURN_NODES` values is, unless ``rankdir="TB"``), its longest
+    path spans at least one rank per edge, each ``ranksep`` wide, and even the largest text
+    of the preset, scaled to the fit width, would be smaller than the smallest allowed.
+
+    >>> from vizgrad import Value
+    >>> x = Value(1.0)
+    >>> for _ in range(400):
+    ...     x = (x * Value(0.5)).tanh()
+    >>> from vizgrad.graph.convert import to_networkx
+    >>> too_long(to_networkx(x), Options()), too_long(to_networkx(x), Options(preset="compact"))
+    (True, False)
+    """
+    import networkx as nx
+
+    from ..style.presets import get as get_preset
+    from .scene import TURN_NODES
+
+    preset = get_preset(options.preset)
+    if preset.fit is None or options.rankdir == "TB" or G.number_of_nodes() <= TURN_NODES:
+        return False
+    width, _, smallest = preset.fit
+    least = nx.dag_longest_path_length(G) * preset.ranksep * 72  # points, ranks alone
+    largest = max(preset.font, preset.label, preset.op, preset.caption, preset.legend)
+    return least > 0 and largest * width / least < smallest
 
 
 def _within(G: Any, options: Options, ends: float) -> Any:
@@ -207,7 +243,8 @@ OVERVIEW_RADIUS = 12
 def _overview(whole: Prepared, scene: Any, options: Options,
               ends: float) -> tuple[Prepared, Any]:
     """The output's neighbourhood with the largest radius that fits (at least 1), as far
-    as the drawing's layout time lasts."""
+    as the drawing's layout time lasts; ``(whole, scene)`` if none could be laid out
+    (``scene`` may be None: the whole graph not laid out yet)."""
     from .scene import fits
 
     root, best = whole.source.graph["root"], None
