@@ -22,6 +22,13 @@ read timeout): the lab keeps the server it is tested and documented with, and h1
 ships with uvicorn on every machine (httptools is optional, so uvicorn's ``auto``
 would pick a different parser, and different limits, on different machines).
 The subclass only adds timers and counts around uvicorn's own parsing.
+
+This module is the one adapter to uvicorn's protocol internals (what ``H11Protocol`` keeps
+on the instance: ``conn``, ``transport``, ``server_state``, ``connections``, ``tasks``…):
+uvicorn is pinned to the range it is tested with in ``pyproject.toml``, and
+``tests/lab/test_protocol_adapter.py`` fails first when one of them changes. Limits that
+uvicorn's documented settings can carry go there instead (``timeout_keep_alive``,
+``h11_max_incomplete_event_size``, ``limit_concurrency``: see ``_limits.SERVER_LIMITS``).
 """
 
 from __future__ import annotations
