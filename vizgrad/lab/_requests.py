@@ -315,7 +315,7 @@ def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
         sample = data["sample"]
         if sample != "all" and (isinstance(sample, bool) or not isinstance(sample, int)):
             raise _bad_type("sample", 'a sample number (0 is the first) or "all"', sample)
-        if sample != "all" and sample < 0:
+        if _checked("sample", sample) is None:  # the options model's check: ≥ 0 or "all"
             raise ApiError(422, "out_of_range", f"sample {sample} is negative; samples start "
                            'at 0 (or give "all")', field="sample")
         opts["sample"] = sample
