@@ -121,3 +121,10 @@ def test_render_fork_to_one_svg_builds_its_options_once(run, tmp_path, monkeypat
     monkeypatch.setattr(Options, "__post_init__", counted)
     run("render", "fork", "-o", str(tmp_path / "fork.svg"))
     assert len(made) == 1
+
+
+def test_a_batch_with_its_progress_bar_lays_out_once(run, tmp_path, layouts):
+    """The bar's length and the export share one resolve (before: each laid fork out)."""
+    run("render", "fork", "--format", "svg", "--jobs", "1", "--out", str(tmp_path))
+    assert (tmp_path / "fork" / "fork.svg").exists()
+    assert len(layouts) == 1

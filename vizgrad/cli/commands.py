@@ -213,7 +213,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
 def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs: int,
            quiet: bool, everything: bool, phases: Callable[[str], None] | None = None) -> None:
     """Write the jobs' files: one file (``-o``) or a batch into ``out``."""
-    from ..export.batch import export, units, write_one
+    from ..export.batch import export, resolved, units, write_one
 
     if output is not None:
         if len(job_list) != 1:
@@ -233,6 +233,7 @@ def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs:
             more = f" ({len(written)} slides)" if len(written) > 1 else ""
             click.echo(f"wrote {', '.join(map(str, written))}{more}", err=True)
         return
+    job_list, opts = resolved(job_list, opts)  # laid out once, for the bar and the export
     if quiet:
         report = export(job_list, out, opts, workers=jobs, readme=everything,
                         readme_extra=_training_section(opts))

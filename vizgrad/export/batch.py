@@ -51,6 +51,7 @@ __all__ = [
     "gallery_jobs",
     "plan",
     "resolve",
+    "resolved",
     "export",
     "units",
     "write_one",
@@ -271,10 +272,7 @@ def export(
     interpreter (spawn), so a script that calls this needs the usual
     ``if __name__ == "__main__":`` guard.
     """
-    if opts.drawing.backend is None:  # workers may outlive a change of the environment
-        backend = os.environ.get("VIZGRAD_LAYOUT", "").strip().lower() or None
-        opts = replace(opts, drawing=opts.drawing.replace(backend=backend))
-    jobs = [resolve(j, opts) for j in jobs]
+    jobs, opts = resolved(jobs, opts)
     _check(jobs, opts)
     start = time.perf_counter()
     root = Path(out)
@@ -306,9 +304,21 @@ def export(
     return report
 
 
+def resolved(jobs: Sequence[Job], opts: Options) -> tuple[list[Job], Options]:
+    """The jobs of an export, each resolved (collapsed and laid out) once, and the options it
+    runs with; :func:`units` and :func:`export` take them as they are, so a caller that asks
+    for both lays out once."""
+    if opts.drawing.backend is None:  # workers may outlive a change of the environment
+        backend = os.environ.get("VIZGRAD_LAYOUT", "").strip().lower() or None
+        if backend is not None:
+            opts = replace(opts, drawing=opts.drawing.replace(backend=backend))
+    return [resolve(j, opts) for j in jobs], opts
+
+
 def units(jobs: Sequence[Job], opts: Options) -> int:
     """How many pictures an export makes: the length of its progress bar."""
-    return _check([resolve(j, opts) for j in jobs], opts).units
+    jobs, opts = resolved(jobs, opts)
+    return _check(jobs, opts).units
 
 
 def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
