@@ -126,7 +126,9 @@ def test_the_full_gallery_page_and_a_byte_identical_rerun(run, tmp_path, monkeyp
     assert ((tmp_path / "fork" / "fork.svg").read_text(encoding="utf-8")
             == draw(fork, backend="embedded").svg())
     readme = (tmp_path / "README.md").read_text(encoding="utf-8")
-    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(examples.names())
+    # the chapter's examples, and the training example written beside them
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == sorted(
+        [*examples.names(), "moons-train"])
     for k in range(8):  # the fork graph's steps 0..7
         assert f"](fork/steps/step-0{k}.svg)" in readme
     assert "a receives −6.0000 and 3.0000, together −3.0000" in readme
