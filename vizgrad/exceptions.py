@@ -21,6 +21,7 @@ __all__ = [
     "ExpressionError",
     "GraphFormatError",
     "GraphTooLargeError",
+    "GraphCycleError",
     "UnknownExampleError",
     "BackendError",
     "LayoutTimeoutError",
@@ -74,6 +75,10 @@ class GraphFormatError(VizgradError, ValueError):
 
 class GraphTooLargeError(VizgradError, ValueError):
     """A graph has more nodes than a limit allows."""
+
+
+class GraphCycleError(VizgradError, ValueError):
+    """A graph of Values in which a value is its own ancestor (or its own parent)."""
 
 
 class UnknownExampleError(VizgradError, ValueError):

@@ -325,6 +325,8 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
         G = expr_graph(expr, values) if expr is not None else graph_of(target or "", values)[1]
+        if not hasattr(G, "in_edges"):  # a LiteGraph past the node limit: check needs edges
+            G = G.to_networkx()
         rows = gradcheck(G, h=h)
     wrong_ops = op_disagreements(G)
     if as_json:

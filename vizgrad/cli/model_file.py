@@ -18,6 +18,8 @@ import hashlib
 import importlib.util
 import sys
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from typing import Any
 from ..exceptions import ModelLoadError, ModelRunError, VizgradError
 
 __all__ = ["Loaded", "is_model_spec", "split_spec", "load", "load_model", "is_net", "is_value",
-           "open_function", "run_user"]
+           "open_function", "run_user", "unreadable"]
 
 
 def is_model_spec(target: str) -> bool:
@@ -115,6 +117,24 @@ def _import(path: Path) -> Any:
     return module
 
 
+@contextmanager
+def unreadable(what: str) -> Iterator[None]:
+    """A Value whose parts raise when read (a ``_prev`` or ``parameters()`` of the user's,
+    a cycle, data that is no number) is one line saying so (exit 2), not a traceback."""
+    try:
+        yield
+    except VizgradError as err:
+        if isinstance(err, ModelLoadError):
+            raise
+        raise ModelLoadError(f"{what} returned a graph vizgrad cannot read: {err}") from None
+    except (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError, RecursionError):
+        raise
+    except BaseException as err:  # noqa: BLE001 - the user's objects raised while read
+        raise ModelLoadError(
+            f"{what} returned a graph vizgrad cannot read: reading it raised "
+            f"{type(err).__name__}: {str(err)[:200]}") from None
+
+
 def _flatten(result: Any) -> list[Any]:
     if is_value(result):
         return [result]
@@ -180,6 +200,20 @@ def load(spec: str, model: str | None = None, *, search: bool = True,
         raise
     except Exception as err:  # the user's build() failed: show their frames, not ours
         raise _failed(f"{path.name}:{func}()", err, path) from None
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as err:  # noqa: BLE001 - a class of the user's own, not an Exception
+        raise ModelLoadError(
+            f"{path.name}:{func}() raised {type(err).__name__}: {err}{_where(err, path)}; "
+            "it derives from BaseException, not Exception: raise an Exception "
+            "(ValueError, RuntimeError) instead") from None
+    with unreadable(f"{path.name}:{func}()"):
+        return _loaded(module, path, func, result, model, search)
+
+
+def _loaded(module: Any, path: Path, func: str, result: Any, model: str | None,
+            search: bool) -> Loaded:
+    """What ``func`` returned, read: the root, the other Values and the net."""
     net = None
     if isinstance(result, (list, tuple)) and len(result) >= 2 and is_net(result[-1]):
         result, net = result[:-1], result[-1]  # return loss, model

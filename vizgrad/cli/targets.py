@@ -36,7 +36,7 @@ def graph_of(target: str, values: dict[str, float], model: str | None = None) ->
     collapses without the full networkx graph (and anything else turns into that graph).
     """
     from ..graph import examples
-    from .model_file import is_model_spec, load, split_spec
+    from .model_file import is_model_spec, load, split_spec, unreadable
     from ..graph.convert import from_json, lite_or_networkx
     from ..options import DEFAULT_MAX_NODES
     from ..tracing.recorder import trace
@@ -46,10 +46,11 @@ def graph_of(target: str, values: dict[str, float], model: str | None = None) ->
         path, func = split_spec(target)
         stem = Path(path).stem
         name = stem if func == "build" else f"{stem}-{func}"
-        if got.net is None:
-            t = trace(got.root, got.also)
-            return name, lite_or_networkx(t, DEFAULT_MAX_NODES)
-        return name, _net_graph(got, Path(path).name)
+        with unreadable(f"{Path(path).name}:{func}()"):
+            if got.net is None:
+                t = trace(got.root, got.also)
+                return name, lite_or_networkx(t, DEFAULT_MAX_NODES)
+            return name, _net_graph(got, Path(path).name)
     if target.endswith(".json"):
         if values:
             raise OptionError(

@@ -78,15 +78,62 @@ def _forward(op: str, args: list[float]) -> float:
 
 def evaluate(t: Trace, overrides: dict[str, float]) -> float:
     """Recompute the root's value from the trace's ops, with some leaves changed."""
-    values: dict[str, float] = {}
-    for n in t.nodes:
-        if n["parents"]:
-            values[n["id"]] = _forward(n["op"], [values[p] for p in n["parents"]])
-        else:
-            values[n["id"]] = overrides.get(n["id"], n["data"])
-        if n["id"] == t.root:
-            break
-    return values[t.root]
+    return _Program(t).run(overrides)
+
+
+class _Program:
+    """The trace's ops up to the root as index lists, evaluated once; a nudged leaf then
+    recomputes only the values downstream of it (the same ops on the same operands, so the
+    same floats as recomputing everything, in a fraction of the time on a big net)."""
+
+    def __init__(self, t: Trace) -> None:
+        ix: dict[str, int] = {}
+        self.ops: list[str] = []
+        self.parents: list[list[int]] = []
+        self.data: list[Any] = []
+        for n in t.nodes:
+            ix[n["id"]] = len(self.ops)
+            self.ops.append(n["op"])
+            self.parents.append([ix[p] for p in n["parents"]])
+            self.data.append(n["data"])
+            if n["id"] == t.root:
+                break
+        self.ix = ix
+        self.children: list[list[int]] = [[] for _ in self.ops]
+        for i, ps in enumerate(self.parents):
+            for p in set(ps):
+                self.children[p].append(i)
+        self.base: list[float] | None = None
+
+    def _compute(self, values: list[Any], at: Any) -> float:
+        for i in at:
+            ps = self.parents[i]
+            if ps:
+                values[i] = _forward(self.ops[i], [values[p] for p in ps])
+        return float(values[-1])
+
+    def run(self, overrides: dict[str, float]) -> float:
+        """The root's value with the leaves ``overrides`` names set to its values."""
+        values = list(self.data)
+        for node, x in overrides.items():
+            values[self.ix[node]] = x
+        return self._compute(values, range(len(values)))
+
+    def nudged(self, node: str, x: float) -> float:
+        """:meth:`run` with one leaf changed, recomputing only what depends on it."""
+        if self.base is None:
+            self.base = list(self.data)
+            self._compute(self.base, range(len(self.base)))
+        start = self.ix[node]
+        seen, stack = {start}, [start]
+        while stack:
+            for c in self.children[stack.pop()]:
+                if c not in seen:
+                    seen.add(c)
+                    stack.append(c)
+        values = list(self.base)
+        values[start] = x
+        return self._compute(values, sorted(seen))
 
 
 def _as_trace(x: Any) -> Trace:
@@ -137,23 +184,23 @@ def _checkable(t: Trace) -> None:
             "differences are meaningless there. Use smaller inputs")
 
 
-def _nudged(t: Trace, node: str, x: float) -> bool:
+def _nudged(prog: _Program, node: str, x: float) -> bool:
     """True when the graph can be evaluated one float either side of ``x``."""
     try:
         for side in (math.inf, -math.inf):
-            evaluate(t, {node: math.nextafter(x, side)})
+            prog.nudged(node, math.nextafter(x, side))
     except (ValueError, OverflowError, ZeroDivisionError):
         return False
     return True
 
 
-def _difference(t: Trace, n: dict[str, Any], h: float) -> float:
+def _difference(prog: _Program, n: dict[str, Any], h: float) -> float:
     x, name = n["data"], n["label"] or n["id"]
     try:
-        return (evaluate(t, {n["id"]: x + h}) - evaluate(t, {n["id"]: x - h})) / (2 * h)
+        return (prog.nudged(n["id"], x + h) - prog.nudged(n["id"], x - h)) / (2 * h)
     except (ValueError, OverflowError, ZeroDivisionError) as err:
         cls = NumericOverflowError if isinstance(err, OverflowError) else DomainError
-        advice = ("use a smaller h" if _nudged(t, n["id"], x) else
+        advice = ("use a smaller h" if _nudged(prog, n["id"], x) else
                   f"no step helps: it fails however close to {name} = {x!r} the step is")
         raise cls(f"the central difference at {name} = {x!r} ± {h:g} cannot be taken ({err}); "
                   + advice) from None
@@ -174,10 +221,11 @@ def gradcheck(x: Any, h: float = 1e-6) -> list[dict[str, Any]]:
         raise DomainError(f"h must be a finite number > 0, got {h!r}; try 1e-6")
     t = _as_trace(x)
     _checkable(t)
+    prog = _Program(t)
     rows = []
     for n in t.nodes:
         if not n["parents"] and n["kind"] != "const":
-            numeric = _difference(t, n, h)
+            numeric = _difference(prog, n, h)
             backprop = 0.0 if n["grad"] is None else float(n["grad"])
             rows.append({"input": n["label"] or n["id"], "id": n["id"], "backprop": backprop,
                          "numeric": numeric, "error": abs(numeric - backprop)})

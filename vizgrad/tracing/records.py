@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ..exceptions import NumericOverflowError, OperandTypeError, VizgradError
+
 __all__ = ["NODE_KEYS", "PLAIN", "OVERWROTE", "OBSERVED", "LazySteps", "NodeColumns",
            "contributions_of", "heads_of", "node_columns", "step_at", "step_dicts",
            "step_count", "totals_of"]
@@ -97,9 +99,29 @@ def node_columns(order: list[Any], names: list[str], parent_ids: list[tuple[str,
             op = getattr(v, "_op", "")
         ops.append(op if op.__class__ is str else str(op))
     n = len(order)
-    return NodeColumns(names, labels, ops, kinds, [float(v.data) for v in order],
+    try:
+        data = [float(v.data) for v in order]
+    except (TypeError, ValueError, OverflowError):
+        raise _bad_data(order, names) from None
+    return NodeColumns(names, labels, ops, kinds, data,
                        [None] * n, [True] * n_root + [False] * (n - n_root), parent_ids,
                        [getattr(v, "group", None) for v in order])
+
+
+def _bad_data(order: list[Any], names: list[str]) -> VizgradError:
+    """The error for the first value whose ``data`` is not a float."""
+    for v, name in zip(order, names):
+        try:
+            float(v.data)
+        except OverflowError:
+            return NumericOverflowError(
+                f"the data of {name} is an int of {len(str(abs(v.data)))} digits, too large "
+                "for a float (at most about 1.8e308); use smaller numbers")
+        except (TypeError, ValueError):
+            return OperandTypeError(
+                f"the data of {name} is {type(v.data).__name__} {v.data!r:.40}, not a number; "
+                "a Value holds an int or a float")
+    return OperandTypeError("a value's data is not a number")  # not reached
 
 
 def step_count(cols: NodeColumns, back: list[tuple[Any, ...]]) -> tuple[int, int]:

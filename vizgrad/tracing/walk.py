@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..exceptions import OperandTypeError
+from ..exceptions import GraphCycleError, OperandTypeError
 
 __all__ = ["is_value", "op_of", "parents_of", "topo"]
 
@@ -78,6 +78,22 @@ def op_of(v: Any) -> str:
     return _op_of(v)
 
 
+def _cycle(path: list[Any], again: Any) -> str:
+    """What a cycle looks like: the values from ``again`` back to ``again``."""
+    loop = path[next(i for i, v in enumerate(path) if v is again):]
+    shown = " -> ".join(_shown(v) for v in [*loop[:4], *([again] if len(loop) <= 4 else [])])
+    more = f" (and {len(loop) - 4} more)" if len(loop) > 4 else ""
+    what = ("a value that is its own parent" if len(loop) == 1 else
+            f"a cycle of {len(loop)} values")
+    return (f"the graph has {what}: {shown}{more}; a Value's parents must be made before "
+            "it (do not assign _prev or parents by hand)")
+
+
+def _shown(v: Any) -> str:
+    label = getattr(v, "label", None)
+    return f"{label!s:.30}" if label else f"{_op_of(v) or 'value'}({v.data!r:.20})"
+
+
 def topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], int]:
     """Iterative DFS in operand order; returns order, parents by id() and root count.
 
@@ -86,6 +102,7 @@ def topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], i
     """
     order: list[Any] = []
     parents: dict[int, tuple[Any, ...]] = {}
+    done: set[int] = set()  # finished values: one met again but not done is its own ancestor
     checked: set[type] = set()  # classes already seen to be Values
     n_root = 0
     add = order.append
@@ -106,7 +123,10 @@ def topo(roots: Sequence[Any]) -> tuple[list[Any], dict[int, tuple[Any, ...]], i
                     push(p)
                     push_it(iter(ps))
                     break
+                if id(p) not in done:
+                    raise GraphCycleError(_cycle(nodes, p))
             else:  # every parent visited
+                done.add(id(nodes[-1]))
                 add(pop())
                 pop_it()
         if i == 0:
