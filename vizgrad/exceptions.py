@@ -30,6 +30,7 @@ __all__ = [
     "ModelLoadError",
     "ModelRunError",
     "TrainingError",
+    "ModelLimitError",
 ]
 
 
@@ -116,3 +117,8 @@ class TrainingError(VizgradError, ValueError):
     """A training run was asked for with input it cannot use (no steps, a negative or
     non-numeric learning rate, a build function that returns no Value, a net without
     parameters). Nothing is written."""
+
+
+class ModelLimitError(VizgradError, RuntimeError):
+    """A user's model code ran past its time limit or held more memory than allowed
+    (``--build-seconds``, ``--build-memory``)."""

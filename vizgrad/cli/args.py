@@ -26,10 +26,10 @@ from ..exceptions import (
     VizgradError,
 )
 from ..core.inputs import parse_values
-from ..options import OPTIONS, from_text
+from ..options import OPTIONS, from_text, number_in_range
 
 __all__ = ["OptionType", "drawing_options", "errors", "parse_format", "parse_sets", "parse_size",
-           "read_option"]
+           "ranged", "read_option"]
 
 
 @contextmanager
@@ -79,9 +79,22 @@ def parse_size(ctx: click.Context, param: click.Parameter, text: str | None) -> 
     from ..export.budget import parse_bytes
 
     try:
-        return None if text is None else parse_bytes(text)
+        size = None if text is None else parse_bytes(text)
+        if size is not None:
+            number_in_range(param.name or "max_bytes", size, f"{param.opts[0]} ({text})")
+        return size
     except OptionError as err:
         raise click.BadParameter(str(err)) from None
+
+
+def ranged(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A click callback: the number checked by the one rule of
+    :func:`vizgrad.options.number_in_range` (NaN, infinities, out of range: exit 2)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        return read_option(lambda v: number_in_range(name, v, param.opts[0]), value)
+
+    return check
 
 
 def read_option(read: Callable[[Any], Any], value: Any) -> Any:

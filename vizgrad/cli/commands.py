@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -23,10 +22,12 @@ from .args import errors as _errors
 from .args import parse_format as _parse_format
 from .args import parse_sets as _parse_sets
 from .args import parse_size as _parse_size
+from .args import ranged as _ranged
 from .args import read_option as _checked
 from ..runtime.gc_pause import frozen_heap, paused_collector
 from .progress import Phases as _Phases
 from ..export.budget import DEFAULT_MAX_SECONDS, MAX_CELLS
+from ..runtime.watchdog import DEFAULT_BUILD_MEMORY, DEFAULT_BUILD_SECONDS
 from ..exceptions import (
     ExpressionError,
     GraphFormatError,
@@ -39,6 +40,18 @@ from ..options import StepArg, parse_step
 from ..options import Options as DrawOptions
 
 __all__ = ["main"]
+
+def _build_limits(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--build-seconds`` and ``--build-memory``: the bounds of a model file's own code."""
+    f = click.option("--build-memory", callback=_parse_size, metavar="SIZE",
+                     help="Stop a model file's code (its import, build(), its Values' "
+                          "_backward) once the process holds more than this resident, "
+                          "e.g. 8G [default: 4G].")(f)
+    return click.option("--build-seconds", type=float, callback=_ranged("build_seconds"),
+                        metavar="SECONDS",
+                        help="Stop a model file's code after this long [default: 60, or "
+                             "--max-seconds if smaller].")(f)
+
 
 #: commands that live in other modules, imported only when used: name -> (module, attribute)
 LAZY_COMMANDS = {"serve": ("vizgrad.lab.cli", "serve"), "train": ("vizgrad.cli.train", "train")}
@@ -128,9 +141,11 @@ def main() -> None:
 @click.option("--max-bytes", callback=_parse_size, metavar="SIZE",
               help="Refuse an export estimated to write more than this, e.g. 500M or 2G "
                    "[default: 200M].")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True),
+@click.option("--max-seconds", type=float, callback=_ranged("max_seconds"),
               default=DEFAULT_MAX_SECONDS, show_default=True, metavar="SECONDS",
-              help="Refuse an export estimated to take longer than this.")
+              help="Refuse an export estimated to take longer than this (0 < SECONDS <= "
+                   "86400).")
+@_build_limits
 @click.option("--merge-constants/--no-merge-constants", default=None,
               help="Draw once per layer every number micrograd wraps in every neuron; "
                    "--no-merge-constants keeps every copy. By default a net's inputs are "
@@ -140,7 +155,8 @@ def main() -> None:
 def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
            step: StepArg, jobs: int, max_cells: int | None, max_bytes: int | None,
-           max_seconds: float, merge_constants: bool | None, quiet: bool, **drawing: Any) -> None:
+           max_seconds: float, build_seconds: float | None, build_memory: int | None,
+           merge_constants: bool | None, quiet: bool, **drawing: Any) -> None:
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
@@ -200,8 +216,10 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                 job_list = gallery_jobs([lang] if lang else languages(), None,
                                         formats or TRANSLATED_FORMATS, **values)
             else:
-                job_list = [Job(*graph_of(t, values, net), title_of(t), _example_shrink(t))
-                            for t in dict.fromkeys(targets)]
+                limits = (build_seconds or min(DEFAULT_BUILD_SECONDS, max_seconds),
+                          build_memory or DEFAULT_BUILD_MEMORY)
+                job_list = [Job(*graph_of(t, values, net, limits), title_of(t),
+                                _example_shrink(t)) for t in dict.fromkeys(targets)]
         with frozen_heap():  # drawing's collections leave the graphs alone
             _write(job_list, output, out, opts, jobs, quiet, everything, phases)
         if everything:  # the gallery's training example, beside the chapter's
@@ -295,13 +313,16 @@ def list_(as_json: bool) -> None:
 @click.option("--set", "values", multiple=True, callback=_parse_sets, metavar="NAME=NUMBER",
               help="A variable or example input value (repeatable).")
 @click.option("--h", "h", type=float, default=1e-6, show_default=True,
-              help="The central-difference step: (f(x+h) - f(x-h)) / 2h.")
-@click.option("--tol", type=float, default=None,
-              help="Exit with status 1 if an absolute error exceeds this (default: "
+              callback=_ranged("h"),
+              help="The central-difference step: (f(x+h) - f(x-h)) / 2h, from 1e-12 to 1.")
+@click.option("--tol", type=float, default=None, callback=_ranged("tol"),
+              help="Exit with status 1 if an absolute error exceeds this, 0 to 1e6 (default: "
               "1e-4 × max(1, |numeric|)).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+@_build_limits
 def check(target: str | None, expr: str | None, values: dict[str, float], h: float,
-          tol: float | None, as_json: bool) -> None:
+          tol: float | None, as_json: bool, build_seconds: float | None,
+          build_memory: int | None) -> None:
     """Compare backprop with central differences for every input, and each backward step
     whose code vizgrad did not write with its op's rule.
 
@@ -319,12 +340,11 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
 
     if (expr is None) == (target is None):
         raise click.UsageError("give an example name (see 'vizgrad list'), a model file or --expr")
-    if not (math.isfinite(h) and h > 0):
-        raise click.BadParameter(f"{h!r} must be a finite number > 0, e.g. 1e-6",
-                                 param_hint="'--h'")
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
-        G = expr_graph(expr, values) if expr is not None else graph_of(target or "", values)[1]
+        limits = (build_seconds or DEFAULT_BUILD_SECONDS, build_memory or DEFAULT_BUILD_MEMORY)
+        G = (expr_graph(expr, values) if expr is not None
+             else graph_of(target or "", values, None, limits)[1])
         if not hasattr(G, "in_edges"):  # a LiteGraph past the node limit: check needs edges
             G = G.to_networkx()
         rows = gradcheck(G, h=h)

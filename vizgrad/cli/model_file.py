@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..exceptions import ModelLoadError, ModelRunError, VizgradError
+from ..runtime.watchdog import WatchdogStop, bounded
 
 __all__ = ["Loaded", "is_model_spec", "split_spec", "load", "load_model", "is_net", "is_value",
            "open_function", "run_user", "unreadable"]
@@ -127,7 +128,8 @@ def unreadable(what: str) -> Iterator[None]:
         if isinstance(err, ModelLoadError):
             raise
         raise ModelLoadError(f"{what} returned a graph vizgrad cannot read: {err}") from None
-    except (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError, RecursionError):
+    except (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError, RecursionError,
+            WatchdogStop):
         raise
     except BaseException as err:  # noqa: BLE001 - the user's objects raised while read
         raise ModelLoadError(
@@ -200,7 +202,7 @@ def load(spec: str, model: str | None = None, *, search: bool = True,
         raise
     except Exception as err:  # the user's build() failed: show their frames, not ours
         raise _failed(f"{path.name}:{func}()", err, path) from None
-    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+    except (KeyboardInterrupt, SystemExit, GeneratorExit, WatchdogStop):
         raise
     except BaseException as err:  # noqa: BLE001 - a class of the user's own, not an Exception
         raise ModelLoadError(

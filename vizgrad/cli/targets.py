@@ -25,7 +25,8 @@ def unknown(target: str) -> UnknownExampleError:
     )
 
 
-def graph_of(target: str, values: dict[str, float], model: str | None = None) -> tuple[str, Any]:
+def graph_of(target: str, values: dict[str, float], model: str | None = None,
+             limits: tuple[float | None, int | None] = (None, None)) -> tuple[str, Any]:
     """(folder name, graph) for an example name, a ``model.py:func`` or a ``graph.json``.
 
     A model file's graph is traced with its net (see :func:`vizgrad.cli.model_file.load`): the
@@ -34,23 +35,29 @@ def graph_of(target: str, values: dict[str, float], model: str | None = None) ->
     Past :data:`~vizgrad.options.DEFAULT_MAX_NODES` values it is a
     :class:`~vizgrad.graph.lite.LiteGraph` read from the trace's columns, which an overview
     collapses without the full networkx graph (and anything else turns into that graph).
+    A model file's code (its import, ``build()``, and its Values' ``_prev`` and ``_backward``
+    while traced) runs under ``limits``: seconds and resident bytes
+    (:func:`vizgrad.runtime.watchdog.bounded`; ``None`` leaves one out).
     """
     from ..graph import examples
     from .model_file import is_model_spec, load, split_spec, unreadable
     from ..graph.convert import from_json, lite_or_networkx
     from ..options import DEFAULT_MAX_NODES
+    from ..runtime.watchdog import bounded
     from ..tracing.recorder import trace
 
     if is_model_spec(target):
-        got = load(target, model, **values)
         path, func = split_spec(target)
         stem = Path(path).stem
         name = stem if func == "build" else f"{stem}-{func}"
-        with unreadable(f"{Path(path).name}:{func}()"):
-            if got.net is None:
-                t = trace(got.root, got.also)
-                return name, lite_or_networkx(t, DEFAULT_MAX_NODES)
-            return name, _net_graph(got, Path(path).name)
+        with bounded(*limits, f"{Path(path).name}:{func}()", ("--build-seconds",
+                                                              "--build-memory")):
+            got = load(target, model, **values)
+            with unreadable(f"{Path(path).name}:{func}()"):
+                if got.net is None:
+                    t = trace(got.root, got.also)
+                    return name, lite_or_networkx(t, DEFAULT_MAX_NODES)
+                return name, _net_graph(got, Path(path).name)
     if target.endswith(".json"):
         if values:
             raise OptionError(

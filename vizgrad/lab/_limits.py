@@ -21,14 +21,15 @@ from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
 from ..exceptions import DomainError
+from ..options import NUMBER_RANGES
 
 __all__ = ["ENV_PREFIX", "H_RANGE", "Limits", "HEADER_TIMEOUT", "MAX_HEADER_BYTES",
            "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_CLIENT", "KEEP_ALIVE", "GRACEFUL_SHUTDOWN",
            "BODY_TIMEOUT", "SERVER_LIMITS"]
 
 ENV_PREFIX = "VIZGRAD_LAB_"
-#: the step sizes a gradcheck may use
-H_RANGE = (1e-12, 1.0)
+#: the step sizes a gradcheck may use: the command line's --h range (one rule for numbers)
+H_RANGE = NUMBER_RANGES["h"][:2]
 
 #: seconds a connection may take to send its request line and headers, from when it
 #: opens or its last answer was sent; then it is closed (an idle or slow client)

@@ -22,7 +22,8 @@ from typing import Any
 from ..core.inputs import check_name
 from ..exceptions import OptionError
 from ..i18n import languages
-from ..options import OPTIONS, options_for
+from ..exceptions import OptionError
+from ..options import OPTIONS, number_in_range, options_for
 from ._limits import ENV_PREFIX, H_RANGE, Limits
 
 __all__ = [
@@ -256,11 +257,12 @@ def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
         opts["caption"] = data["caption"]
     if data.get("h") is not None:
         h = _number("h", data["h"])
-        if not H_RANGE[0] <= h <= H_RANGE[1]:
+        try:  # the command line's rule for --h: NaN, infinities, out of range
+            opts["h"] = number_in_range("h", h)
+        except OptionError:
             raise ApiError(422, "out_of_range",
                            f"h = {data['h']!r} is outside [{H_RANGE[0]:g}, {H_RANGE[1]:g}]; "
-                           "try 1e-2, 1e-4, 1e-6 or 1e-8", field="h")
-        opts["h"] = h
+                           "try 1e-2, 1e-4, 1e-6 or 1e-8", field="h") from None
     opts.update(_graph_options(data))
     return Query(expression=expression, example=example,
                  values=_values(data.get("values"), limits), **opts)
