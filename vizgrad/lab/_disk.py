@@ -26,6 +26,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import stat
 import tempfile
 import threading
 from pathlib import Path
@@ -34,8 +36,9 @@ from typing import Any
 from .. import __version__
 from ..exceptions import DomainError, OptionError
 
-__all__ = ["DiskCache", "ENV_CACHE_DIR", "ENV_CACHE_MB", "DEFAULT_MB", "check_folder",
-           "disk_from_env"]
+__all__ = ["DiskCache", "ENV_CACHE_DIR", "ENV_CACHE_MB", "DEFAULT_MB", "READ_SECONDS",
+           "TEMP_PREFIX", "check_folder", "disk_from_env", "read_regular", "sweep_dead",
+           "temporary_folder"]
 
 #: the folder workers share (set by ``vizgrad serve``; unset: no disk cache)
 ENV_CACHE_DIR = "VIZGRAD_LAB_CACHE_DIR"
@@ -43,6 +46,11 @@ ENV_CACHE_DIR = "VIZGRAD_LAB_CACHE_DIR"
 ENV_CACHE_MB = "VIZGRAD_LAB_CACHE_MB"
 #: the default bound of the folder, in megabytes
 DEFAULT_MB = 256
+#: the longest a cache read may wait: a file is opened without blocking, and anything but
+#: a regular file (a FIFO, a device, a symbolic link) is a miss at once
+READ_SECONDS = 0.0
+#: the temporary cache folder of ``vizgrad serve --workers N``: PREFIX + its pid + "-"
+TEMP_PREFIX = "vizgrad-lab-cache-"
 _MAGIC = b"vizgrad-cache 1"
 _SUFFIX = ".entry"
 
@@ -68,9 +76,8 @@ class DiskCache:
     def lookup(self, key: tuple[Any, ...]) -> str | None:
         """The stored text, or None when it is missing, truncated or corrupt."""
         path = self.path(key)
-        try:
-            data = path.read_bytes()
-        except OSError:
+        data = read_regular(path, self.max_bytes)
+        if data is None:
             return self._miss()
         head, newline, body = data.partition(b"\n")
         parts = head.split(b" ")
@@ -143,6 +150,59 @@ class DiskCache:
             path.unlink()
         except OSError:
             pass
+
+
+def read_regular(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None.
+
+    It is opened non-blocking and without following a link, so a FIFO or a device planted
+    in the folder is refused at once rather than waited on (:data:`READ_SECONDS`)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        chunks, left = [], st.st_size + 1
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def temporary_folder() -> str:
+    """A new temporary cache folder named after this process (see :func:`sweep_dead`)."""
+    return tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-")
+
+
+def sweep_dead(where: str | None = None) -> list[str]:
+    """Remove the temporary cache folders (:data:`TEMP_PREFIX` + pid) of this user whose
+    server process is gone (a ``kill -9`` leaves them); return their paths."""
+    root = Path(where or tempfile.gettempdir())
+    removed = []
+    for folder in sorted(root.glob(TEMP_PREFIX + "*")):
+        pid_text = folder.name[len(TEMP_PREFIX):].split("-", 1)[0]
+        try:
+            if not pid_text.isdigit() or folder.is_symlink() or not folder.is_dir() or \
+                    folder.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(str(folder))
+        except (OSError, OverflowError, ValueError):
+            continue  # alive (another user's: PermissionError) or unreadable: left alone
+    return removed
 
 
 def disk_from_env(environ: Any = None) -> DiskCache | None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 import shutil
 import socket
-import tempfile
 
 import click
 
 from ..exceptions import DomainError, OptionError
 from . import _limits as lim
-from ._disk import DEFAULT_MB, ENV_CACHE_DIR, ENV_CACHE_MB, check_folder
+from ._disk import (DEFAULT_MB, ENV_CACHE_DIR, ENV_CACHE_MB, check_folder, sweep_dead,
+                    temporary_folder)
 from ._hosts import ENV_ALLOWED_HOSTS, check_host_name
 from ._limits import ENV_PREFIX, SERVER_LIMITS, Limits
 from ._workers import run_workers, tcp_listener
@@ -116,10 +116,11 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
         if value is not None:
             os.environ[ENV_PREFIX + name.upper()] = str(value)
 
+    sweep_dead()  # the temporary cache folders of servers killed before they could remove them
     _check_can_listen(host, port)
     temporary = None
     if cache_dir is None and workers > 1 and not no_disk_cache:
-        cache_dir = temporary = tempfile.mkdtemp(prefix="vizgrad-lab-cache-")
+        cache_dir = temporary = temporary_folder()
     if cache_dir is not None:
         _check_cache_dir(cache_dir)
         os.environ[ENV_CACHE_DIR] = os.path.abspath(cache_dir)
