@@ -31,6 +31,7 @@ __all__ = [
     "ModelRunError",
     "TrainingError",
     "ModelLimitError",
+    "LabelCutWarning",
 ]
 
 
@@ -122,3 +123,8 @@ class TrainingError(VizgradError, ValueError):
 class ModelLimitError(VizgradError, RuntimeError):
     """A user's model code ran past its time limit or held more memory than allowed
     (``--build-seconds``, ``--build-memory``)."""
+
+
+class LabelCutWarning(UserWarning):
+    """A label, name or op longer than :data:`vizgrad.core.labels.MAX_LABEL` characters was
+    cut (to that many and an ellipsis) to keep the picture and its files bounded."""

@@ -11,6 +11,7 @@ share one table::
 
 from __future__ import annotations
 
+import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -19,6 +20,7 @@ import click
 from ..exceptions import (
     ExpressionError,
     GraphFormatError,
+    LabelCutWarning,
     LayoutTimeoutError,
     ModelLoadError,
     OptionError,
@@ -28,8 +30,8 @@ from ..exceptions import (
 from ..core.inputs import parse_values
 from ..options import OPTIONS, from_text, number_in_range
 
-__all__ = ["OptionType", "drawing_options", "errors", "parse_format", "parse_sets", "parse_size",
-           "ranged", "read_option"]
+__all__ = ["OptionType", "drawing_options", "errors", "notes", "parse_format", "parse_sets",
+           "parse_size", "ranged", "read_option"]
 
 
 @contextmanager
@@ -51,6 +53,22 @@ def errors(hints: dict[type, str | None] | None = None) -> Iterator[None]:
     except OSError as err:
         where = f" {err.filename}" if err.filename else ""
         raise click.ClickException(f"cannot write{where}: {err.strerror or err}") from None
+
+
+@contextmanager
+def notes() -> Iterator[None]:
+    """Say on stderr, one ``note:`` line each, what was changed to keep the output bounded
+    (a label cut at :data:`vizgrad.core.labels.MAX_LABEL` characters), not as a warning."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", LabelCutWarning)
+        try:
+            yield
+        finally:
+            for w in seen:
+                if issubclass(w.category, LabelCutWarning):
+                    click.echo(f"note: {w.message}", err=True)
+                else:
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def parse_sets(ctx: click.Context, param: click.Parameter,

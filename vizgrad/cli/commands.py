@@ -19,6 +19,7 @@ import click
 from .. import __version__
 from .args import drawing_options as _drawing_options
 from .args import errors as _errors
+from .args import notes as _notes
 from .args import parse_format as _parse_format
 from .args import parse_sets as _parse_sets
 from .args import parse_size as _parse_size
@@ -208,7 +209,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGETS'", ModelLoadError: "'TARGETS'",
                   GraphFormatError: "'TARGETS'", OptionError: None}), phases:
-        with paused_collector():  # the graphs' build: millions of objects that all live on
+        with paused_collector(), _notes():  # the graphs' build: millions of objects
             phases("trace")
             if expr is not None:
                 job_list = [Job("expr", expr_graph(expr, values), expr.strip())]
@@ -343,8 +344,9 @@ def check(target: str | None, expr: str | None, values: dict[str, float], h: flo
     with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
                   UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
         limits = (build_seconds or DEFAULT_BUILD_SECONDS, build_memory or DEFAULT_BUILD_MEMORY)
-        G = (expr_graph(expr, values) if expr is not None
-             else graph_of(target or "", values, None, limits)[1])
+        with _notes():
+            G = (expr_graph(expr, values) if expr is not None
+                 else graph_of(target or "", values, None, limits)[1])
         if not hasattr(G, "in_edges"):  # a LiteGraph past the node limit: check needs edges
             G = G.to_networkx()
         rows = gradcheck(G, h=h)

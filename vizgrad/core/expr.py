@@ -30,6 +30,7 @@ from numbers import Real
 from typing import Callable, Iterable
 
 from .value import Value, _Const
+from .labels import MAX_LABEL
 from ..exceptions import ExpressionError, VizgradError
 
 __all__ = ["parse", "syntax_tree", "name_output", "OUTPUT_NAMES", "FUNCTIONS", "MAX_LENGTH",
@@ -274,7 +275,10 @@ def parse(source: str, /, **values: float) -> Value:
         if (not key.isidentifier() or key in FUNCTIONS
                 or unicodedata.normalize("NFKC", key) != key):
             raise ExpressionError(
-                f"{key!r} cannot be a variable name; use a plain name such as a or x1")
+                f"{key[:40]!r} cannot be a variable name; use a plain name such as a or x1")
+        if len(key) > MAX_LABEL:  # a label is at most this long (vizgrad.core.labels)
+            raise ExpressionError(f"the variable name {key[:20]}… has {len(key)} characters; "
+                                  f"a name has at most {MAX_LABEL}", values=True)
         if isinstance(val, bool) or not isinstance(val, Real):
             raise ExpressionError(f"variable {key!r} must be a number, got {val!r}")
         variables[key] = Value(float(val), label=key)

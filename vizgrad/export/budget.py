@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from ..core.labels import MAX_LABEL
 from ..scene.prepare import too_many_values
 from ..exceptions import GraphTooLargeError, OptionError
 
@@ -31,6 +32,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_SECONDS",
     "Estimate",
+    "text_size",
     "MAX_CELLS",
     "estimate",
     "fmt_bytes",
@@ -154,14 +156,15 @@ _PICTURES = {"svg", "steps", "animated-svg", "dot", "png", "html"}
 def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
              player: Callable[..., Any] | None = None,
              size: tuple[float, float] | None = None, boxes: int = 0,
-             groups: tuple[int, ...] = ()) -> Estimate:
+             groups: tuple[int, ...] = (), text: int = 0) -> Estimate:
     """The estimate for one graph of ``n`` values and ``steps`` steps, for the files of
     these kinds (:data:`KINDS`; ``player(n, steps, groups) -> (bytes, seconds)``: the step
     player's own estimate, :func:`vizgrad.player.page.estimate`, needed for ``"html"``;
     ``groups``: the member counts of the collapsed groups, which a player lays out opened).
     ``size`` is the picture's width and height in points when its layout is known (the
     frames of an animation are as big as the picture); ``boxes`` counts the collapsed
-    groups among the ``n``."""
+    groups among the ``n``; ``text`` the characters of the values' labels and names
+    (:func:`text_size`), which every picture, the JSON and the DOT carry again."""
     unknown = set(formats) - set(KINDS)
     if unknown:
         raise ValueError(f"unknown kinds {sorted(unknown)}; the kinds are {', '.join(KINDS)}")
@@ -169,13 +172,13 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
     if set(formats) & _PICTURES:
         secs += svg_seconds(n)  # the one layout the pictures share
     if "svg" in formats:
-        size_b += svg_bytes(n, boxes)
+        size_b += svg_bytes(n, boxes) + text
     if "steps" in formats:
-        size_b += steps * svg_bytes(n, boxes)
+        size_b += steps * (svg_bytes(n, boxes) + text)
         secs += steps * svg_seconds(n)
         units += steps
     if "animated-svg" in formats:
-        size_b += animated_svg_bytes(n, steps, boxes)
+        size_b += animated_svg_bytes(n, steps, boxes) + 2 * text
         secs += animated_svg_seconds(n, steps)
         units += steps
     if "html" in formats:
@@ -183,13 +186,13 @@ def estimate(n: int, steps: int, formats: Sequence[str], frames: bool = False,
             raise TypeError("an estimate of the step player (html) needs its own estimate: "
                             "player=vizgrad.player.page.estimate")
         player_bytes, player_seconds = player(n, steps, groups)
-        size_b += int(player_bytes)
+        size_b += int(player_bytes) + 3 * text
         secs += float(player_seconds)
         units += steps
     if "json" in formats:
-        size_b += 300 * (n + steps)
+        size_b += 300 * (n + steps) + text
     if "dot" in formats:
-        size_b += dot_bytes(n)
+        size_b += dot_bytes(n) + text
     if "png" in formats:
         size_b += png_frame_bytes(n)
     kinds = [*formats, *(["frames"] if frames else [])]
@@ -314,10 +317,22 @@ def estimate_all(graphs: Sequence[tuple[str, Any]], formats: Sequence[str],
     """The sum of :func:`estimate` over the graphs (``"frames"`` in formats: PNG frames)."""
     sizes = sizes or {}
     parts = [estimate(G.number_of_nodes(), len(G.graph["steps"]), formats, player=player,
-                      size=sizes.get(name), boxes=group_boxes(G), groups=group_sizes(G))
+                      size=sizes.get(name), boxes=group_boxes(G), groups=group_sizes(G),
+                      text=text_size(G))
              for name, G in graphs]
     return Estimate(sum(e.bytes for e in parts), sum(e.seconds for e in parts),
                     sum(e.units for e in parts))
+
+
+def text_size(G: Any) -> int:
+    """The characters of the graph's labels and names beyond the few a name usually has
+    (each at most :data:`vizgrad.core.labels.MAX_LABEL` and an ellipsis once drawn)."""
+    total = 0
+    for key in ("label", "name"):
+        for _, text in G.nodes(data=key):
+            if text and len(text) > 8:
+                total += min(len(text), MAX_LABEL + 1) * 4  # UTF-8, escaped, in tooltips too
+    return total
 
 
 def group_boxes(G: Any) -> int:

@@ -26,6 +26,7 @@ from .validate import check_document
 from .lite import LiteGraph
 from ..tracing.names import name_nodes
 from ..exceptions import GraphFormatError, OperandTypeError
+from ..core.labels import MAX_LABEL, cut_all
 from ..tracing.recorder import FORMAT, State, Trace, replay, strict_json, trace
 
 if TYPE_CHECKING:
@@ -305,6 +306,12 @@ def from_json(text: str | bytes) -> nx.MultiDiGraph:
             raise GraphFormatError(
                 f"not a vizgrad graph: edge {e!r} must join two nodes listed in 'nodes'")
     check_document(data)  # every field renderers, replay and gradcheck read
+    for key in ("label", "name", "op"):  # a 10**6-character label: cut, and said so
+        texts = [n.get(key) or "" for n in nodes]
+        if max(map(len, texts), default=0) > MAX_LABEL:
+            for n, text in zip(nodes, cut_all(texts, key, [n["id"] for n in nodes])):
+                if n.get(key):
+                    n[key] = text
     try:
         G = nx.node_link_graph(_restore(data), directed=True, multigraph=True, edges="edges")
         for _, attrs in G.nodes(data=True):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ..core.labels import MAX_LABEL, cut_all
 from ..exceptions import NumericOverflowError, OperandTypeError, VizgradError
 
 __all__ = ["NODE_KEYS", "PLAIN", "OVERWROTE", "OBSERVED", "LazySteps", "NodeColumns",
@@ -98,6 +99,10 @@ def node_columns(order: list[Any], names: list[str], parent_ids: list[tuple[str,
         if op is None:
             op = getattr(v, "_op", "")
         ops.append(op if op.__class__ is str else str(op))
+    if max(map(len, labels)) > MAX_LABEL:
+        labels = cut_all(labels, "label", names)
+    if max(map(len, ops)) > MAX_LABEL:
+        ops = cut_all(ops, "op", names)
     n = len(order)
     try:
         data = [float(v.data) for v in order]
