@@ -8,7 +8,7 @@ connection protocol (:mod:`vizgrad.lab._protocol`); ``vizgrad serve --help`` sta
     >>> SERVER_LIMITS["h11_max_incomplete_event_size"] == MAX_HEADER_BYTES
     True
     >>> Limits().max_body_bytes, HEADER_TIMEOUT, MAX_CONNECTIONS_PER_CLIENT
-    (16384, 5.0, 64)
+    (16384, 5.0, 16)
 
 This module imports no web stack, so ``vizgrad serve --help`` stays quick.
 """
@@ -36,12 +36,14 @@ H_RANGE = NUMBER_RANGES["h"][:2]
 HEADER_TIMEOUT = 5.0
 #: bytes a request line and its headers may have; more: 431
 MAX_HEADER_BYTES = 16_384
-#: open connections per worker process; a request past it gets 503 with Retry-After
+#: open connections per worker process; past it a new connection closes the oldest idle
+#: one, and a request gets 503 with Retry-After only when none is idle
 MAX_CONNECTIONS = 256
-#: open connections (and requests in flight) from one client address; more are refused
-#: with 503 at once. Behind a proxy named by --forwarded-allow-ips, the client is the
-#: address in X-Forwarded-For and the bound counts its requests in flight
-MAX_CONNECTIONS_PER_CLIENT = 64
+#: open connections (and requests in flight) from one client address, well under
+#: MAX_CONNECTIONS: past it, a new connection closes the address's oldest idle one (503 at
+#: once only when none is idle). Behind a proxy named by --forwarded-allow-ips, the client
+#: is the address in X-Forwarded-For and the bound counts its requests in flight
+MAX_CONNECTIONS_PER_CLIENT = 16
 #: seconds an idle keep-alive connection stays open
 KEEP_ALIVE = 5
 #: seconds SIGTERM waits for running requests before it stops them (503 shutting_down)

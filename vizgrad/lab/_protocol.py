@@ -9,8 +9,12 @@ time, holds a connection for ever; a few hundred of them lock everyone out.
   within :data:`~vizgrad.lab._limits.HEADER_TIMEOUT` seconds of opening or of
   its last answer;
 - lets one client address hold at most
-  :data:`~vizgrad.lab._limits.MAX_CONNECTIONS_PER_CLIENT` connections (more are
-  answered 503 and closed at once); a proxy named by ``--forwarded-allow-ips``
+  :data:`~vizgrad.lab._limits.MAX_CONNECTIONS_PER_CLIENT` connections, well under the
+  worker's :data:`~vizgrad.lab._limits.MAX_CONNECTIONS`: a new connection past either
+  limit closes the oldest idle one (of its own address, else of the address holding
+  the most), so a client that keeps re-opening idle connections from a few addresses
+  only closes its own and cannot keep anyone else at 503; only when none is idle is
+  the new one answered 503 and closed; a proxy named by ``--forwarded-allow-ips``
   is not bounded here, since it carries many clients: the app bounds each of
   them by its ``X-Forwarded-For`` address;
 - answers a head over :data:`~vizgrad.lab._limits.MAX_HEADER_BYTES` with 431
@@ -98,6 +102,7 @@ class LabProtocol(H11Protocol):
         self.limit_concurrency = None  # checked here, to answer in JSON
         self._deadline: asyncio.TimerHandle | None = None
         self._counted: str | None = None
+        self._idle_since: float | None = None
 
     def _per_client(self) -> Counter[str]:
         counts: Counter[str] | None = getattr(self.server_state, "vizgrad_clients", None)
@@ -108,29 +113,61 @@ class LabProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._idle_since = self.loop.time()
         peer = self.client[0] if self.client else None
         if peer is not None and not (self.config.proxy_headers
                                      and trusted(peer, self.config.forwarded_allow_ips)):
             counts = self._per_client()
-            if counts[peer] >= _limits.MAX_CONNECTIONS_PER_CLIENT:
+            if counts[peer] >= _limits.MAX_CONNECTIONS_PER_CLIENT and not self._evict(peer):
                 transport.write(_raw_answer(503, b"Service Unavailable", {
                     "error": "busy", "retry_after": RETRY_AFTER,
-                    "detail": f"this address already has {counts[peer]} connections open, the "
-                              "most one client may have; close some and try again"}))
+                    "detail": f"this address already has {counts[peer]} connections busy, the "
+                              "most one client may have; wait for an answer and try again"}))
                 transport.close()
                 return
             counts[peer] += 1
             self._counted = peer
+        if self._limit is not None and len(self.connections) > self._limit - 1:
+            self._evict(None)  # the worker is full: its oldest idle connection makes room
         self._arm()
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
+    def _idle(self) -> bool:
+        """Nothing asked and nothing running on this connection: closing it loses nothing."""
+        return (self._idle_since is not None and not self.transport.is_closing()
+                and self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE
+                and (self.cycle is None or self.cycle.response_complete))
+
+    def _evict(self, peer: str | None) -> bool:
+        """Close the oldest idle connection of ``peer`` (``None``: of the address holding the
+        most connections, else any); whether one was closed. Its place is free at once."""
+        idle = [c for c in list(self.connections) if isinstance(c, LabProtocol)
+                and c is not self and c._idle() and (peer is None or c._counted == peer)]
+        if not idle:
+            return False
+        if peer is None:
+            counts = self._per_client()
+            idle.sort(key=lambda c: (-counts.get(c._counted or "", 0), c._idle_since))
+        else:
+            idle.sort(key=lambda c: c._idle_since or 0.0)
+        victim = idle[0]
+        victim._release()
+        self.connections.discard(victim)
+        victim._disarm()
+        victim.transport.close()
+        return True
+
+    def _release(self) -> None:
+        """Give back this connection's place in its address's count (once)."""
         if self._counted is not None:
             counts = self._per_client()
             counts[self._counted] -= 1
             if counts[self._counted] <= 0:
                 del counts[self._counted]
             self._counted = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._release()
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -155,10 +192,12 @@ class LabProtocol(H11Protocol):
         super().handle_events()
         if self.conn.their_state is not h11.IDLE:  # a whole head arrived: the app has it
             self._disarm()
+            self._idle_since = None
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self._idle_since = self.loop.time()
             self._arm()  # the next request's head has the same time to arrive
 
     def send_400_response(self, msg: str) -> None:
