@@ -147,6 +147,9 @@ def main() -> None:
               help="Refuse an export estimated to take longer than this (0 < SECONDS <= "
                    "86400).")
 @_build_limits
+@click.option("--force", is_flag=True,
+              help="With --preset slides -o NAME.svg: replace NAME-k.svg files that vizgrad "
+                   "did not write (by default they are kept and the set is refused).")
 @click.option("--merge-constants/--no-merge-constants", default=None,
               help="Draw once per layer every number micrograd wraps in every neuron; "
                    "--no-merge-constants keeps every copy. By default a net's inputs are "
@@ -157,7 +160,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
            output: Path | None, out: Path, formats: tuple[str, ...] | None, frames: bool,
            step: StepArg, jobs: int, max_cells: int | None, max_bytes: int | None,
            max_seconds: float, build_seconds: float | None, build_memory: int | None,
-           merge_constants: bool | None, quiet: bool, **drawing: Any) -> None:
+           force: bool, merge_constants: bool | None, quiet: bool, **drawing: Any) -> None:
     """Render examples (default: all), an expression or a model file.
 
     A batch writes, per graph, OUT/NAME/NAME.svg and one SVG per step in
@@ -222,7 +225,7 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
                 job_list = [Job(*graph_of(t, values, net, limits), title_of(t),
                                 _example_shrink(t)) for t in dict.fromkeys(targets)]
         with frozen_heap():  # drawing's collections leave the graphs alone
-            _write(job_list, output, out, opts, jobs, quiet, everything, phases)
+            _write(job_list, output, out, opts, jobs, quiet, everything, phases, force)
         if everything:  # the gallery's training example, beside the chapter's
             from ..training.gallery import write_gallery
 
@@ -230,7 +233,8 @@ def render(targets: tuple[str, ...], expr: str | None, values: dict[str, float],
 
 
 def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs: int,
-           quiet: bool, everything: bool, phases: Callable[[str], None] | None = None) -> None:
+           quiet: bool, everything: bool, phases: Callable[[str], None] | None = None,
+           force: bool = False) -> None:
     """Write the jobs' files: one file (``-o``) or a batch into ``out``."""
     from ..export.batch import export, resolved, units, write_one
 
@@ -241,7 +245,7 @@ def _write(job_list: list[Any], output: Path | None, out: Path, opts: Any, jobs:
         animation = output.suffix.lower() in (".gif", ".mp4", ".webp")
         if quiet or not animation:
             written = write_one(job.graph, output, opts, title=job.title, name=job.name,
-                                on_phase=phases)
+                                on_phase=phases, force=force)
         else:
             with _bar(len(job.graph.graph["steps"]), "rendering frames") as bar:
                 written = write_one(job.graph, output, opts, title=job.title, name=job.name,

@@ -28,6 +28,7 @@ from typing import Any, Callable, Sequence
 from . import pool as _pool
 from .budget import Estimate
 from .budget import check as budget_check
+from .slide_budget import check_slides
 from ..runtime.files import prune, sweep, sweep_one, via_temp, write_atomic
 from .gallery_page import TRANSLATED_FORMATS, in_languages, step_file, write_pages
 from .jobs import (ANIMATED_SUFFIX, DEFAULT_FORMATS, FORMATS, PICTURES, SINGLE_FILE_FORMATS,
@@ -324,14 +325,16 @@ def units(jobs: Sequence[Job], opts: Options) -> int:
 def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
               title: str | None = None, name: str | None = None,
               on_step: Callable[[int], None] | None = None,
-              on_phase: Callable[[str], None] | None = None) -> list[Path]:
+              on_phase: Callable[[str], None] | None = None, force: bool = False) -> list[Path]:
     """Write one file; its suffix names the format (see :data:`SINGLE_FILE_FORMATS`).
 
     ``name`` is what messages call the graph (default: the file's stem);
     ``on_step(1)`` is called after each frame of an animation; ``on_phase(name)`` as each
     phase starts: ``"collapse"``, ``"layout"``, ``"write"``. Returns the paths written:
     one, except an SVG with the ``slides`` preset too big for one slide, written as
-    ``NAME-1.svg``, ``NAME-2.svg`` … (:meth:`~vizgrad.write.svg.Drawing.slides`).
+    ``NAME-1.svg``, ``NAME-2.svg`` … (:meth:`~vizgrad.write.svg.Drawing.slides`): every
+    slide is counted by the budget before any is drawn, and the set replaces no
+    ``NAME-k.svg`` vizgrad did not write unless ``force``.
     """
     phase = on_phase or (lambda name: None)
     target = Path(path)
@@ -375,7 +378,8 @@ def _write_one(job: Job, folder: None, opts: Options, *, target: Path, fmt: str,
     o = opts.drawing  # drawing_of draws the job's graph as it is (already collapsed)
     drawing = drawing_of(job, job.view_step(opts.step), _print(o) if fmt in ("png", "pdf") else o)
     if fmt == "svg" and get_preset(o.preset).name == "slides":
-        return drawing.save_slides(target)
+        check_slides(job.name, G, drawing.slide_count(), opts.max_bytes, opts.max_seconds)
+        return drawing.save_slides(target, force=force)
     if fmt == "svg":
         write_atomic(target, drawing.svg().encode("utf-8"))
     elif fmt == "anim.svg":

@@ -28,7 +28,7 @@ from ..scene.scene import SLIDE_WIDTH, readable
 if TYPE_CHECKING:
     from ..scene.scene import Scene
 
-__all__ = ["SLIDE", "cuts", "page_size", "slides"]
+__all__ = ["SLIDE", "count", "cuts", "page_size", "plan", "slides"]
 
 #: the slide, in points, and the smallest text on it
 SLIDE = (SLIDE_WIDTH, 540.0, 14.0)
@@ -129,12 +129,12 @@ def _windows(scene: Scene, room_w: float, room_h: float) -> list[tuple[float, fl
     return out
 
 
-def slides(scene: Scene, step: int | None, whole: Callable[[], str], title: str) -> list[str]:
-    """A drawing (``scene`` at ``step``, its whole SVG made by ``whole()``, its ``title``) as
-    slides: one SVG when it reads at 14 pt on a 960×540 slide, else one SVG per window of
-    the graph (see the module doc)."""
+def plan(scene: Scene, step: int | None) -> tuple[list[tuple[Any, bool]], float] | None:
+    """The slides of ``scene`` at ``step`` before any is drawn: ``None`` for one slide of
+    the whole picture, else ``(pages, top)``, each page a window of the graph (``None``:
+    the legend alone) and whether it carries the legend. What a budget counts."""
     if readable_on_slide(scene) >= SLIDE[2] - 1e-9:
-        return [whole()]
+        return None
     pw, ph = page_size(scene)
     p = scene.preset
     margin = p.font
@@ -144,15 +144,34 @@ def slides(scene: Scene, step: int | None, whole: Callable[[], str], title: str)
     top = margin + lines * p.caption * 1.45 + (p.caption * 0.6 if lines else 0)
     room_w, room_h = pw - 2 * margin, ph - top - margin
     if room_h < p.font * 4 or room_w < p.font * 8:
-        return [whole()]  # no room for a window: the caption alone fills a slide
+        return None  # no room for a window: the caption alone fills a slide
     legend = len(scene.legend_lines()) * p.legend * 1.45 + (p.legend * 0.8 if
                                                            scene.legend_lines() else 0)
     wins = _windows(scene, room_w, room_h)
     fits = [top + w[3] + legend <= ph - margin + 1e-6 for w in wins]
-    pages = [(w, bool(legend) and ok) for w, ok in zip(wins, fits)]
+    pages: list[tuple[Any, bool]] = [(w, bool(legend) and ok) for w, ok in zip(wins, fits)]
     if legend and not any(fits):  # the legend on a slide of its own, after the picture
         pages.append((None, True))
-    return [_page(scene, look, title, w, with_legend, i, len(pages), (pw, ph), top)
+    return pages, top
+
+
+def count(scene: Scene, step: int | None) -> int:
+    """How many slides :func:`slides` makes, without drawing them."""
+    planned = plan(scene, step)
+    return 1 if planned is None else len(planned[0])
+
+
+def slides(scene: Scene, step: int | None, whole: Callable[[], str], title: str) -> list[str]:
+    """A drawing (``scene`` at ``step``, its whole SVG made by ``whole()``, its ``title``) as
+    slides: one SVG when it reads at 14 pt on a 960×540 slide, else one SVG per window of
+    the graph (see the module doc)."""
+    planned = plan(scene, step)
+    if planned is None:
+        return [whole()]
+    pages, top = planned
+    look = scene.look(step)
+    size = page_size(scene)
+    return [_page(scene, look, title, w, with_legend, i, len(pages), size, top)
             for i, (w, with_legend) in enumerate(pages)]
 
 

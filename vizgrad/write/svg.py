@@ -96,9 +96,13 @@ class Drawing:
 
         return slides(self.scene, self.step, self.svg, self.title())
 
-    def save_slides(self, path: str | os.PathLike[str]) -> list[Path]:
+    def save_slides(self, path: str | os.PathLike[str], *, force: bool = False) -> list[Path]:
         """Write :meth:`slides` as ``NAME.svg`` (one slide) or ``NAME-1.svg``, ``NAME-2.svg``
-        … next to ``path`` (which must end in .svg); return the paths written."""
+        … next to ``path`` (which must end in .svg), as one marked set that replaces the
+        earlier set whole and no file of yours unless ``force``
+        (:mod:`vizgrad.write.slide_set`); return the paths written."""
+        from .slide_set import write_set
+
         out = Path(path)
         if out.suffix.lower() != ".svg":
             raise RenderError(f"cannot save slides as {str(out)!r}: slides are SVG files; "
@@ -106,12 +110,13 @@ class Drawing:
         if not out.parent.is_dir():
             raise RenderError(f"cannot save {str(out)!r}: the folder {str(out.parent)!r} "
                               "does not exist")
-        pages = self.slides()
-        paths = [out] if len(pages) == 1 else [
-            out.with_name(f"{out.stem}-{i}{out.suffix}") for i in range(1, len(pages) + 1)]
-        for p, page in zip(paths, pages):
-            write_atomic(p, page.encode("utf-8"))
-        return paths
+        return write_set(out, self.slides(), force)
+
+    def slide_count(self) -> int:
+        """How many slides :meth:`slides` makes, before any is drawn (for a budget)."""
+        from .slides import count
+
+        return count(self.scene, self.step)
 
     def animated_svg(self, *, hold: float | None = DEFAULT_HOLD,
                      final_hold: float | None = DEFAULT_FINAL_HOLD, loop: bool = True) -> str:
