@@ -1,10 +1,11 @@
 """Churning idle connections from many addresses must not lock a class out (issue 31, item 5).
 
 Ten addresses of 127.0.0.0/8 keep opening idle connections for 30 s against one worker; each
-address may hold only MAX_CONNECTIONS_PER_CLIENT (16, well under the worker's 256), and a new
-connection past it closes that address's oldest idle one, so the attacker only ever closes
-its own and a victim from another address gets its answers. Before, 64 per address times a
-few addresses kept the worker at its 256 and the victim at 503.
+address may hold MAX_CONNECTIONS_PER_CLIENT (48, well under the worker's 256), and a new
+connection past either bound closes the oldest connection idle for EVICT_AFTER seconds (of its
+own address, else of the address holding the most), so the attacker only ever closes its own
+and a victim from another address gets its answers. Before, 64 per address times a few
+addresses kept the worker at its 256 and the victim at 503.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ connection protocol (:mod:`vizgrad.lab._protocol`); ``vizgrad serve --help`` sta
     >>> SERVER_LIMITS["h11_max_incomplete_event_size"] == MAX_HEADER_BYTES
     True
     >>> Limits().max_body_bytes, HEADER_TIMEOUT, MAX_CONNECTIONS_PER_CLIENT
-    (16384, 5.0, 16)
+    (16384, 5.0, 48)
 
 This module imports no web stack, so ``vizgrad serve --help`` stays quick.
 """
@@ -24,7 +24,8 @@ from ..exceptions import DomainError
 from ..options import NUMBER_RANGES
 
 __all__ = ["ENV_PREFIX", "H_RANGE", "Limits", "HEADER_TIMEOUT", "MAX_HEADER_BYTES",
-           "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_CLIENT", "KEEP_ALIVE", "GRACEFUL_SHUTDOWN",
+           "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_CLIENT", "EVICT_AFTER",
+           "KEEP_ALIVE", "GRACEFUL_SHUTDOWN",
            "BODY_TIMEOUT", "SERVER_LIMITS"]
 
 ENV_PREFIX = "VIZGRAD_LAB_"
@@ -37,13 +38,18 @@ HEADER_TIMEOUT = 5.0
 #: bytes a request line and its headers may have; more: 431
 MAX_HEADER_BYTES = 16_384
 #: open connections per worker process; past it a new connection closes the oldest idle
-#: one, and a request gets 503 with Retry-After only when none is idle
+#: one of the address holding the most, and a request gets 503 with Retry-After only when
+#: none can go
 MAX_CONNECTIONS = 256
 #: open connections (and requests in flight) from one client address, well under
-#: MAX_CONNECTIONS: past it, a new connection closes the address's oldest idle one (503 at
-#: once only when none is idle). Behind a proxy named by --forwarded-allow-ips, the client
-#: is the address in X-Forwarded-For and the bound counts its requests in flight
-MAX_CONNECTIONS_PER_CLIENT = 16
+#: MAX_CONNECTIONS: past it, a new connection closes the address's oldest one idle for
+#: EVICT_AFTER seconds (503 at once only when none is). Behind a proxy named by
+#: --forwarded-allow-ips, the client is the address in X-Forwarded-For and the bound counts
+#: its requests in flight
+MAX_CONNECTIONS_PER_CLIENT = 48
+#: seconds a connection must have been idle (nothing asked since it opened or since its
+#: last answer) before a newer one may close it to make room
+EVICT_AFTER = 1.0
 #: seconds an idle keep-alive connection stays open
 KEEP_ALIVE = 5
 #: seconds SIGTERM waits for running requests before it stops them (503 shutting_down)

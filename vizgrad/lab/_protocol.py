@@ -12,7 +12,8 @@ time, holds a connection for ever; a few hundred of them lock everyone out.
   :data:`~vizgrad.lab._limits.MAX_CONNECTIONS_PER_CLIENT` connections, well under the
   worker's :data:`~vizgrad.lab._limits.MAX_CONNECTIONS`: a new connection past either
   limit closes the oldest idle one (of its own address, else of the address holding
-  the most), so a client that keeps re-opening idle connections from a few addresses
+  the most) once it has been idle for :data:`~vizgrad.lab._limits.EVICT_AFTER` seconds,
+  so a client that keeps re-opening idle connections from a few addresses
   only closes its own and cannot keep anyone else at 503; only when none is idle is
   the new one answered 503 and closed; a proxy named by ``--forwarded-allow-ips``
   is not bounded here, since it carries many clients: the app bounds each of
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import math
 from collections import Counter
 from typing import Any
 
@@ -127,29 +129,37 @@ class LabProtocol(H11Protocol):
                 return
             counts[peer] += 1
             self._counted = peer
-        if self._limit is not None and len(self.connections) > self._limit - 1:
-            self._evict(None)  # the worker is full: its oldest idle connection makes room
+        while (self._limit is not None and len(self.connections) > self._limit
+               and self._evict(None)):  # the worker is full: its oldest idle ones make room
+            pass
         self._arm()
 
-    def _idle(self) -> bool:
-        """Nothing asked and nothing running on this connection: closing it loses nothing."""
-        return (self._idle_since is not None and not self.transport.is_closing()
+    def _idle(self, since: float) -> bool:
+        """Nothing asked and nothing running on this connection since ``since`` or before:
+        closing it loses nothing (a request about to arrive on it is unlikely)."""
+        return (self._idle_since is not None and self._idle_since <= since
+                and not self.transport.is_closing()
                 and self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE
                 and (self.cycle is None or self.cycle.response_complete))
 
     def _evict(self, peer: str | None) -> bool:
-        """Close the oldest idle connection of ``peer`` (``None``: of the address holding the
-        most connections, else any); whether one was closed. Its place is free at once."""
-        idle = [c for c in list(self.connections) if isinstance(c, LabProtocol)
-                and c is not self and c._idle() and (peer is None or c._counted == peer)]
+        """Close the oldest connection of ``peer`` idle for EVICT_AFTER seconds, or with
+        ``peer=None`` (the worker full) the oldest idle one of the address holding the most
+        connections, if it holds more than this one's; whether one was closed. Its place
+        is free at once."""
+        counts = self._per_client()
+        if peer is not None:
+            since = self.loop.time() - _limits.EVICT_AFTER
+            idle = [c for c in list(self.connections) if isinstance(c, LabProtocol)
+                    and c is not self and c._counted == peer and c._idle(since)]
+        else:
+            mine = counts.get(self._counted or "", 0)
+            idle = [c for c in list(self.connections) if isinstance(c, LabProtocol)
+                    and c is not self and c._counted is not None
+                    and counts.get(c._counted, 0) > mine + 1 and c._idle(math.inf)]
         if not idle:
             return False
-        if peer is None:
-            counts = self._per_client()
-            idle.sort(key=lambda c: (-counts.get(c._counted or "", 0), c._idle_since))
-        else:
-            idle.sort(key=lambda c: c._idle_since or 0.0)
-        victim = idle[0]
+        victim = min(idle, key=lambda c: (-counts.get(c._counted or "", 0), c._idle_since))
         victim._release()
         self.connections.discard(victim)
         victim._disarm()
@@ -186,7 +196,10 @@ class LabProtocol(H11Protocol):
             self.transport.close()
 
     def handle_events(self) -> None:
-        busy = self._limit is not None and (len(self.connections) >= self._limit
+        if self._limit is not None and self.conn.their_state is h11.IDLE:
+            while len(self.connections) > self._limit and self._evict(None):
+                pass  # others filled the worker since this one came: idle ones make room
+        busy = self._limit is not None and (len(self.connections) > self._limit
                                             or len(self.tasks) >= self._limit)
         self.app = _overloaded if busy else self._lab_app
         super().handle_events()
