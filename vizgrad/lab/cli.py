@@ -99,6 +99,8 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
     """Serve the interactive backprop lab and its JSON API (Ctrl+C stops it)."""
     import uvicorn
 
+    from ._server import run as run_one
+
     root_path = check_root_path(root_path)
     if no_disk_cache and cache_dir is not None:
         raise click.UsageError("--cache-dir and --no-disk-cache contradict each other; "
@@ -142,7 +144,7 @@ def serve(host: str, port: int, workers: int, max_nodes: int | None,
                    forwarded_allow_ips=forwarded_allow_ips or "", **SERVER_LIMITS)
     try:
         if workers == 1:
-            uvicorn.run(APP, **options)
+            run_one(APP, **options)  # uvicorn.run, whose shutdown drains the accept queue
         else:
             run_workers(uvicorn.Config(APP, **options))
     except OSError as err:  # pragma: no cover - depends on the machine
