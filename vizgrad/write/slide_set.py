@@ -2,8 +2,9 @@
 through a journal so a kill leaves the old set or the new one, never a mix.
 
 ``-o deck.svg`` with the ``slides`` preset writes ``deck.svg`` (one slide) or ``deck-1.svg``,
-``deck-2.svg`` … Each file carries a marker comment naming its set, its place and the set's
-size (:data:`MARKER`). Writing a set:
+``deck-2.svg`` … Each of several slides carries a marker comment naming its set, its place
+and the set's size (:data:`MARKER`); one slide is the picture itself, byte for byte, as
+``Drawing.svg()`` makes it. Writing a set:
 
 1. finishes or undoes what a killed run left (:func:`recover`), and sweeps its temporary files;
 2. refuses to replace a ``deck-k.svg`` without the marker (a file of yours) unless ``force``;
@@ -144,8 +145,8 @@ def write_set(out: Path, pages: list[str], force: bool = False) -> list[Path]:
     try:
         temp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.stem}.slides-"))
         for k, (path, page) in enumerate(zip(targets, pages), 1):
-            (temp / path.name).write_bytes(_with_marker(page, set_id, k, len(pages))
-                                           .encode("utf-8"))
+            text = page if len(pages) == 1 else _with_marker(page, set_id, k, len(pages))
+            (temp / path.name).write_bytes(text.encode("utf-8"))  # one slide: the picture
         plan = {"temp": temp.name, "files": [p.name for p in targets], "stale": stale}
         write_atomic(_journal(out), json.dumps(plan).encode("utf-8"))
         _carry_out(out, plan)
