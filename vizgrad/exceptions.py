@@ -125,6 +125,6 @@ class ModelLimitError(VizgradError, RuntimeError):
     (``--build-seconds``, ``--build-memory``)."""
 
 
-class LabelCutWarning(UserWarning):
+class LabelCutWarning(VizgradError, UserWarning):
     """A label, name or op longer than :data:`vizgrad.core.labels.MAX_LABEL` characters was
     cut (to that many and an ellipsis) to keep the picture and its files bounded."""
