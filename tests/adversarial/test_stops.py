@@ -135,14 +135,15 @@ def _client(port: int, stop: list[bool], outcomes: list[str]) -> None:
             s.close()
 
 
-def test_sigterm_under_load_answers_every_accepted_request():
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigterm_under_load_answers_every_accepted_request(workers):
     """A stream of fresh connections while SIGTERM arrives: each one the kernel accepted
     gets an answer (uvicorn closed its listener over a full accept queue: resets)."""
     import threading
 
     cut = []
     for _ in range(3):
-        lab = start_lab()
+        lab = start_lab("--workers", workers)
         stop = [False]
         outcomes: list[str] = []
         threads = [threading.Thread(target=_client, args=(lab.port, stop, outcomes),
@@ -161,6 +162,6 @@ def test_sigterm_under_load_answers_every_accepted_request():
             stop_lab(lab)
         cut += [o for o in outcomes if o in ("reset", "no answer")]
         assert outcomes.count("answered") > 50, outcomes.count("answered")
-    tally("SIGTERM under a stream of fresh connections (3 runs): none cut off", 3,
+    tally(f"SIGTERM under a stream of fresh connections, {workers} worker(s), 3 runs", 3,
           3 - min(len(cut), 3))
     assert cut == [], cut

@@ -57,12 +57,25 @@ def tcp_listener(sock: socket.socket) -> socket.socket:
 def run_workers(config: Any) -> None:
     """uvicorn.run's multi-worker path, with a listener that keeps TCP_NODELAY and
     workers that follow this process."""
+    import time
+
     from uvicorn.supervisors import Multiprocess
+
+    from ._server import DRAIN_SECONDS, refuse_new_connections
+
+    class Draining(Multiprocess):  # type: ignore[misc]
+        """On SIGTERM, new connections are dropped and the workers take in the accept queue
+        before they stop (see :mod:`vizgrad.lab._server`)."""
+
+        def terminate_all(self) -> None:
+            if refuse_new_connections(sock):
+                time.sleep(DRAIN_SECONDS)
+            super().terminate_all()
 
     os.environ[ENV_SUPERVISOR] = str(os.getpid())
     sock = tcp_listener(config.bind_socket())
     try:
-        Multiprocess(config, sockets=[sock]).run()
+        Draining(config, sockets=[sock]).run()
     except KeyboardInterrupt:  # pragma: no cover - interactive
         pass
     finally:
