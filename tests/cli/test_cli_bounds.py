@@ -89,3 +89,17 @@ def test_the_watchdog_restores_the_alarm_and_lets_a_quick_block_through():
                     time.sleep(0.01)
                 except Exception:  # user code that swallows errors does not swallow the stop
                     pass
+
+
+def test_train_bounds_each_call_of_the_users_function(model, tmp_path):
+    path = model("from micrograd.nn import MLP\n\nn = MLP(2, [2, 1])\ncalls = [0]\n\n\n"
+                 "def build():\n    calls[0] += 1\n    if calls[0] == 3:\n"
+                 "        while True:\n            pass\n"
+                 "    return (n([1.0, 2.0]) - 1.0) ** 2\n")
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "vizgrad", "train", str(path), "--steps", "5",
+                           "--build-seconds", "2", "-o", str(tmp_path / "t.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert "model.py:build() ran past its time limit of 2 s" in proc.stderr
+    assert time.monotonic() - start < 30 and not (tmp_path / "t.json").exists()

@@ -30,8 +30,8 @@ from ..exceptions import (
 from ..core.inputs import parse_values
 from ..options import OPTIONS, from_text, number_in_range
 
-__all__ = ["OptionType", "drawing_options", "errors", "notes", "parse_format", "parse_sets",
-           "parse_size", "ranged", "read_option"]
+__all__ = ["OptionType", "build_limits", "drawing_options", "errors", "notes", "parse_format",
+           "parse_sets", "parse_size", "ranged", "read_option"]
 
 
 @contextmanager
@@ -174,3 +174,15 @@ def drawing_options(f: Callable[..., Any]) -> Callable[..., Any]:
             f = click.option(o.cli, o.name, metavar=o.metavar, default=None, type=OptionType(o),
                              help=help_text)(f)
     return f
+
+
+def build_limits(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--build-seconds`` and ``--build-memory``: the bounds of a model file's own code."""
+    f = click.option("--build-memory", callback=parse_size, metavar="SIZE",
+                     help="Stop a model file's code (its import, build(), its Values' "
+                          "_backward) once the process holds more than this resident, "
+                          "e.g. 8G [default: 4G].")(f)
+    return click.option("--build-seconds", type=float, callback=ranged("build_seconds"),
+                        metavar="SECONDS",
+                        help="Stop a model file's code after this long [default: 60, or "
+                             "--max-seconds if smaller].")(f)

@@ -23,6 +23,7 @@ from .args import notes as _notes
 from .args import parse_format as _parse_format
 from .args import parse_sets as _parse_sets
 from .args import parse_size as _parse_size
+from .args import build_limits as _build_limits
 from .args import ranged as _ranged
 from .args import read_option as _checked
 from ..runtime.gc_pause import frozen_heap, paused_collector
@@ -41,18 +42,6 @@ from ..options import StepArg, parse_step
 from ..options import Options as DrawOptions
 
 __all__ = ["main"]
-
-def _build_limits(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--build-seconds`` and ``--build-memory``: the bounds of a model file's own code."""
-    f = click.option("--build-memory", callback=_parse_size, metavar="SIZE",
-                     help="Stop a model file's code (its import, build(), its Values' "
-                          "_backward) once the process holds more than this resident, "
-                          "e.g. 8G [default: 4G].")(f)
-    return click.option("--build-seconds", type=float, callback=_ranged("build_seconds"),
-                        metavar="SECONDS",
-                        help="Stop a model file's code after this long [default: 60, or "
-                             "--max-seconds if smaller].")(f)
-
 
 #: commands that live in other modules, imported only when used: name -> (module, attribute)
 LAZY_COMMANDS = {"serve": ("vizgrad.lab.cli", "serve"), "train": ("vizgrad.cli.train", "train")}

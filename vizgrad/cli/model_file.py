@@ -259,13 +259,17 @@ def open_function(spec: str) -> tuple[ModuleType, Any, Path]:
     return module, fn, path
 
 
-def run_user(fn: Any, path: Path) -> Any:
+def run_user(fn: Any, path: Path,
+             limits: tuple[float | None, int | None] = (None, None)) -> Any:
     """Call the user's ``fn()``: their exception becomes a
     :class:`~vizgrad.exceptions.ModelRunError` with their own traceback frames; an
-    ``OverflowError`` passes (a training stops there). Time and memory bounds on a model's
-    build belong here, so that every command that runs user code gets them."""
+    ``OverflowError`` passes (a training stops there). ``limits`` (seconds, resident bytes)
+    bound the call (:func:`vizgrad.runtime.watchdog.bounded`: ``--build-seconds``,
+    ``--build-memory``)."""
     try:
-        return fn()
+        with bounded(*limits, f"{path.name}:{getattr(fn, '__name__', 'build')}()",
+                     ("--build-seconds", "--build-memory")):
+            return fn()
     except (VizgradError, OverflowError):
         raise
     except Exception as err:  # the user's function failed: show their frames, not ours

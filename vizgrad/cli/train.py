@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from .args import build_limits as _build_limits
 from .args import errors as _errors
 from .args import parse_size as _parse_size
 from ..exceptions import ModelLoadError, OptionError, RenderError, TrainingError
@@ -73,10 +74,12 @@ def _samples(module: Any, text: str | None) -> tuple[Any, Any] | None:
                    "a .gif or .mp4, checked before training [default: 200M].")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
               help="The page's language [default: $VIZGRAD_LANG, else en].")
+@_build_limits
 @click.option("--quiet", "-q", is_flag=True, help="No summary line.")
 def train(target: str, steps: int, lr: str, output: Path, model_name: str | None,
           samples: str | None, compare: str | None, detail: list[int] | None,
-          max_bytes: int | None, lang: str | None, quiet: bool) -> None:
+          max_bytes: int | None, lang: str | None, build_seconds: float | None,
+          build_memory: int | None, quiet: bool) -> None:
     """Train a net by gradient descent and watch it learn.
 
     FUNC (default build) builds the loss from the net's current parameters and
@@ -91,6 +94,7 @@ def train(target: str, steps: int, lr: str, output: Path, model_name: str | None
       vizgrad train model.py:loss --compare no-zero-grad -o zero-grad.html
     """
     from .model_file import find_net, is_net, open_function, run_user
+    from ..runtime.watchdog import DEFAULT_BUILD_MEMORY, DEFAULT_BUILD_SECONDS, bounded
     from ..training import train as run_training
 
     if output.suffix.lower() not in _SUFFIXES:
@@ -106,7 +110,9 @@ def train(target: str, steps: int, lr: str, output: Path, model_name: str | None
             raise click.BadParameter(str(err), param_hint="'--max-bytes'") from None
     with _errors({ModelLoadError: "'MODEL.py[:FUNC]'", TrainingError: None,
                   OptionError: None}):
-        module, fn, path = open_function(target)
+        limits = (build_seconds or DEFAULT_BUILD_SECONDS, build_memory or DEFAULT_BUILD_MEMORY)
+        with bounded(*limits, target, ("--build-seconds", "--build-memory")):
+            module, fn, path = open_function(target)  # its import runs the user's code too
         net = None
         if model_name is not None:
             net = getattr(module, model_name, None)
@@ -121,7 +127,8 @@ def train(target: str, steps: int, lr: str, output: Path, model_name: str | None
         try:
             training = run_training(fn, steps, lr, model=net, samples=_samples(module, samples),
                                     compare=compare, detail=detail, find=find,
-                                    guard=lambda f: run_user(f, path), title=path.stem)
+                                    guard=lambda f: run_user(f, path, limits),
+                                    title=path.stem)
         except TrainingError as err:
             raise click.BadParameter(str(err), param_hint=_hint(str(err))) from None
         try:
