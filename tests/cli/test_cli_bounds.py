@@ -80,7 +80,9 @@ def test_the_watchdog_restores_the_alarm_and_lets_a_quick_block_through():
     with bounded(5.0, 10 ** 12, "x()", ("--a", "--b")):
         total = sum(range(1000))
     assert total == 499500
-    assert signal.getsignal(signal.SIGALRM) is before
+    after = signal.getsignal(signal.SIGALRM)
+    assert after is before or (not callable(before) and callable(after))
+    signal.raise_signal(signal.SIGALRM)  # a late alarm: harmless (the default would end us)
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     with pytest.raises(ModelLimitError, match=r"x\(\) ran past its time limit of 0.1 s"):
         with bounded(0.1, None, "x()", ("--a", "--b")):

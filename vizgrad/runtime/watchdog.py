@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -65,6 +66,42 @@ def resident_bytes() -> int:
         return peak if sys.platform == "darwin" else peak * 1024
 
 
+#: the block being watched: (its memory limit, its reasons, its armed flag), or None
+_WATCHED: list[tuple[int, list[str], list[bool]] | None] = [None]
+_LOCK = threading.Lock()
+_WATCHER: list[threading.Thread] = []
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """What a SIGALRM sent just as a watched block ended meets: nothing."""
+
+
+def _watch(memory: int, why: list[str], armed: list[bool]) -> None:
+    """Watch this block's resident size with the one watcher thread of the process (started
+    on first use, so a training step costs no thread of its own)."""
+    with _LOCK:
+        _WATCHED[0] = (memory, why, armed)
+        if not _WATCHER or not _WATCHER[0].is_alive():
+            _WATCHER[:] = [threading.Thread(target=_watcher, name="vizgrad-memory-watchdog",
+                                            daemon=True)]
+            _WATCHER[0].start()
+
+
+def _watcher() -> None:
+    main_id = threading.main_thread().ident
+    while True:
+        time.sleep(SAMPLE_SECONDS)
+        if _WATCHED[0] is None or resident_bytes() <= _WATCHED[0][0]:
+            continue
+        with _LOCK:
+            watched = _WATCHED[0]
+            if watched is None or not watched[2] or main_id is None:
+                continue
+            watched[1].append("memory")
+            signal.pthread_kill(main_id, signal.SIGALRM)
+        time.sleep(REPEAT_SECONDS)
+
+
 def _gb(n: float) -> str:
     return f"{n / 1e9:.3g} GB" if n >= 1e9 else f"{n / 1e6:.3g} MB"
 
@@ -81,31 +118,20 @@ def bounded(seconds: float | None, memory: int | None, what: str,
         return
     why: list[str] = []
     armed = [True]  # cleared as soon as the block ends: a late alarm then does nothing
-    done = threading.Event()
 
     def alarm(signum: int, frame: object) -> None:
         if armed:
             why.append("time")
             raise WatchdogStop()
 
-    def watch() -> None:
-        main_id = threading.main_thread().ident
-        while not done.wait(SAMPLE_SECONDS):
-            if memory is not None and resident_bytes() > memory and armed:
-                why.append("memory")
-                if main_id is not None:
-                    signal.pthread_kill(main_id, signal.SIGALRM)
-                done.wait(REPEAT_SECONDS)
-
     old = signal.signal(signal.SIGALRM, alarm)
     old_timer = signal.setitimer(signal.ITIMER_REAL, 0)
-    watcher = threading.Thread(target=watch, name="vizgrad-memory-watchdog", daemon=True)
     stopped = False
     try:
         if seconds is not None:
             signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
         if memory is not None:
-            watcher.start()
+            _watch(memory, why, armed)
         try:
             yield
             armed.clear()
@@ -114,13 +140,13 @@ def bounded(seconds: float | None, memory: int | None, what: str,
             stopped = True
     finally:
         armed.clear()
-        done.set()
+        with _LOCK:  # the watcher sends no alarm past here
+            _WATCHED[0] = None
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        # a late alarm must find a handler: never back to the default, which ends the process
+        signal.signal(signal.SIGALRM, old if callable(old) else _ignore)
         if old_timer[0]:
             signal.setitimer(signal.ITIMER_REAL, *old_timer)
-        if watcher.is_alive():
-            watcher.join()
     if stopped and "memory" in why:
         raise ModelLimitError(
             f"{what} held more than {_gb(memory or 0)} of memory; raise the limit with "
