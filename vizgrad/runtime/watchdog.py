@@ -91,7 +91,8 @@ def _watcher() -> None:
     main_id = threading.main_thread().ident
     while True:
         time.sleep(SAMPLE_SECONDS)
-        if _WATCHED[0] is None or resident_bytes() <= _WATCHED[0][0]:
+        seen = _WATCHED[0]  # read once: the block may end meanwhile
+        if seen is None or resident_bytes() <= seen[0]:
             continue
         with _LOCK:
             watched = _WATCHED[0]
