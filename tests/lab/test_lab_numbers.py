@@ -25,8 +25,8 @@ def _help(*argv: str) -> str:
 #: the limits as documented (docs/lab.md, --help), written out here rather than read back
 #: from vizgrad.lab._limits: a change of a limit must change this table too
 SERVER = {"HEADER_TIMEOUT": 5.0, "MAX_HEADER_BYTES": 16384, "BODY_TIMEOUT": 10.0,
-          "KEEP_ALIVE": 5, "MAX_CONNECTIONS_PER_CLIENT": 64, "MAX_CONNECTIONS": 256,
-          "GRACEFUL_SHUTDOWN": 2}
+          "KEEP_ALIVE": 5, "MAX_CONNECTIONS_PER_CLIENT": 48, "MAX_CONNECTIONS": 256,
+          "GRACEFUL_SHUTDOWN": 2, "EVICT_AFTER": 1.0}
 REQUEST = {"max_body_bytes": 16384, "max_expression_length": 500, "max_nodes": 300,
            "layout_timeout": 10.0, "value_limit": 20.0, "cache_size": 512}
 
@@ -39,7 +39,7 @@ def test_the_limits_are_the_documented_ones():
 def test_serve_help_states_every_server_limit():
     text = _help("serve")
     for phrase in ("within 5 s", "16384 bytes (431", "within 10 s (408)", "close after 5 s",
-                   "hold 64 connections", "256 in all", "after 2 s", "(default 300)",
+                   "hold 48 connections", "256 in all", "after 2 s", "(default 300)",
                    "(default 10)", "(default 512)"):
         assert phrase in text, phrase
 

@@ -361,11 +361,12 @@ def write_one(G: Any, path: str | os.PathLike[str], opts: Options = Options(),
     sweep_one(target)
     # the player and the frames reuse the layout resolve ran: no second Graphviz run
     return with_layouts(partial(_write_one, target=target, fmt=fmt, title=title,
-                                on_step=on_step), job, None, opts)
+                                on_step=on_step, force=force), job, None, opts)
 
 
 def _write_one(job: Job, folder: None, opts: Options, *, target: Path, fmt: str,
-               title: str | None, on_step: Callable[[int], None] | None) -> list[Path]:
+               title: str | None, on_step: Callable[[int], None] | None,
+               force: bool = False) -> list[Path]:
     G = job.graph
     if fmt in ("gif", "mp4", "webp"):
         from ..write.raster.frames import animate

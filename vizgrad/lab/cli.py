@@ -37,7 +37,8 @@ _EPILOG = (
     f"bytes (431 past that), a request body must arrive within {lim.BODY_TIMEOUT:g} s (408), "
     f"idle keep-alive connections close after {lim.KEEP_ALIVE} s, one client address may "
     f"hold {lim.MAX_CONNECTIONS_PER_CLIENT} connections and each worker "
-    f"{lim.MAX_CONNECTIONS} in all (503 with Retry-After past either), and SIGTERM stops "
+    f"{lim.MAX_CONNECTIONS} in all (past either, a connection idle for "
+    f"{lim.EVICT_AFTER:g} s gives way; 503 with Retry-After when none can), and SIGTERM stops "
     f"requests still running after {lim.GRACEFUL_SHUTDOWN} s (503 shutting_down)."
 )
 
