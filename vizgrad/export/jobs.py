@@ -194,17 +194,28 @@ def _group_level(job: Job) -> int | None:
     level = info.get("level")
     if not info.get("auto") or "runs" in info or not isinstance(level, int):
         return None
-    return level if isinstance(job.source, nx.MultiDiGraph) else None
+    return level if isinstance(job.source, nx.MultiDiGraph) or hasattr(
+        job.source, "to_networkx") else None
 
 
-def _folded_like(job: Job) -> Any:
+def _auto_source(job: Job, o: DrawOptions, level: int) -> tuple[Any, DrawOptions]:
+    """The source and options that give the player the boxes an automatic collapse drew at
+    ``level``: a light graph as its networkx graph, folded as the picture was
+    (:func:`_folded_like`)."""
+    source = job.source
+    if hasattr(source, "to_networkx"):
+        source = source.to_networkx()
+    return _folded_like(job, source), o.replace(collapse=level)
+
+
+def _folded_like(job: Job, source: Any = None) -> Any:
     """The source as the drawn graph was collapsed from it: with the values after every
     group in one box (:func:`~vizgrad.graph.collapse.fold.fold_outside`) when the picture
     drew them so, so the player has the same boxes and steps as the pictures (the same
     nodes and steps as the source: its step numbers are the source's)."""
     from ..graph.collapse.fold import OUTSIDE, fold_outside
 
-    source = job.source
+    source = job.source if source is None else source
     folded = any(a.get("kind") == "group" and a.get("group") == OUTSIDE
                  for _, a in job.graph.nodes(data=True))
     mine = any(g == OUTSIDE for _, g in source.nodes(data="group"))
@@ -224,6 +235,6 @@ def player_source(job: Job, opts: Options) -> tuple[Any, DrawOptions, StepArg]:
         return job.source, o.replace(collapse=level), opts.step
     chosen = _group_level(job)
     if chosen is not None:  # the level the automatic collapse chose: its groups open
-        return _folded_like(job), o.replace(collapse=chosen), opts.step
+        return (*_auto_source(job, o, chosen), opts.step)
     k = job.view_step(opts.step)
     return job.graph, plain, "final" if k is None and opts.step is not None else k

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 import zlib
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_VIEWS", "VIEW_BUDGET", "find_examples", "frame_svg", "frames_of", "index",
            "opened_parts",
-           "pack_view", "plan",
+           "pack_view", "plan", "VIEW_SECONDS", "VIEW_SECONDS_EACH",
            "positions", "shown", "step_map", "table_rows", "unpack_view", "view_data", "views",
            "with_frames"]
 
@@ -53,6 +54,9 @@ __all__ = ["MAX_VIEWS", "VIEW_BUDGET", "find_examples", "frame_svg", "frames_of"
 VIEW_BUDGET = 2_000_000
 #: the most views one page lays out
 MAX_VIEWS = 40
+#: seconds the layouts of one page's views may take in all, and one view at most: a view
+#: that takes longer stays closed (and the page says so), the others still open
+VIEW_SECONDS, VIEW_SECONDS_EACH = 30.0, 5.0
 
 
 def positions(G: Any) -> list[int]:
@@ -237,7 +241,10 @@ def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, An
     within ``budget`` bytes and ``limit`` views (default :data:`VIEW_BUDGET`,
     :data:`MAX_VIEWS`): each laid out in place of the collapsed picture's boxes
     (:class:`~vizgrad.scene.opened.OpenScene`); once one does not fit, the rest
-    are left out (no more layouts)."""
+    are left out (no more layouts). A view whose layout runs past
+    :data:`VIEW_SECONDS_EACH` seconds, or past what is left of :data:`VIEW_SECONDS` (or of
+    the drawing's own ``timeout``, when smaller), is left out too."""
+    from ..exceptions import LayoutTimeoutError
     from ..scene.opened import OpenScene
 
     budget = VIEW_BUDGET if budget is None else budget
@@ -245,6 +252,7 @@ def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, An
     out: list[dict[str, Any]] = []
     spent = 0
     options = {k: v for k, v in options.items() if k not in ("scale", "rankdir")}
+    ends = time.monotonic() + min(VIEW_SECONDS, float(options.get("timeout") or VIEW_SECONDS))
     for chain, E in todo:
         if any(p in left for p in chain[:-1]):  # inside a group left out
             left.append(chain[-1])
@@ -252,8 +260,17 @@ def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, An
         if spent >= budget:
             left.append(chain[-1])
             continue
-        view = pack_view(view_data(OpenScene(E, base=scene, source=base, **options), prefix,
-                                   base, base=scene.graph))
+        left_s = ends - time.monotonic()
+        if left_s <= 0:
+            left.append(chain[-1])
+            continue
+        try:
+            opened = OpenScene(E, base=scene, source=base,
+                               **{**options, "timeout": min(left_s, VIEW_SECONDS_EACH)})
+        except LayoutTimeoutError:
+            left.append(chain[-1])
+            continue
+        view = pack_view(view_data(opened, prefix, base, base=scene.graph))
         if spent + len(view["z"]) > budget:
             left.append(chain[-1])
             spent = budget

@@ -227,6 +227,9 @@ def _coarser(p: Prepared, scene: Any, options: Options, ends: float) -> tuple[Pr
     keep = options.replace(merge_constants=False) if options.merge_constants is None else options
     for level in range(min(depth, int(now) - 1), 0, -1):
         q = prepare(fold_outside(p.source), keep.replace(collapse=level, model=None))
+        # chosen automatically, from the folded source and with the inputs as ``keep`` says:
+        # the player starts from the same, so its groups open (export.jobs.player_source)
+        q.graph.graph["collapsed"].update(auto=True, folded=True)
         coarser = _within(q.graph, options, ends)
         if coarser is None:
             break
