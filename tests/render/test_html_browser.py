@@ -98,20 +98,26 @@ def test_a_step_in_the_url_opens_that_step(open_page, fork_html):
     assert pg.locator("#counter").inner_text() == "final view"
 
 
-def test_the_picture_never_moves(open_page):
+def test_the_picture_keeps_its_size_and_follows_its_caption(open_page):
+    """The caption is the page's text above the picture, as tall as its own step needs: the
+    picture keeps its place across and its size, and starts just under the caption."""
     pg = open_page(player_html(examples.graph("softmax-nll")), width=1800)
     where = ("() => {\n"
              '      const stage = document.getElementById("stage");\n'
              "      const s = stage.getBoundingClientRect(), "
              'g = stage.querySelector("svg").getBoundingClientRect();\n'
-             "      return [s.x, s.y, s.width, s.height, g.x + stage.scrollLeft, "
-             "g.y + stage.scrollTop,\n"
-             "              g.width, g.height].map(Math.round);\n"
+             '      const c = document.getElementById("cap").getBoundingClientRect();\n'
+             "      return [s.x, s.width, g.x + stage.scrollLeft, g.width, g.height,\n"
+             "              s.y - c.bottom].map(Math.round);\n"
              "    }")
     first = pg.evaluate(where)
+    assert 0 <= first[-1] <= 12  # no band between the caption and the picture
+    tops = set()
     for _ in range(33):
         pg.keyboard.press("ArrowRight")
         assert pg.evaluate(where) == first
+        tops.add(round(pg.locator("#stage").bounding_box()["y"]))
+    assert len(tops) > 1  # the caption's room follows the step
 
 
 def test_fit_width_enlarges_a_small_picture(open_page, fork_html):

@@ -201,10 +201,14 @@ def _group_level(job: Job) -> int | None:
 def _auto_source(job: Job, o: DrawOptions, level: int) -> tuple[Any, DrawOptions]:
     """The source and options that give the player the boxes an automatic collapse drew at
     ``level``: a light graph as its networkx graph, folded as the picture was
-    (:func:`_folded_like`)."""
+    (:func:`_folded_like`), and the batch's inputs kept inside the boxes when the collapse
+    went a level coarser to fit (:func:`vizgrad.scene.prepare.fitted`)."""
+    info = job.graph.graph.get("collapsed") or {}
     source = job.source
     if hasattr(source, "to_networkx"):
         source = source.to_networkx()
+    if info.get("inputs", True) is False and o.merge_constants is None:
+        o = o.replace(merge_constants=False)
     return _folded_like(job, source), o.replace(collapse=level)
 
 

@@ -84,11 +84,14 @@ def _json_block(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def player_parts(scene: Scene, source: Any = None) -> dict[str, Any]:
+def player_parts(scene: Scene, source: Any = None, *,
+                 caption_apart: bool = False) -> dict[str, Any]:
     """What a page needs to replay ``scene``: the SVG, the per-step changes, the table rows
     (a group's with its parameters; their values come from ``source``, the graph it was
     collapsed from), each position's source step and the group boxes, and the words the
-    script shows (shared by the player and the lab).
+    script shows (shared by the player and the lab). ``caption_apart``: the page shows the
+    caption as text above the picture, which starts at the graph
+    (:func:`~vizgrad.write.playback.scene_svg`).
 
     >>> from vizgrad import examples
     >>> parts = player_parts(Scene(examples.graph("fork"), lang="zh"))
@@ -106,11 +109,13 @@ def player_parts(scene: Scene, source: Any = None) -> dict[str, Any]:
     words.update({k.split(".", 1)[1].replace(".", "_"): scene.word(k) for k in _WORDS})
     boxes = {str(G.nodes[n]["group"]): n for n in scene.order
              if scene.kind(n) == "group" and G.nodes[n].get("group")}
-    return {"svg": scene_svg(scene, scene.look(None), prefix=_PREFIX), "prefix": _PREFIX,
+    return {"svg": scene_svg(scene, scene.look(None), prefix=_PREFIX,
+                             caption_apart=caption_apart),
+            "prefix": _PREFIX,
             "playback": pack(play), "from": positions(G), "boxes": boxes,
             "captions": play["captions"], "rows": table_rows(scene, source), "words": words,
             "lang": scene.lang, "theme": scene.theme.name, "active": scene.theme.active,
-            "ids": ids.scheme()}
+            "ids": {**ids.scheme(), "badge": ids.badge(), "badge_text": ids.badge_text()}}
 
 
 #: words the script fills in (``{path}``, ``{q}``, ``{i}``, ``{n}``, ``{name}`` are filled there)
@@ -195,6 +200,21 @@ def _groups_hint(scene: Scene, data: dict[str, Any]) -> str:
     return f'<p class="hint groups" id="groups-hint">{html.escape(text)}</p>'
 
 
+def _caption(scene: Scene) -> str:
+    """The caption as the page's own text above the picture, so it wraps to the screen and
+    the picture starts at the graph: the final view's, which the script replaces with each
+    step's (read from the picture's caption shapes, kept outside its view)."""
+    if not scene.caption:
+        return '<div class="cap" id="cap" hidden></div>'
+    e = html.escape
+    look = scene.look(None)
+    badge, text = look.get(ids.badge(), {}), look.get(ids.badge_text(), {})
+    lines = "".join(f"<div>{e(line)}</div>" for line in scene.caption_lines(None))
+    return (f'<div class="cap" id="cap" aria-live="polite"><span class="badge" '
+            f'style="background:{e(badge.get("fill", ""))};color:{e(text.get("fill", ""))}">'
+            f'{e(text.get("text", ""))}</span><div class="lines">{lines}</div></div>')
+
+
 def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
                 title: str | None = None, interval_ms: int | None = None, fit: bool = False,
                 max_views: int | None = None, **overrides: Any) -> str:
@@ -267,7 +287,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
                           f"got {interval_ms!r}")
     paced = [round(s * 1000) for s in pace(scene)] if interval_ms is None else [interval_ms]
     holds = " ".join(map(str, paced))  # ms each position is held while playing
-    parts = player_parts(scene, source)
+    parts = player_parts(scene, source, caption_apart=True)
     e, w = html.escape, scene.word
     last = scene.last
     heading = tx.typeset(title) if title is not None else tx.formula(G, G.graph["root"])
@@ -329,7 +349,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
 </div>
 <p class="hint">{e(w("player.hint", pending=w("pending"), none=tx.NOT_REACHED))}</p>
 {_groups_hint(scene, data)}
-<p class="now" id="now" aria-hidden="true"></p>
+{_caption(scene)}
 {stage}
 {parts["svg"]}</figure>
 {_table(scene, parts)}

@@ -127,7 +127,7 @@ def view_data(scene: Scene, prefix: str, source: Any = None, *, base: Any = None
                            "names": {n: box_name(scene, n) for n in boxes.values()},
                            "steps": step_map(base if base is not None else G, G, opened)}
     if svg:
-        text = scene_svg(scene, scene.look(None), prefix=prefix)
+        text = scene_svg(scene, scene.look(None), prefix=prefix, caption_apart=True)
         out["svg"] = with_frames(scene, text, frames, prefix) if frames else text
     return out
 
@@ -212,6 +212,7 @@ def plan(H: Any, source: Any, level: Any, steps: str,
     from ..graph.collapse import collapse
 
     limit = MAX_VIEWS if limit is None else limit
+    inputs = (H.graph.get("collapsed") or {}).get("inputs", True)  # the copies kept, or not
     out: list[tuple[list[str], Any]] = []
     queue: list[tuple[list[str], Any]] = [([], H)]
     seen = []
@@ -226,7 +227,7 @@ def plan(H: Any, source: Any, level: Any, steps: str,
             seen.append(path)
             if len(out) >= limit:
                 continue
-            E = collapse(source, level, steps=steps, expand=[*chain, path])
+            E = collapse(source, level, steps=steps, expand=[*chain, path], inputs=inputs)
             for p in (*chain, path):
                 _inside(E, p, [n for n in E if str(E.nodes[n].get("group") or "") == p])
             out.append(([*chain, path], E))

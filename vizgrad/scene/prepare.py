@@ -230,6 +230,8 @@ def _coarser(p: Prepared, scene: Any, options: Options, ends: float) -> tuple[Pr
         # chosen automatically, from the folded source and with the inputs as ``keep`` says:
         # the player starts from the same, so its groups open (export.jobs.player_source)
         q.graph.graph["collapsed"].update(auto=True, folded=True)
+        if keep.merge_constants is False:
+            q.graph.graph["collapsed"]["inputs"] = False
         coarser = _within(q.graph, options, ends)
         if coarser is None:
             break

@@ -30,7 +30,8 @@ from .svgout import svg_document
 if TYPE_CHECKING:
     from ..scene.scene import Scene
 
-__all__ = ["changed", "look_at", "node_table", "pack", "playback", "scene_svg", "unpack"]
+__all__ = ["caption_band", "changed", "look_at", "node_table", "pack", "playback", "scene_svg",
+           "unpack"]
 
 Look = dict[str, dict[str, str]]
 
@@ -45,17 +46,50 @@ def changed(before: Look, after: Look) -> Look:
     return {sid: look for sid, look in after.items() if before.get(sid) != look}
 
 
-def scene_svg(scene: Scene, look: Look, *, prefix: str = "", title: str = "") -> str:
+def scene_svg(scene: Scene, look: Look, *, prefix: str = "", title: str = "",
+              caption_apart: bool = False) -> str:
     """The scene's SVG element with every shape (hidden ones kept), for inline use.
 
     The XML declaration and the fixed ``max-width`` style are left out so the
-    page decides the size (natural, fit to width, or larger).
+    page decides the size (natural, fit to width, or larger). ``caption_apart``: the page
+    shows the caption as its own text above the picture, so the picture starts at the
+    graph (:func:`caption_band`); the caption's shapes stay, outside the view, for the
+    script to read.
+
+    >>> from vizgrad import examples
+    >>> from vizgrad.scene import Scene
+    >>> scene = Scene(examples.graph("fork"))
+    >>> svg = scene_svg(scene, scene.look(None), caption_apart=True)
+    >>> float(svg.split('viewBox="')[1].split()[1]) == caption_band(scene) > 0
+    True
     """
     G = scene.graph
     svg = svg_document(scene, look, title=title or tx.formula(G, G.graph["root"]),
                        prefix=prefix, keep_hidden=True)
     svg = svg.split("\n", 1)[1]  # no <?xml ...?> inside HTML
-    return svg.replace(' style="max-width:100%;height:auto"', "", 1)
+    svg = svg.replace(' style="max-width:100%;height:auto"', "", 1)
+    top = caption_band(scene) if caption_apart else 0.0
+    if top > 0:
+        w, h = _n(scene.width), _n(scene.height)
+        svg = svg.replace(f'height="{h}pt" viewBox="0 0 {w} {h}"',
+                          f'height="{_n(scene.height - top)}pt" '
+                          f'viewBox="0 {_n(top)} {w} {_n(scene.height - top)}"', 1)
+    return svg
+
+
+def _n(v: float) -> str:
+    """A number as the SVG's root writes it (svgout): two decimals at most."""
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def caption_band(scene: Scene) -> float:
+    """The height, in the picture's units, of the caption's band above the graph (less a
+    margin): what a page that shows the caption as text leaves out of the picture."""
+    if not scene.caption or not scene.caption_rows:
+        return 0.0
+    margin = scene.preset.font
+    return max(0.0, round(scene.graph_box[1] - margin, 2))
 
 
 def node_table(scene: Scene) -> list[dict[str, str]]:

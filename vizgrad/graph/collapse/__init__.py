@@ -161,6 +161,8 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
     H = finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
                 {"level": level, "steps": mode, **_sample_info(chosen, sample)})
     H.graph["collapsed"]["nodes"] = values  # the values of the graph given
+    if not inputs:  # said, so that a group opened later keeps the copies too
+        H.graph["collapsed"]["inputs"] = False
     return H
 
 

@@ -41,3 +41,28 @@ export function captionOver(box, svg, prefix, over) {
   }));
   over.classList.toggle("on", cut);
 }
+
+// The caption as the page's own text above the picture (the step player): `box` gets the
+// badge (its word and colours) and one <div> per caption line shown in the picture, read from
+// the picture's caption shapes (outside its view), so it wraps to the screen. `badge`: the
+// ids of the badge's rect and text.
+export function captionText(svg, prefix, box, badge) {
+  if (!box || box.hidden) { return; }
+  const doc = svg.ownerDocument;
+  const get = function (id) {
+    return svg.querySelector("#" + CSS.escape(prefix + id)) || doc.getElementById(prefix + id);
+  };
+  const lines = captionLines(svg, prefix)
+    .filter(function (el) { return el.getAttribute("display") !== "none" && el.textContent.trim(); });
+  const rect = badge ? get(badge.rect) : null;
+  const word = badge ? get(badge.text) : null;
+  const tag = box.querySelector(".badge");
+  if (tag && word) {
+    tag.textContent = word.textContent;
+    tag.style.background = rect ? rect.getAttribute("fill") : "";
+    tag.style.color = word.getAttribute("fill") || "";
+  }
+  box.querySelector(".lines").replaceChildren.apply(box.querySelector(".lines"), lines.map(function (el) {
+    return Object.assign(doc.createElement("div"), { textContent: el.textContent });
+  }));
+}

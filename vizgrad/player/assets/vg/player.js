@@ -5,7 +5,7 @@ import { fill } from "./words.js";
 import { boxId, cellOf, frameLabelId, nodeOf, setScheme } from "./ids.js";
 import { create, reveal } from "./playback.js";
 import { zoomControl } from "./zoom.js";
-import { captionLine } from "./caption.js";
+import { captionText } from "./caption.js";
 import { buildRows, markActive, rowIndex, showCell, showCells, showParams } from "./table.js";
 import { attach } from "./find.js";
 import { glide } from "./move.js";
@@ -18,7 +18,7 @@ setScheme(data.ids);
 var stage = document.getElementById("stage");
 var counter = document.getElementById("counter");
 var slider = document.getElementById("slider");
-var now = document.getElementById("now");
+var cap = document.getElementById("cap");
 var findBox = document.getElementById("find");
 var found = document.getElementById("found");
 var zoomLabel = document.getElementById("zoom");
@@ -284,8 +284,8 @@ function showSample() {
 }
 if (sampleBox) { sampleBox.addEventListener("change", showSample); }
 
-function caption() { captionLine(stage, view.svgEl, prefix, now); }
-stage.addEventListener("scroll", caption);
+var badge = { rect: data.ids.badge, text: data.ids.badge_text };
+function caption() { captionText(view.svgEl, prefix, cap, badge); }
 
 // how long each position is held while playing: one number for every step, or one per
 // step and the final view (each caption's reading time, the GIF's and animated SVG's pace)
