@@ -80,6 +80,8 @@ export function create(svg, packed, prefix, onChange) {
     position: function () { return at; },
     active: function (k) { return data.active[k === undefined ? at : k]; },
     look: function (id) { return model[id]; },
+    // the ids of the shapes whose look position k changes
+    changed: function (k) { return Object.keys(changes[k === undefined ? at : k] || {}); },
     // show position k (0..last are steps, last + 1 is the final view)
     show: function (k) {
       k = Math.max(0, Math.min(end, k));
@@ -139,4 +141,53 @@ export function reveal(box, svg, id, prefix, smooth) {
     box.scrollLeft = left;
     box.scrollTop = top;
   }
+}
+
+// Scroll `box` so the shapes of `ids` (the boxes a step changes, the active one last) are
+// inside it: their span centred where it fits, else cutting into each, else the first; then
+// the page, when that part of the picture lies outside the window (a phone's screen),
+// below `under` (the sticky bar). Smoothly when `smooth`, unless the reader prefers reduced
+// motion.
+export function revealAll(box, svg, ids, prefix, smooth, under) {
+  var doc = svg.ownerDocument;
+  var els = ids.map(function (id) { return doc.getElementById(prefix + id); })
+    .filter(function (el) { return el && el.getAttribute("display") !== "none"; });
+  if (!els.length || !box) { return; }
+  var rects = els.map(function (el) { return el.getBoundingClientRect(); });
+  var b = box.getBoundingClientRect();
+  var pad = 24;
+  // where the window of one axis starts (client coordinates) to show the rectangles: their
+  // span centred when it fits, else a place that cuts into every one, else the first one
+  function place(lo, hi, from, size) {
+    var first = lo(rects[0]);
+    var low = Math.min.apply(null, rects.map(lo));
+    var high = Math.max.apply(null, rects.map(hi));
+    if (low >= from + pad && high <= from + size - pad) { return from; }
+    if (high - low <= size - 2 * pad) { return (low + high) / 2 - size / 2; }
+    var a = Math.max.apply(null, rects.map(lo)) - size + pad;  // every one starts before the end
+    var z = Math.min.apply(null, rects.map(hi)) - pad;  // and ends after the start
+    if (a <= z) { return Math.max(a, Math.min(z, low - pad)); }
+    var w = hi(rects[0]) - first;
+    return w <= size - 2 * pad ? first + w / 2 - size / 2 : first - pad;
+  }
+  var left = box.scrollLeft + place(function (r) { return r.left; },
+    function (r) { return r.right; }, b.left, b.width) - b.left;
+  var top = box.scrollTop + place(function (r) { return r.top; },
+    function (r) { return r.bottom; }, b.top, b.height) - b.top;
+  var u = { top: Math.min.apply(null, rects.map(function (r) { return r.top; })),
+    bottom: Math.max.apply(null, rects.map(function (r) { return r.bottom; })) };
+  var moved = top - box.scrollTop;
+  var gentle = smooth && !still();
+  if (left !== box.scrollLeft || top !== box.scrollTop) {
+    if (gentle && box.scrollTo) { box.scrollTo({ left: left, top: top, behavior: "smooth" }); }
+    else { box.scrollLeft = left; box.scrollTop = top; }
+  }
+  // where the shapes will be on the page once the box has scrolled
+  var shownTop = Math.max(b.top, u.top - moved);
+  var shownBottom = Math.min(b.bottom, u.bottom - moved);
+  var floor = under ? under.getBoundingClientRect().bottom : 0;
+  var by = 0;
+  if (shownBottom > window.innerHeight - 8) { by = shownBottom - window.innerHeight + pad; }
+  if (shownTop - by < floor + 8) { by = shownTop - floor - pad; }
+  if (by) { window.scrollBy({ top: by, behavior: gentle ? "smooth" : "auto" }); }
 }

@@ -3,7 +3,7 @@
 // with the lab.
 import { fill } from "./words.js";
 import { boxId, cellOf, frameLabelId, nodeOf, setScheme } from "./ids.js";
-import { create, reveal } from "./playback.js";
+import { create, reveal, revealAll } from "./playback.js";
 import { zoomControl } from "./zoom.js";
 import { captionText } from "./caption.js";
 import { buildRows, markActive, rowIndex, showCell, showCells, showParams } from "./table.js";
@@ -245,6 +245,21 @@ function saveHash() {
   } catch (e) { /* file:// in some browsers */ }
 }
 
+// the boxes position k writes a value or grad in (else the active one): what a step brings
+// into view
+function changedBoxes(k, active) {
+  var out = [];
+  var mine = active ? boxId(active) : null;
+  if (k <= play.last) {
+    play.changed(k).forEach(function (id) {  // a value or grad written: its box
+      var c = cellOf(id);
+      var box = c ? boxId(c.node) : null;
+      if (box && box !== mine && out.indexOf(box) < 0 && shape(view, box)) { out.push(box); }
+    });
+  }
+  return out.length || !mine ? out : [mine];
+}
+
 function show(k, fromHash, instant) {
   k = Math.max(0, Math.min(play.end, k));
   if (k === current) { return; }
@@ -258,7 +273,8 @@ function show(k, fromHash, instant) {
   showParams(view.tbody, k);
   var active = play.active(k);
   markActive(view.tbody, active);
-  reveal(stage, view.svgEl, active ? boxId(active) : null, prefix, !instant);
+  revealAll(stage, view.svgEl, changedBoxes(k, active), prefix, !instant,
+            document.querySelector(".bar"));
   showSample();
   caption();
   if (!fromHash) { saveHash(); }
