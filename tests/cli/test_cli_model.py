@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from vizgrad import from_json
@@ -117,7 +120,13 @@ def test_sibling_imports_work(run, model, tmp_path):
     ("def build():\n    return []\n", ":build", "got an empty list"),
     ("build = 3\n", ":build", "model.py:build is not a function but int 3"),
     (VALUE, ":9x", "is not a function name"),
-], ids=["no-function", "syntax", "float", "empty", "not-callable", "bad-name"])
+    ("from vizgrad import Value\nx = Value(2.0)\nloss = x * x + x\nloss.backward()\n", "",
+     "model.py has no function build(): it computes loss at module level; add "
+     "'def build(): return loss' at the end of the file (after loss.backward())"),
+    ("import math\n", "", "model.py has no function build(): add one that computes the loss, "
+     "calls loss.backward() and returns it"),
+], ids=["no-function", "syntax", "float", "empty", "not-callable", "bad-name", "script",
+        "no-loss"])
 def test_model_errors_are_clear(run, model, source, spec_suffix, message):
     path = model(source)
     out = run("render", f"{path}{spec_suffix}", "-o", "x.svg", code=2).output
@@ -162,3 +171,16 @@ def test_a_vizgrad_error_inside_build_is_a_failure_with_its_message(run, model):
     """)
     out = run("render", f"{path}:build", "-o", "x.svg", code=1).output
     assert "log is only defined for x > 0" in out
+
+
+def test_the_readmes_own_net_renders_in_one_command(run, tmp_path):
+    """The README's "Your own net" script, as written there, with the command it shows."""
+    pytest.importorskip("micrograd", reason="micrograd 0.1.0 is a test dependency")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    (script,) = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+                 if "def build():" in b]
+    (tmp_path / "model.py").write_text(script, encoding="utf-8")
+    assert "vizgrad render model.py -o model.html" in readme
+    run("render", str(tmp_path / "model.py"), "-o", str(tmp_path / "model.svg"))
+    svg = (tmp_path / "model.svg").read_text(encoding="utf-8")
+    assert re.search(r">L0(/N1)? · \d+ values<", svg) and "net read: model (MLP)" in svg

@@ -189,10 +189,7 @@ def load(spec: str, model: str | None = None, *, search: bool = True,
     module = _import(path)
     fn = getattr(module, func, None)
     if fn is None:
-        found = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
-                       and getattr(v, "__module__", None) == module.__name__)
-        hint = f"; its functions are: {', '.join(found)}" if found else ""
-        raise ModelLoadError(f"{path.name} has no function {func!r}{hint}")
+        raise ModelLoadError(_no_function(module, path.name, func))
     if not callable(fn):
         raise ModelLoadError(
             f"{path.name}:{func} is not a function but {type(fn).__name__} {fn!r:.40}")
@@ -274,6 +271,35 @@ def run_user(fn: Any, path: Path,
         raise
     except Exception as err:  # the user's function failed: show their frames, not ours
         raise _failed(f"{path.name}:{getattr(fn, '__name__', 'build')}()", err, path) from None
+
+
+def _no_function(module: Any, file: str, func: str) -> str:
+    """What to say when ``file`` has no ``func``: the function to add (a script that computes
+    its loss at module level returns that Value, the largest graph of the module's Values),
+    or the functions it has.
+
+    >>> import types
+    >>> m = types.ModuleType("m")
+    >>> print(_no_function(m, "net.py", "build"))  # doctest: +NORMALIZE_WHITESPACE
+    net.py has no function build(): add one that computes the loss, calls loss.backward() and
+    returns it (def build(): ...; return loss), or name another function: net.py:FUNC
+    """
+    mine = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
+                  and getattr(v, "__module__", None) == module.__name__)
+    if func != "build":
+        return f"{file} has no function {func!r}" + (
+            f"; its functions are: {', '.join(mine)}" if mine else "")
+    hint = f" (its functions: {', '.join(mine)}; name one as {file}:{mine[0]})" if mine else ""
+    values = [(len(_graph_ids([v])), n) for n, v in vars(module).items()
+              if not n.startswith("_") and is_value(v) and not isinstance(v, type)]
+    if values:
+        name = max(values, key=lambda t: (t[0], t[1] == "loss"))[1]
+        return (f"{file} has no function build(): it computes {name} at module level; add "
+                f"'def build(): return {name}' at the end of the file (after "
+                f"{name}.backward()){hint}")
+    return (f"{file} has no function build(): add one that computes the loss, calls "
+            f"loss.backward() and returns it (def build(): ...; return loss), or name another "
+            f"function: {file}:FUNC{hint}")
 
 
 def _graph_ids(roots: list[Any]) -> set[int]:
