@@ -108,7 +108,7 @@ def _without_animation(svg: str) -> list[str]:
 
 
 def _final_shapes(d) -> list[str]:
-    static = d.svg().splitlines()
+    static = d.svg(full_height=True).splitlines()  # the animation keeps one height
     return static[static.index(next(s for s in static if 'class="vg-background"' in s)) + 1:-1]
 
 
@@ -123,7 +123,7 @@ def test_rsvg_draws_the_final_view(tmp_path, fork, fork_svg):
     if shutil.which("rsvg-convert") is None:
         pytest.skip("rsvg-convert is not installed (apt install librsvg2-bin)")
     (tmp_path / "a.svg").write_text(fork_svg, encoding="utf-8")
-    (tmp_path / "s.svg").write_text(fork.svg(), encoding="utf-8")
+    (tmp_path / "s.svg").write_text(fork.svg(full_height=True), encoding="utf-8")
     for name in ("a", "s"):
         subprocess.run(["rsvg-convert", str(tmp_path / f"{name}.svg"), "-o",
                         str(tmp_path / f"{name}.png")], check=True, timeout=60)

@@ -106,9 +106,16 @@ def test_final_view_is_the_default_after_backward(fork_svgs, G):
     assert draw(G).svg() == draw(G, "final").svg() != draw(G, 7).svg()
 
 
-def test_every_step_has_one_viewbox_and_fixed_geometry(fork_svgs):
+def test_every_step_has_one_layout_and_keeps_only_its_own_caption_rows(fork_svgs):
     roots = list(fork_svgs.values())
-    assert len({r.get("viewBox") for r in roots}) == 1
+    boxes = [list(map(float, r.get("viewBox").split())) for r in roots]
+    assert len({(b[0], b[2], round(b[1] + b[3], 1)) for b in boxes}) == 1  # one bottom edge
+    lines = [sum(1 for i, el in elements(r).items() if i.startswith("cap-")
+                 and "".join(el.itertext()).strip()) for r in roots]
+    assert lines[0] == 1 and max(lines) == 3  # step 0: one line; the final view: more
+    line = (boxes[0][1] - min(b[1] for b in boxes)) / (max(lines) - lines[0])
+    for b, n in zip(boxes, lines):  # each starts lower by the caption rows it leaves empty
+        assert b[1] == pytest.approx(boxes[0][1] - (n - lines[0]) * line, abs=0.02)
     first = elements(roots[0])
     for root in roots[1:]:
         for eid, el in elements(root).items():
@@ -386,8 +393,11 @@ def test_a_micrograd_value_draws_with_two_edges_for_a_plus_a():
 def test_every_example_draws_at_every_step():
     for name in examples.names():
         d = draw(examples.graph(name))
+        end = [float(v) for v in parse(d.svg()).get("viewBox").split()]
         for k in range(d.scene.last + 1):
-            assert parse(d.at(k).svg()).get("viewBox") == parse(d.svg()).get("viewBox")
+            box = [float(v) for v in parse(d.at(k).svg()).get("viewBox").split()]
+            assert (box[0], box[2]) == (end[0], end[2])  # one width
+            assert box[1] + box[3] == pytest.approx(end[1] + end[3], abs=0.02)  # one bottom
 
 
 def test_chain_rule_starts_a_first_arrival_at_not_reached():

@@ -4,7 +4,9 @@
 :func:`vizgrad.to_networkx` and returns a :class:`Drawing`. After
 ``backward()`` it shows the final view (every contribution on its edge,
 every grad final); ``step=k`` shows the state right after step ``k``, on the
-same layout, so pictures of different steps line up exactly::
+same layout: every shape of the graph keeps its coordinates and every picture ends at the
+same bottom edge, while each starts above its own caption (a step of one caption line
+keeps no room for the longest caption of another)::
 
     >>> from vizgrad import Value
     >>> a, b = Value(-2.0, label="a"), Value(3.0, label="b")
@@ -15,8 +17,10 @@ same layout, so pictures of different steps line up exactly::
     <Drawing of q, final view, 5 nodes>
     >>> import xml.etree.ElementTree as ET
     >>> root = ET.fromstring(d.svg())
-    >>> root.get("viewBox") == ET.fromstring(d.at(0).svg()).get("viewBox")
-    True
+    >>> box, box0 = (list(map(float, r.get("viewBox").split())) for r in
+    ...              (root, ET.fromstring(d.at(0).svg())))
+    >>> box[1] + box[3] == box0[1] + box0[3], box0[1] > box[1]
+    (True, True)
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from ..runtime.files import write_atomic
 from ..exceptions import OptionError, RenderError
 from ..options import DEFAULT_MAX_NODES, Options, StepArg, options_for
 from ..style import text
-from .svgout import svg_document
+from .svgout import empty_rows, svg_document
 from .animated import DEFAULT_FINAL_HOLD, DEFAULT_HOLD, animated_svg
 from ..scene.prepare import Prepared, fitted
 from ..scene.scene import Scene
@@ -76,17 +80,25 @@ class Drawing:
         G, s = self.graph, self.scene
         return f"{text.formula(G, G.graph['root'])} · {s.caption_texts(self.step)[0]}"
 
-    def svg(self) -> str:
-        """The standalone SVG text (same graph, options and step → same bytes)."""
+    def svg(self, *, full_height: bool = False) -> str:
+        """The standalone SVG text (same graph, options and step → same bytes). It keeps
+        room only for its own step's caption; ``full_height``: for the longest caption of
+        any step, as the animated SVG and the GIF do (every frame one size)."""
+        if full_height:
+            return self._document(0.0)
         if self._svg is None:
-            s = self.scene
-            desc = "\n".join(s.caption_texts(self.step)[1:])
-            self._svg = svg_document(s, s.look(self.step), title=self.title(), desc=desc)
-            if getattr(s, "frames", None):  # groups opened in place: their frames
-                from .group_frames import frames_of, with_frames
-
-                self._svg = with_frames(s, self._svg, frames_of(s), "")
+            self._svg = self._document(empty_rows(self.scene, self.step))
         return self._svg
+
+    def _document(self, drop: float) -> str:
+        s = self.scene
+        desc = "\n".join(s.caption_texts(self.step)[1:])
+        svg = svg_document(s, s.look(self.step), title=self.title(), desc=desc, drop=drop)
+        if getattr(s, "frames", None):  # groups opened in place: their frames
+            from .group_frames import frames_of, with_frames
+
+            svg = with_frames(s, svg, frames_of(s), "")
+        return svg
 
     def slides(self) -> list[str]:
         """The picture as slides, each readable at 14 pt on a 960×540 slide: one SVG when

@@ -17,7 +17,8 @@ from ..scene.shapes import Shape
 if TYPE_CHECKING:
     from ..scene.scene import Scene
 
-__all__ = ["FONTS", "layered", "shape_element", "svg_document", "svg_shapes", "xml_text"]
+__all__ = ["CAPTION_CLASSES", "FONTS", "empty_rows", "layered", "shape_element", "svg_document",
+           "svg_shapes", "xml_text"]
 
 #: The font stack: DejaVu Sans (the widths layout measures), common Latin fallbacks,
 #: then CJK fonts for Chinese words.
@@ -95,10 +96,32 @@ def layered(scene: Scene) -> list[Shape]:
     return sorted(scene.shapes, key=_layer)
 
 
+#: the classes of the caption's shapes (the badge and the lines), above the graph
+CAPTION_CLASSES = frozenset({"vg-badge", "vg-badge-text", "vg-caption", "vg-rule"})
+
+
+def empty_rows(scene: Scene, step: int | None) -> float:
+    """The height, in points, of the caption rows that ``step`` leaves empty: every step
+    has room for the longest caption of any step, and a picture of one step need not keep
+    it (a still picture starts that much lower).
+
+    >>> from vizgrad import examples
+    >>> from vizgrad.scene import Scene
+    >>> s = Scene(examples.graph("fork"))
+    >>> s.caption_rows, len(s.caption_lines(0)), empty_rows(s, 0) == 2 * s.preset.caption * 1.45
+    (3, 1, True)
+    """
+    if not scene.caption:
+        return 0.0
+    used = len([line for line in scene.caption_lines(step) if line.strip()])
+    return round(max(0, scene.caption_rows - max(used, 1)) * scene.preset.caption * 1.45, 2)
+
+
 def svg_shapes(scene: Scene, look: dict[str, dict[str, str]], *, prefix: str = "",
-               keep_hidden: bool = False) -> list[str]:
+               keep_hidden: bool = False, drop: float = 0.0) -> list[str]:
     """One SVG element per shape, edges under labels under boxes; hidden ones left out
-    unless ``keep_hidden`` (then they carry ``display="none"``)."""
+    unless ``keep_hidden`` (then they carry ``display="none"``). ``drop``: the caption's
+    shapes move down by this much (onto the graph, over the rows its step leaves empty)."""
     hatch = f"{prefix}vg-hatch-{scene.theme.name}"
     out = []
     for sh in layered(scene):
@@ -107,23 +130,28 @@ def svg_shapes(scene: Scene, look: dict[str, dict[str, str]], *, prefix: str = "
         if hidden and not keep_hidden:
             continue
         head = f'id="{prefix}{sh.id}" class="{sh.cls}"' + (' display="none"' if hidden else "")
+        if drop and sh.cls in CAPTION_CLASSES:
+            head += f' transform="translate(0 {_n(drop)})"'
         out.append(shape_element(sh, lk, head, hatch))
     return out
 
 
 def svg_document(scene: Scene, look: dict[str, dict[str, str]], *, title: str, desc: str = "",
                  prefix: str = "", keep_hidden: bool = False, extra_class: str = "",
-                 shapes: list[str] | None = None, style: str = "") -> str:
+                 shapes: list[str] | None = None, style: str = "", drop: float = 0.0) -> str:
     """A standalone SVG document of ``look``; ``shapes`` (elements written elsewhere)
-    replace the shapes of ``look``, and ``style`` becomes a ``<style>`` sheet."""
+    replace the shapes of ``look``, and ``style`` becomes a ``<style>`` sheet. ``drop``:
+    the caption rows this step leaves empty, in points: the caption moves down onto the
+    graph and the picture starts that much lower (see :func:`empty_rows`)."""
     th = scene.theme
-    w, h = _n(scene.width), _n(scene.height)
+    w, h = _n(scene.width), _n(scene.height - drop)
+    top = f' y="{_n(drop)}"' if drop else ""
     cls = f"vizgrad vg-theme-{th.name}" + (f" {extra_class}" if extra_class else "")
     hatch = f"{prefix}vg-hatch-{th.name}"
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{h}pt" '
-        f'viewBox="0 0 {w} {h}" class="{cls}" role="img" xml:space="preserve" '
+        f'viewBox="0 {_n(drop)} {w} {h}" class="{cls}" role="img" xml:space="preserve" '
         f'style="max-width:100%;height:auto" font-family="{_attr(FONTS)}">',
         f"<title>{xml_text(title)}</title>",
     ]
@@ -135,8 +163,8 @@ def svg_document(scene: Scene, look: dict[str, dict[str, str]], *, title: str, d
         f'<line x1="1" y1="0" x2="1" y2="6" stroke="{th.hatch}" stroke-width="1.6"/>'
         f"</pattern></defs>",
         *([f"<style>{style}</style>"] if style else []),
-        f'<rect class="vg-background" width="{w}" height="{h}" fill="{th.background}"/>',
-        *(svg_shapes(scene, look, prefix=prefix, keep_hidden=keep_hidden)
+        f'<rect class="vg-background"{top} width="{w}" height="{h}" fill="{th.background}"/>',
+        *(svg_shapes(scene, look, prefix=prefix, keep_hidden=keep_hidden, drop=drop)
           if shapes is None else shapes),
         "</svg>",
     ]
