@@ -273,11 +273,14 @@ def test_the_chapter_lab_in_chinese(zh_page):
     expect(check.locator("td.error")).to_have_text("4.1933e-10")
     expect(check.locator("td.backprop")).to_have_text("−3")
     expect(pg.locator("#check-caption")).to_contain_text("h = 1e-6")
-    lines = pg.evaluate(
-        '() => [...document.querySelectorAll("#check-table thead th")].map((th) => {\n'
-        "      const r = document.createRange(); r.selectNodeContents(th); "
-        "return r.getClientRects().length; })")
-    assert lines == [1, 1, 1, 1]  # 反向传播 on one line, not one character per line
+    heads = pg.evaluate('() => [...document.querySelectorAll("#check-table thead th")]'
+                        '.map((th) => th.textContent.trim())')
+    cells = pg.evaluate(
+        '() => [...document.querySelectorAll("#check-table tr[data-input=a] td")].map((td) =>'
+        ' [td.dataset.label, td.getBoundingClientRect().height])')
+    assert [label for label, _ in cells] == heads[1:]  # each number under its labelled line
+    assert all(height < 40 for _, height in cells), cells  # 反向传播 on one line, not one
+    # character per line
     calls: list[str] = []
     pg.on("request", lambda req: calls.append(req.url) if "/api/" in req.url else None)
     pg.get_by_label("输入 a（−20–20）").fill("25")

@@ -132,3 +132,32 @@ def test_axe_finds_no_violation_in_the_lab(open_lab, width, height, hash_, local
              for v in results.response["violations"]]
     assert results.response["passes"]  # it ran its rules
     assert found == []
+
+
+@pytest.mark.parametrize(("hash_", "heading", "inputs", "fork_words"), [
+    ("#example=fork&step=7", "One input, two paths: how do the gradients add up?",
+     "Inputs · start from two paths", True),
+    ("#example=softmax-nll&step=31", "Your graph: where does each gradient come from?",
+     "Inputs · set the values", False),
+])
+def test_the_headings_describe_the_graph_shown(open_lab, hash_, heading, inputs, fork_words):
+    pg = open_lab(1400, 900, hash_)
+    expect(pg.locator("h1")).to_have_text(heading)
+    expect(pg.locator("#lab-h-inputs")).to_have_text(inputs)
+    explained = pg.locator("#explain-panel").inner_text()
+    assert ("a = −2, b = 3" in explained) is fork_words  # the fork's own numbers, or none
+    assert ("fork graph" in pg.locator("header.intro").inner_text()) is fork_words
+
+
+def test_the_gradient_check_fits_a_phone_and_keeps_every_number_whole(open_lab):
+    pg = open_lab(390, 844, "#example=softmax-nll&step=31")
+    expect(pg.locator("#check-table")).to_be_visible()
+    lines = pg.evaluate("""() => [...document.querySelectorAll('#check-table td')].map((td) => {
+      const r = document.createRange(); r.selectNodeContents(td);
+      return [td.textContent, new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size];
+    })""")
+    assert lines and all(n == 1 for _, n in lines), lines  # "4.1933e/-10" no more
+    table = pg.locator("#check-table").bounding_box()
+    assert table["x"] >= 0 and table["x"] + table["width"] <= 390
+    assert pg.evaluate("() => { const w = document.getElementById('check-table').parentElement;"
+                       " return w.scrollWidth <= w.clientWidth; }")

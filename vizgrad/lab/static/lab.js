@@ -157,6 +157,20 @@ function describeSource() {
     text = t("lab.source.changed", { description: text, values: now.join(t("list.separator")) });
   }
   $("source-description").textContent = text;
+  describeGraph(value === "example:fork");
+}
+
+// The headings and the explanation describe the graph shown: the fork graph's own words for
+// the fork, general ones (and none of the fork's numbers) for any other graph.
+function describeGraph(fork) {
+  for (const [id, key] of [["lab-heading", "lab.heading"], ["lab-intro", "lab.intro"],
+    ["lab-h-inputs", "lab.h.inputs"], ["lab-h-explain", "lab.h.explain"]]) {
+    const el = $(id);
+    if (!el) continue;
+    el.dataset.i18n = fork ? key : `${key}.other`;
+    el.textContent = t(el.dataset.i18n);
+  }
+  for (const el of document.querySelectorAll(".fork-only")) el.hidden = !fork;
 }
 
 async function loadExamples() {

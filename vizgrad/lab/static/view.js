@@ -288,6 +288,7 @@ export function renderCheck() {
   note.hidden = true;
   table.hidden = false;
   $("check-caption").textContent = t("lab.check.caption", { h: state.check.hLabel });
+  const heads = [...table.querySelectorAll("thead th")].map((h) => h.textContent.trim());
   table.querySelector("tbody").replaceChildren(...state.check.rows.map((r) => {
     const row = document.createElement("tr");
     row.dataset.input = r.input;
@@ -298,6 +299,7 @@ export function renderCheck() {
       const td = document.createElement("td");
       td.className = `number ${["backprop", "numeric", "error"][i]}`;
       td.textContent = text;
+      td.dataset.label = heads[i + 1] || "";  // a phone shows each row as labelled lines
       return td;
     });
     if (r.error > 1e-4 * Math.max(1, Math.abs(r.backprop))) cells[2].classList.add("bad");
