@@ -134,12 +134,13 @@ def test_partial_redraw_matches_a_full_draw(scene):
 
 
 def test_every_frame_of_every_example_has_the_svgs_size_and_does_not_drift(tmp_path):
-    """Every frame is the SVG's size (its width and height in pt, at 36 dpi), and the last
-    frame of the sequence (drawn by partial redraws) matches the final view drawn alone."""
+    """Every frame is the SVG's size with room for the longest caption, the animation's one
+    size (its width and height in pt, at 36 dpi), and the last frame of the sequence (drawn
+    by partial redraws) matches the final view drawn alone."""
     for name in examples.names():
         G = examples.graph(name)
         d = draw(G)  # frames draw what draw() draws: the mlp collapsed by neuron
-        root = ET.fromstring(d.svg())
+        root = ET.fromstring(d.svg(full_height=True))
         size = tuple(round(float(root.get(k).removesuffix("pt")) * 36 / 72)
                      for k in ("width", "height"))
         paths = fr.frames(G, tmp_path / name, final=True, dpi=36)

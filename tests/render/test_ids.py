@@ -3,6 +3,7 @@ browser scripts read ids with the scheme's JSON, so a rename in Python reaches t
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -72,7 +73,8 @@ def test_the_player_and_the_lab_carry_the_scheme():
 
     page = player_html(examples.graph("fork"))
     data = re.search(r'<script type="application/json" id="vg-data">(.*?)</script>', page).group(1)
-    assert '"ids":{"box":"n-{node}"' in data
+    assert json.loads(data)["ids"]["box"] == "n-{node}"
+    assert json.loads(data)["ids"]["badge_text"] == "badge-t"  # the caption's badge too
 
 
 def test_the_scripts_read_the_ids_python_builds(browser, scenes, monkeypatch):

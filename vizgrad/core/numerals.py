@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["MAX_DECIMALS", "MINUS", "NOT_REACHED", "SCIENTIFIC", "fmt", "parse", "product"]
+__all__ = ["MAX_DECIMALS", "MINUS", "NOT_REACHED", "PLAIN", "SCIENTIFIC", "fmt", "parse",
+           "product"]
 
 MINUS = "\u2212"
 #: from this magnitude on, :func:`fmt` writes numbers in scientific notation (a float holds
@@ -17,13 +18,18 @@ SCIENTIFIC = 1e16
 NOT_REACHED = "—"
 #: the most digits :func:`product` prints to make its factors multiply to its product
 MAX_DECIMALS = 12
+#: from this magnitude on, a number is a plain decimal whatever ``decimals`` says (a slide's
+#: two decimals write 0.057 as 0.0570, not 5.7e−2); smaller ones are in scientific notation
+PLAIN = 1e-3
 
 
 def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bool = False) -> str:
     """A number with ``decimals`` digits and a true minus; ``None`` becomes ``missing``.
 
     ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words. A
-    nonzero number that would need more digits than ``decimals`` is written in
+    number from :data:`PLAIN` on that would need more digits than ``decimals`` gets them:
+    three significant digits, a plain decimal (a slide's ``0.0570``). A smaller nonzero
+    number is written in
     scientific notation with two significant digits (``8.5e−5``), so no nonzero value
     reads as 0, small terms still add up, and a column never mixes 0.00067 with
     0.000085; below 1e−12 it is rounding noise and shows as 0. From :data:`SCIENTIFIC` on,
@@ -31,7 +37,9 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     ``exp(709)`` is not 308 digits long.
 
     >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(0.0067), fmt(-3e-15, trim=True)
-    ('8.5e−5', '1.9e−3', '0.0067', '0')
+    ('8.5e−5', '0.0019', '0.0067', '0')
+    >>> fmt(-0.0572, 2), fmt(0.0572, 4), fmt(0.00072, 2)
+    ('−0.0572', '0.0572', '7.2e−4')
     >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2), fmt(0.012, 4)
     ('−inf', '3', '0.25', '0.0120')
     >>> fmt(8.218407461554972e307), fmt(-1e300, trim=True), fmt(1e15, 0)
@@ -45,7 +53,9 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     if math.isinf(x):
         return "inf" if x > 0 else MINUS + "inf"
     big = abs(x) >= SCIENTIFIC
-    if big or 1e-12 <= abs(x) < 10.0 ** (1 - decimals):  # huge, or under two digits
+    if not big and PLAIN <= abs(x) < 10.0 ** (1 - decimals):  # few decimals (a slide's)
+        decimals = 2 - math.floor(math.log10(abs(x)))  # three significant digits, no e
+    elif big or 1e-12 <= abs(x) < 10.0 ** (1 - decimals):  # huge, or under two digits
         mantissa, _, exponent = f"{x:.{decimals if big else 1}e}".partition("e")
         if trim:
             mantissa = mantissa.rstrip("0").rstrip(".")

@@ -115,7 +115,7 @@ def player_parts(scene: Scene, source: Any = None, *,
             "playback": pack(play), "from": positions(G), "boxes": boxes,
             "captions": play["captions"], "rows": table_rows(scene, source), "words": words,
             "lang": scene.lang, "theme": scene.theme.name, "active": scene.theme.active,
-            "ids": {**ids.scheme(), "badge": ids.badge(), "badge_text": ids.badge_text()}}
+            "ids": ids.scheme()}
 
 
 #: words the script fills in (``{path}``, ``{q}``, ``{i}``, ``{n}``, ``{name}`` are filled there)

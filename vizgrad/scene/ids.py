@@ -207,6 +207,7 @@ def scheme() -> dict[str, Any]:
     cell_rx = _regex("text", {"node": f"({NODE})", "slot": "(" + "|".join(_CELLS) + ")"})
     heads = "|".join(PATTERNS[k].split("{", 1)[0] for k in _OF_BOX)
     return {"box": PATTERNS["box"], "op": PATTERNS["op"], "text": PATTERNS["text"],
-            "caption": PATTERNS["caption"],
+            "caption": PATTERNS["caption"], "badge": PATTERNS["badge"],
+            "badge_text": PATTERNS["badge_text"],
             "frame_label": PATTERNS["frame_label"], "cells": list(_CELLS),
             "cell": f"^{cell_rx}$", "node": f"^(?:{heads})({NODE})(?:-|$)"}

@@ -5,6 +5,7 @@
 // the scheme the scripts were written against; setScheme() replaces it with the page's
 let scheme = {
   box: "n-{node}", op: "o-{node}", text: "t-{node}-{slot}", cells: ["data", "grad"], caption: "cap-{line}",
+  badge: "badge", badge_text: "badge-t",
   node: "^[ntcs]-([a-z]+\\d+)(?:-|$)", cell: "^t-(.+)-(data|grad)$", frame_label: "frame-label"
 };
 let cellRe = new RegExp(scheme.cell);
@@ -30,6 +31,8 @@ export function opId(n) { return build(scheme.op, { node: n }); }
 export function textId(n, slot) { return build(scheme.text, { node: n, slot: slot }); }
 // the id of line i of the picture's caption
 export function captionId(i) { return build(scheme.caption, { line: i }); }
+// the ids of the caption's badge: its rect and its text
+export function badgeIds() { return { rect: scheme.badge, text: scheme.badge_text }; }
 // the id of an opened group's label
 export function frameLabelId() { return scheme.frame_label; }
 // the table's value columns, in order

@@ -2,7 +2,7 @@
 // bundle the page inlines (vizgrad/player/bundle.py); the other modules are shared
 // with the lab.
 import { fill } from "./words.js";
-import { boxId, cellOf, frameLabelId, nodeOf, setScheme } from "./ids.js";
+import { badgeIds, boxId, cellOf, frameLabelId, nodeOf, setScheme } from "./ids.js";
 import { create, reveal, revealAll } from "./playback.js";
 import { zoomControl } from "./zoom.js";
 import { captionText } from "./caption.js";
@@ -300,8 +300,7 @@ function showSample() {
 }
 if (sampleBox) { sampleBox.addEventListener("change", showSample); }
 
-var badge = { rect: data.ids.badge, text: data.ids.badge_text };
-function caption() { captionText(view.svgEl, prefix, cap, badge); }
+function caption() { captionText(view.svgEl, prefix, cap, badgeIds()); }
 
 // how long each position is held while playing: one number for every step, or one per
 // step and the final view (each caption's reading time, the GIF's and animated SVG's pace)
