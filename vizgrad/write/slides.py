@@ -5,8 +5,12 @@ fits (scaled down if need be) is one slide. One that does not is cut into
 pages of the same size: each shows the caption block at the top (the step and
 its chain rule, wrapped to the page) and the legend at the bottom, as the
 whole picture does, and between them one window of the graph, drawn at full
-size; windows are cut between boxes where they can be, so a box is seen whole
-on one slide, and their positions on the page follow the picture's layout::
+size. When the caption and the legend would take more than a quarter of a slide
+(:data:`SHARE`), the legend and the whole caption go on a slide of their own after
+the picture, and each picture's slide keeps the caption rows that fit in that
+quarter (the step and its first chain rule at least). Windows are cut between
+boxes where they can be, so a box is seen whole on one slide, and their positions
+on the page follow the picture's layout::
 
     >>> from vizgrad import draw, examples
     >>> pages = draw(examples.graph("tanh-native"), preset="slides").slides()
@@ -28,7 +32,7 @@ from ..scene.scene import SLIDE_WIDTH, readable
 if TYPE_CHECKING:
     from ..scene.scene import Scene
 
-__all__ = ["SLIDE", "count", "cuts", "page_size", "plan", "slides"]
+__all__ = ["SHARE", "SLIDE", "count", "cuts", "page_size", "plan", "slides"]
 
 #: the slide, in points, and the smallest text on it
 SLIDE = (SLIDE_WIDTH, 540.0, 14.0)
@@ -129,10 +133,11 @@ def _windows(scene: Scene, room_w: float, room_h: float) -> list[tuple[float, fl
     return out
 
 
-def plan(scene: Scene, step: int | None) -> tuple[list[tuple[Any, bool]], float] | None:
+def plan(scene: Scene, step: int | None) -> tuple[list[tuple[Any, bool, int]], float] | None:
     """The slides of ``scene`` at ``step`` before any is drawn: ``None`` for one slide of
     the whole picture, else ``(pages, top)``, each page a window of the graph (``None``:
-    the legend alone) and whether it carries the legend. What a budget counts."""
+    the legend, with the whole caption, alone), whether it carries the legend and how many
+    caption rows it shows. What a budget counts."""
     if readable_on_slide(scene) >= SLIDE[2] - 1e-9:
         return None
     pw, ph = page_size(scene)
@@ -141,18 +146,38 @@ def plan(scene: Scene, step: int | None) -> tuple[list[tuple[Any, bool]], float]
     look = scene.look(step)
     shown = [i for i in range(scene.caption_rows) if look.get(f"cap-{i}", {}).get("text")]
     lines = max(shown, default=-1) + 1 if scene.caption else 0
-    top = margin + lines * p.caption * 1.45 + (p.caption * 0.6 if lines else 0)
+    legend = len(scene.legend_lines()) * p.legend * 1.45 + (p.legend * 0.8 if
+                                                           scene.legend_lines() else 0)
+    # caption and legend take at most a quarter of a slide: else the legend and the whole
+    # caption go on a slide of their own, after the picture, and each picture's slide keeps
+    # the caption's rows that fit (the step and its first chain rule at least)
+    apart = _top(p, lines) - margin + legend > SHARE * ph
+    rows = lines
+    while apart and rows > min(lines, 2) and _top(p, rows) - margin > SHARE * ph:
+        rows -= 1
+    top = _top(p, rows)
     room_w, room_h = pw - 2 * margin, ph - top - margin
     if room_h < p.font * 4 or room_w < p.font * 8:
         return None  # no room for a window: the caption alone fills a slide
-    legend = len(scene.legend_lines()) * p.legend * 1.45 + (p.legend * 0.8 if
-                                                           scene.legend_lines() else 0)
     wins = _windows(scene, room_w, room_h)
-    fits = [top + w[3] + legend <= ph - margin + 1e-6 for w in wins]
-    pages: list[tuple[Any, bool]] = [(w, bool(legend) and ok) for w, ok in zip(wins, fits)]
-    if legend and not any(fits):  # the legend on a slide of its own, after the picture
-        pages.append((None, True))
+    pages: list[tuple[Any, bool, int]]
+    if apart:
+        pages = [*((w, False, rows) for w in wins), (None, bool(legend), lines)]
+    else:
+        fits = [top + w[3] + legend <= ph - margin + 1e-6 for w in wins]
+        pages = [(w, bool(legend) and ok, rows) for w, ok in zip(wins, fits)]
+        if legend and not any(fits):  # the legend on a slide of its own, after the picture
+            pages.append((None, True, rows))
     return pages, top
+
+
+#: the most of a slide's height the caption and the legend may take together
+SHARE = 0.25
+
+
+def _top(p: Any, lines: int) -> float:
+    """Where a slide's window starts under ``lines`` caption rows."""
+    return p.font + lines * p.caption * 1.45 + (p.caption * 0.6 if lines else 0)
 
 
 def count(scene: Scene, step: int | None) -> int:
@@ -168,11 +193,12 @@ def slides(scene: Scene, step: int | None, whole: Callable[[], str], title: str)
     planned = plan(scene, step)
     if planned is None:
         return [whole()]
-    pages, top = planned
+    pages, _ = planned
     look = scene.look(step)
     size = page_size(scene)
-    return [_page(scene, look, title, w, with_legend, i, len(pages), size, top)
-            for i, (w, with_legend) in enumerate(pages)]
+    p = scene.preset
+    return [_page(scene, look, title, w, with_legend, i, len(pages), size, _top(p, n), n)
+            for i, (w, with_legend, n) in enumerate(pages)]
 
 
 def readable_on_slide(scene: Scene) -> float:
@@ -184,8 +210,10 @@ def readable_on_slide(scene: Scene) -> float:
 
 
 def _page(scene: Scene, look: dict[str, Any], title: str, win: tuple[float, ...] | None,
-          with_legend: bool, i: int, n: int, size: tuple[float, float], top: float) -> str:
+          with_legend: bool, i: int, n: int, size: tuple[float, float], top: float,
+          rows: int) -> str:
     th = scene.theme
+    dropped = {ids.caption(k) for k in range(rows, scene.caption_rows)}
     pw, ph = size
     margin = scene.preset.font
     prefix = f"p{i}-"
@@ -193,13 +221,14 @@ def _page(scene: Scene, look: dict[str, Any], title: str, win: tuple[float, ...]
     frame, graph, legend = [], [], []
     for sh in layered(scene):
         lk = look.get(sh.id, {})
-        if lk.get("hidden"):
+        if lk.get("hidden") or sh.id in dropped:
             continue
         head = f'id="{prefix}{sh.id}" class="{sh.cls}"'
         part = _frame(sh.id)
         (frame if part == "caption" else legend if part == "legend" else graph).append(
             shape_element(sh, lk, head, hatch))
     page = scene.word("slides.page", i=i + 1, n=n)
+    notes = " vg-notes" if win is None else ""  # the caption and the legend, no picture
     w, h = _n(pw), _n(ph)
     body: list[str] = []
     clip = ""
@@ -214,7 +243,8 @@ def _page(scene: Scene, look: dict[str, Any], title: str, win: tuple[float, ...]
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{h}pt" '
-        f'viewBox="0 0 {w} {h}" class="vizgrad vg-theme-{th.name} vg-slide" role="img" '
+        f'viewBox="0 0 {w} {h}" class="vizgrad vg-theme-{th.name} vg-slide{notes}" '
+        f'role="img" '
         f'xml:space="preserve" style="max-width:100%;height:auto" font-family="{_attr(FONTS)}">',
         f"<title>{xml_text(title + ' · ' + page)}</title>",
         f'<defs><pattern id="{hatch}" patternUnits="userSpaceOnUse" width="6" height="6" '
