@@ -1,7 +1,8 @@
-"""No blank band: a still picture keeps room only for its own step's caption, so the gap from
-the caption's lowest text to the graph's highest shape is at most 10 % of the picture's
-height, measured on the SVG (the caption's translate included), for every example at every
-step and for the student nets of tests/models/ as ``vizgrad render model.py`` draws them.
+"""No blank band, readable by default: a still picture keeps room only for its own step's
+caption, so the gap from the caption's lowest text to the graph's highest shape is at most
+10 % of the picture's height (measured on the SVG, the caption's translate included), and its
+smallest text is 12 px or more shown at min(natural size, 1,400 px), for every example and
+for the student nets of tests/models/ as ``vizgrad render model.py`` draws them.
 """
 
 from __future__ import annotations
@@ -49,12 +50,29 @@ def test_no_example_keeps_a_band_at_any_step(name):
         assert gap <= 0.10 * height, (name, k, gap, height)
 
 
-@pytest.mark.parametrize("model", ["squares", "bce", "moons", "demo", "course"])
-def test_a_students_net_keeps_no_band(model, tmp_path):
+def smallest_px(svg: str, screen: float = 1400) -> float:
+    """The smallest text in CSS px with the picture shown at min(natural size, ``screen``):
+    from the SVG's width (pt), its viewBox and its texts' font sizes."""
+    root = ET.fromstring(svg)
+    natural = float(root.get("width").removesuffix("pt")) * 4 / 3
+    scale = min(natural, screen) / float(root.get("viewBox").split()[2])
+    return scale * min(float(t.get("font-size")) for t in root.iter(f"{SVG}text")
+                       if "".join(t.itertext()).strip())
+
+
+@pytest.mark.parametrize("model", ["squares", "bce", "moons", "demo", "course", "wide"])
+def test_a_students_net_keeps_no_band_and_reads_at_12_px(model, tmp_path):
     pytest.importorskip("micrograd", reason="micrograd 0.1.0 is a test dependency")
     out = tmp_path / f"{model}.svg"
     result = CliRunner().invoke(main, ["render", str(MODELS / f"{model}.py"), "-o", str(out),
                                        "-q"])
     assert result.exit_code == 0, (result.output, result.exception)
-    gap, height = band(out.read_text(encoding="utf-8"))
+    svg = out.read_text(encoding="utf-8")
+    gap, height = band(svg)
     assert gap <= 0.10 * height, (gap, height)
+    assert smallest_px(svg) >= 12
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_every_example_reads_at_12_px(name):
+    assert smallest_px(draw(examples.graph(name)).svg()) >= 12
