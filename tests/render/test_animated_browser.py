@@ -63,7 +63,7 @@ def static_shots(pg, tmp_path, d, frames) -> list:
     out = []
     for f, k in enumerate(frames):
         path = tmp_path / f"static-{f}.svg"
-        path.write_text(d.at(k).svg(), encoding="utf-8")
+        path.write_text(d.at(k).svg(full_height=True), encoding="utf-8")
         pg.goto(path.as_uri())
         out.append(shot(pg))
     return out
@@ -139,8 +139,8 @@ def test_as_an_img_it_follows_the_readers_reduced_motion_setting(browser, tmp_pa
 
     d = draw(examples.graph("fork"))
     (tmp_path / "anim.svg").write_text(d.animated_svg(), encoding="utf-8")
-    (tmp_path / "final.svg").write_text(d.svg(), encoding="utf-8")
-    (tmp_path / "first.svg").write_text(d.at(0).svg(), encoding="utf-8")
+    (tmp_path / "final.svg").write_text(d.svg(full_height=True), encoding="utf-8")
+    (tmp_path / "first.svg").write_text(d.at(0).svg(full_height=True), encoding="utf-8")
     still = browser.browser_type.launch(executable_path=CHROMIUM,
                                         args=[*ARGS, "--force-prefers-reduced-motion"])
     try:
