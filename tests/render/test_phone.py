@@ -11,7 +11,6 @@ import pytest
 
 import vizgrad
 from vizgrad import examples
-from vizgrad.graph.collapse import collapse
 from vizgrad.player.page import player_html
 
 mg_nn = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
@@ -81,7 +80,7 @@ def page(request):
         G = examples.graph("fork")
         return G, player_html(G)
     G = course_graph()
-    return collapse(G, "neuron"), player_html(G, collapse="neuron")
+    return vizgrad.draw(G, collapse="neuron").graph, player_html(G, collapse="neuron")
 
 
 def test_every_backward_step_reads_on_a_phone(open_page, page):

@@ -49,10 +49,9 @@ def _share(svg: str) -> float:
 
 @pytest.mark.parametrize("name", examples.names())
 def test_caption_and_legend_take_at_most_a_quarter_of_a_picture_slide(name):
-    G = examples.graph(name)
-    d = draw(G, preset="slides")
-    steps = [s["index"] for s in G.graph["steps"] if s["kind"] == "backward"][-1:]
-    for k in [*steps, None]:
+    d = draw(examples.graph(name), preset="slides")
+    steps = [s["index"] for s in d.graph.graph["steps"] if s["kind"] == "backward"][-1:]
+    for k in [*steps, None]:  # the view drawn counts its own steps
         pages = d.at("final" if k is None else k).slides()
         if len(pages) == 1:
             continue  # the whole picture on one slide, as drawn

@@ -19,7 +19,7 @@ keeps no room for the longest caption of another)::
     >>> root = ET.fromstring(d.svg())
     >>> box, box0 = (list(map(float, r.get("viewBox").split())) for r in
     ...              (root, ET.fromstring(d.at(0).svg())))
-    >>> box[1] + box[3] == box0[1] + box0[3], box0[1] > box[1]
+    >>> round(box[1] + box[3], 1) == round(box0[1] + box0[3], 1), box0[1] > box[1]
     (True, True)
 """
 

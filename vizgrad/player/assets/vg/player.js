@@ -273,10 +273,10 @@ function show(k, fromHash, instant) {
   showParams(view.tbody, k);
   var active = play.active(k);
   markActive(view.tbody, active);
+  showSample();
+  caption();  // first: the caption's height moves the picture on the page
   revealAll(stage, view.svgEl, changedBoxes(k, active), prefix, !instant,
             document.querySelector(".bar"));
-  showSample();
-  caption();
   if (!fromHash) { saveHash(); }
 }
 
