@@ -65,16 +65,23 @@ def test_a_neuron_box_shows_the_chosen_samples_value(course, s):
         assert H.nodes[b]["sample"] == s
 
 
-def test_all_adds_the_samples_with_a_label_that_says_so(course):
+def test_all_shows_every_samples_value_side_by_side_never_their_sum(course):
     net, _, G = course
     H = collapse(G, "neuron", sample="all")
     b = _box(H, "L0/N0")
-    assert math.isclose(H.nodes[b]["data"], sum(_hidden(net, s)[0] for s in range(4)))
+    cells = H.nodes[b]["cells"]
+    assert [c[0] for c in cells] == [f"L0/N0[{s}]" for s in range(4)]
+    for (_, data, _), s in zip(cells, range(4)):
+        assert math.isclose(data, _hidden(net, s)[0], rel_tol=1e-12, abs_tol=1e-12)
     scene = Scene(H)
     look = scene.look(None)
-    assert look[f"t-{b}-dl"]["text"] == "Σ data (4 samples)"
-    assert look[f"t-{b}-gl"]["text"] == "Σ grad (all samples)"
-    assert any("sum over the 4 samples" in line for line in scene.caption_texts(None))
+    assert look[f"t-{b}-dl"]["text"] == "data (4 samples)"
+    assert look[f"t-{b}-gl"]["text"] == "grad (4 samples)"
+    assert look[f"t-{b}-data"]["text"] == "  ".join(scene.num(_hidden(net, s)[0])
+                                                    for s in range(4))
+    rows = [a["text"] for k, a in look.items() if k.rsplit("-", 1)[-1] in ("dl", "gl")]
+    assert rows and not any("Σ" in text or "sum" in text for text in rows)
+    assert any("side by side" in line for line in scene.caption_texts(None))
 
 
 @pytest.mark.parametrize("s", [0, 2, "all"])
@@ -121,21 +128,25 @@ def test_draw_takes_sample_and_the_data_row_says_which(course):
     look = d.scene.look(None)
     assert look[f"t-{b}-dl"]["text"] == "data (sample 2)"
     assert look[f"t-{b}-data"]["text"] == d.scene.num(_hidden(net, 2)[1])
-    assert "data rows: sample 2 of 4" in d.svg()
+    assert "data and grad rows: sample 2 of 4" in d.svg()
 
 
-def test_the_rows_from_the_boxes_feeding_a_layer_add_up_to_their_grads(course):
+def test_the_rows_from_the_boxes_feeding_a_layer_add_up_to_the_sample_outputs_grad(course):
     """Every L0 neuron's outputs are used by layer 1 alone, so the contributions written in
-    the L1 boxes' 'from L0/Nj' rows add up to the grads backward() left on its four outputs."""
-    _, _, G = course
+    the L1 boxes' 'from L0/Nj' rows add up to the grad backward() left on the output Value of
+    the sample shown (sample 0), never to a sum over the samples' outputs."""
+    net, loss, G = course
     H = collapse(G, "neuron")
     scene = Scene(H)
     final = scene.look(None)
+    # the grads of sample 0's hidden outputs, by a second forward and backward pass here
+    x = [vizgrad.Value(v) for v in XS[0]]
+    hidden = [n(x) for n in net.layers[0].neurons]
+    h2 = [n(hidden) for n in net.layers[1].neurons]
+    out = net.layers[2].neurons[0](h2)
+    ((out - YS[0]) ** 2).backward()
     for j in range(4):
         b = _box(H, f"L0/N{j}")
-        outs = [n for n in H.nodes[b]["members"]
-                if any(G.nodes[m].get("group") != f"L0/N{j}" for m in G.successors(n))]
-        assert len(outs) == 4
         sent = 0.0
         found = 0
         for head, rows in scene.inrows.items():
@@ -147,8 +158,8 @@ def test_the_rows_from_the_boxes_feeding_a_layer_add_up_to_their_grads(course):
                         scene.looks.contrib[(v, u, slot)]["amount"])
                     found += 1
         assert found == 4  # one row in each L1 box
-        assert math.isclose(sent, sum(G.nodes[o]["grad"] for o in outs), rel_tol=1e-9,
-                            abs_tol=1e-12)
+        assert math.isclose(sent, hidden[j].grad, rel_tol=1e-9, abs_tol=1e-12)
+        assert math.isclose(H.nodes[b]["grad"], hidden[j].grad, rel_tol=1e-9, abs_tol=1e-12)
     # no label sits on an edge between two boxes: the rows carry them
     assert all(scene.edge_texts[e] is None for rows in scene.inrows.values() for e, _ in rows)
 

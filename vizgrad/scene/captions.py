@@ -117,7 +117,10 @@ def wrap_caption(scene: Drawn, k: int | None) -> list[str]:
     for line in lines[1:]:
         sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
         sep = sep if sep in line and not line.startswith("⚠") else " "  # a note: between words
-        out += wrap(line, scene.wrap_at - scene.badge_width - c, c, sep)
+        room = scene.wrap_at - scene.badge_width - c
+        for piece in wrap(line, room, c, sep):  # a piece still too wide: between words
+            wide = units(piece) * c / 1000 > room and " " in piece.strip()
+            out += wrap(piece, room, c, " ") if wide else [piece]
     return out
 
 

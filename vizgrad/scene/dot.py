@@ -24,6 +24,7 @@ from .layout import geometry as gm
 from . import ids
 from ..style import text as tx
 from ..style.metrics import width
+from .cells import GradRows, is_row, row_text
 from .groups import box_name, row_labels
 from .shapes import ROW, op_glyph
 
@@ -67,6 +68,7 @@ def box_texts(scene: Drawn) -> dict[str, tuple[str, list[str]]]:
         for c in s.get("contributions", ()):
             shown.setdefault(c["target"], set()).add(c["after"])
     out = {}
+    rows = GradRows(scene)
     for n in scene.order:
         vals = [scene.word("pending"), tx.NOT_REACHED]
         if "data" in G.nodes[n]:
@@ -75,6 +77,9 @@ def box_texts(scene: Drawn) -> dict[str, tuple[str, list[str]]]:
         if G.nodes[n].get("all") is not None:
             vals.append(scene.num(G.nodes[n]["all"]))
         vals += sorted(scene.num(v) for v in shown.get(n, ()))
+        if is_row(G, n):  # a layer's rows of cells: data, and the grads after each step
+            vals.append(row_text([scene.num(c[1]) for c in G.nodes[n]["cells"]]))
+            vals += [row_text([scene.num(g) for g in row]) for row in rows.rows.get(n, ())]
         out[n] = (box_name(scene, n), vals)
     return out
 

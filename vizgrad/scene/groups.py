@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..graph.collapse import LEVELS
 from ..style import text as tx
+from ..style.verdicts import terms_text
 from . import ids
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LARGE", "MAX_PARAMS", "box_name", "input_rows", "note_lines",
            "sample_choices", "ordered_params", "param_rows",
-           "params_line", "params_step", "row_labels", "summed"]
+           "params_line", "params_step", "row_labels"]
 
 #: parameter rows a group box shows; more are summarised in one row
 MAX_PARAMS = 6
@@ -89,11 +90,6 @@ def param_rows(scene: Drawn, n: str) -> list[tuple[str, float | None]]:
     return rows
 
 
-def summed(G: Any, n: str) -> bool:
-    """True for a box with several outputs (a layer): its data and grad are sums."""
-    return len(G.nodes[n].get("outputs") or ()) > 1
-
-
 def input_rows(scene: Drawn) -> dict[str, list[Any]]:
     """For each group box fed by other group boxes, one row per such edge, in edge order:
     ``((tail, head, slot), (row label, contribution text))``. The contribution the box sent
@@ -119,58 +115,34 @@ def input_rows(scene: Drawn) -> dict[str, list[Any]]:
 
 
 def row_labels(scene: Drawn, n: str) -> tuple[str, str]:
-    """A box's data and grad row labels: ``Σ`` where the row adds several outputs, and,
-    for a net run on several samples, which sample the data row shows (grads are totals
-    over every sample).
+    """A box's data and grad row labels: for a net run on several samples, which sample the
+    rows show (each output Value's own data and grad, never a sum over samples or neurons).
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
     >>> from vizgrad.scene.scene import Scene
     >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "layer"))
     >>> [row_labels(scene, b) for b in scene.order if scene.graph.nodes[b]["label"] == "L0"]
-    [('Σ data', 'Σ grad')]
+    [('data', 'grad')]
     """
     G, w = scene.graph, scene.word
     a = G.nodes[n]
     data, grad = w("box.data"), w("box.grad")
     if a.get("kind") != "group":
         return data, grad
-    many = summed(G, n)
-    adds = a.get("adds", len(a.get("outputs") or ()))
-    sigma = "Σ " if adds > 1 else ""
-    if "sample" in a:
-        data = w("box.data_sample", data=sigma + data, s=a["sample"])
-    elif "samples" in a:
-        data = w("box.data_all", data=sigma + data, n=a["samples"])
-    else:
-        data = sigma + data
-    if many and (G.graph.get("collapsed") or {}).get("samples", 1) > 1:
-        return data, w("box.grad_all", grad="Σ " + grad)
-    return data, ("Σ " + grad if many else grad)
+    if "sample" in a:  # the grad row is of the same sample (the caption's note says so)
+        return w("box.data_sample", data=data, s=a["sample"]), grad
+    if "samples" in a:
+        return (w("box.data_all", data=data, n=a["samples"]),
+                w("box.data_all", data=grad, n=a["samples"]))
+    return data, grad
 
 
 def sample_choices(scene: Drawn) -> dict[str, dict[str, str]] | None:
-    """For a net run on several samples: for each choice (``"0"``, ``"1"`` …, ``"all"``)
-    the data row label and value of every box that has them, by shape id (how the player
-    shows another sample without a new picture); ``None`` otherwise."""
-    G, w = scene.graph, scene.word
-    total = (G.graph.get("collapsed") or {}).get("samples", 1)
-    if total < 2:
-        return None
-    out: dict[str, dict[str, str]] = {str(k): {} for k in range(total)}
-    out["all"] = {}
-    for n in scene.order:
-        a = G.nodes[n]
-        if a.get("kind") != "group" or "by_sample" not in a:
-            continue
-        outs = len(a.get("outputs") or ())
-        sigma = "Σ " if outs > total else ""  # a layer: several outputs in one sample
-        for k, v in enumerate(a["by_sample"]):
-            out[str(k)][ids.text(n, "dl")] = w("box.data_sample", data=sigma + w("box.data"), s=k)
-            out[str(k)][ids.text(n, "data")] = scene.num(v)
-        out["all"][ids.text(n, "dl")] = w("box.data_all", data="Σ " + w("box.data"), n=total)
-        out["all"][ids.text(n, "data")] = scene.num(a["all"])
-    return out
+    """None: a folded box shows the selected sample's data and grads together (``sample=``
+    draws another sample), so a page offers no choice that would change its data rows
+    alone."""
+    return None
 
 
 def params_line(scene: Drawn, k: int) -> list[str]:
@@ -182,7 +154,13 @@ def params_line(scene: Drawn, k: int) -> list[str]:
         return []
     grads = "   ".join(f"{label} = {scene.num(g)}" for label, g in scene.params.get(n, ())
                        if g is not None)
-    return [scene.word("caption.params", box=tx.name(G, n), grads=grads)] if grads else []
+    out = [scene.word("caption.params", box=tx.name(G, n), grads=grads)] if grads else []
+    terms = [p for p in G.nodes[n].get("terms") or () if p[1] is not None]
+    if terms:  # the parameter with the largest |grad|: what each sample's += added
+        name, g, rows = max(terms, key=lambda p: (abs(p[1]), p[0]))
+        text = terms_text({"amount": g, "terms": rows}, scene.decimals, scene.trim, scene.lang)
+        out.append(scene.word("chain.param_terms", name=name, terms=text))
+    return out
 
 
 def params_step(G: Any) -> dict[str, int]:

@@ -17,6 +17,7 @@ from ..graph.gradcheck import final_check
 from ..tracing.rules import check_contribution
 from ..style import text as tx
 from . import ids
+from .cells import GradRows, is_row, row_text
 from .groups import box_name, row_labels
 from .shapes import op_glyph
 from ..style.theme import edge_color, grad_color, robust_scale
@@ -88,7 +89,7 @@ class Looks:
     function of the scene and a step's state, with tables read once from the scene and
     never changed."""
 
-    __slots__ = ("scene", "contrib", "made", "scale", "wrong", "_edges_of")
+    __slots__ = ("scene", "contrib", "made", "scale", "wrong", "rows", "_edges_of")
 
     def __init__(self, scene: Drawn) -> None:
         by: dict[str, list[tuple[str, str, int]]] = {}
@@ -101,6 +102,8 @@ class Looks:
         put(self, "contrib", scene.contributions.by_edge)
         put(self, "made", scene.contributions.made)
         put(self, "scale", scene.scale)
+        #: a layer's row of grads, one per neuron, after each step that reached it
+        put(self, "rows", GradRows(scene))
         final = scene.contributions.final
         #: the inputs whose final gradient disagrees with its central difference
         put(self, "wrong", frozenset(w[0] for w in final["wrong"]) if final is not None
@@ -204,6 +207,13 @@ class Looks:
                               "stroke": "none", "sw": "0", "dash": ""}
         out[ids.text(n, "grad")] = {"text": s.num(grad), "fill": th.text,
                               "bold": _ON if n in ctx["changed"] else _OFF}
+        if is_row(G, n):  # a layer: its neurons' own values, one per cell, never their sum
+            cells = G.nodes[n]["cells"]
+            if not pending:
+                out[ids.text(n, "data")]["text"] = row_text([s.num(c[1]) for c in cells])
+            row = self.rows.at(n, None if ctx["final"] else st.step)
+            out[ids.text(n, "grad")]["text"] = (tx.NOT_REACHED if row is None
+                                                else row_text([s.num(g) for g in row]))
         done = n in s.params_done and st.step >= s.params_done[n] or ctx["final"]
         for i, (label, g) in enumerate(s.params.get(n, ())):
             shown = g if done else None

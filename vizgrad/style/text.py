@@ -25,6 +25,7 @@ from typing import Any
 
 from ..tracing.names import NAME_LENGTH, base, compose, kept, tight
 from ..tracing.rules import check_contribution
+from .folded import layer_line, other_line, sample_word
 from .verdicts import disagreement_text, terms_text
 from ..core.numerals import MINUS, NOT_REACHED, SCIENTIFIC, fmt, product
 from ..i18n import t
@@ -335,6 +336,18 @@ def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
         before = NOT_REACHED if first_arrival(G, c) else fmt(c["before"], decimals, trim=trim)
         total = f"   ({before} → {fmt(c['after'], decimals, trim=trim)})"
         head = f"{_grad(tgt)} {sign} "
+        if c.get("cells") is not None:  # a box's outputs: the selected sample's Values
+            a = G.nodes[c["target"]]
+            s = a.get("sample", f"all:{a['samples']}" if "samples" in a else 0)
+            if len(c["cells"]) > 1:
+                names = [str(x[0]).replace("/", ".").rsplit(".", 1)[-1]
+                         for x in a.get("cells") or ()]
+                lines.append(layer_line(c, src, tgt, names, s, decimals, trim, lang))
+                continue
+            if c.get("others") and not c.get("count"):
+                lines.append(other_line(c, tgt, s, lang))
+                continue
+            head = f"{_grad(tgt)} ({sample_word(s, lang)}) {sign} "
         if c.get("local") is None:
             lines.append(head + contribution_text(c, decimals, trim, lang) + total)
             continue

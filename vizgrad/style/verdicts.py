@@ -44,7 +44,8 @@ def terms_text(c: dict[str, Any], decimals: int, trim: bool, lang: str) -> str:
             break
     out = ""
     for k, ((sample, _), text) in enumerate(zip(terms, shown)):
-        word = t("chain.sample", lang, s=sample)
+        word = (t("chain.from", lang, name=sample) if isinstance(sample, str)
+                else t("chain.sample", lang, s=sample))
         if k == 0:
             out = f"{text} ({word})"
         elif text.startswith(MINUS):

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 from .boxes import Boxes as _Boxes
 from .boxes import exact_sum as _sum
+from .cells import add_cell, box_cells, param_terms, per_sample, start_cells
 from ..columns import getter, member_steps, namer
 from ...tracing.records import contributions_of, heads_of, totals_of
 
@@ -132,6 +133,10 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
                 outs = bx.outputs.get(P)
                 if outs is not None and len(outs) == 1 and vis.get(outs[0], 0.0) == start:
                     exact[(P, key)] = outs[0]  # the output's own totals, exactly
+                if P in boxes and bx.pick is not None:  # an activation: the sample's own
+                    start_cells(rec, bx.shown_outputs(P), vis)
+            if "_sel" in rec:
+                add_cell(rec, t, local, amount)
             rec["amount"].append(amount)
             rec["local"].append(local)
             rec.setdefault("of", []).append(sample_of(t))
@@ -147,6 +152,12 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
         amounts, locals_ = rec["amount"], rec["local"]
         rec["count"] = len(amounts)
         of = rec.pop("of")
+        sel = rec.pop("_sel", None)
+        if sel is not None:
+            rec["_of"] = of  # a box's outputs: what the selected sample's Values received
+            per_sample(rec, list(sel), amounts, vis, upstream, bx)
+            out.append(rec)
+            continue
         if 1 < len(amounts) <= TERMS and None not in of and len(set(of)) == len(of):
             # one term per sample: the caption states them (the code's += across samples)
             rec["terms"] = sorted([s, a] for s, a in zip(of, amounts))
@@ -326,6 +337,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
         placed = sorted(rank, key=lambda c: (rank[c], c))
     named = namer(G, leaf)
     label, data, grad = getter(G, "label"), getter(G, "data"), getter(G, "grad")
+    terms = param_terms(G, bx, leaf, named, _contributions, _heads) if bx.pick is not None else {}
     on_path = getter(G, "on_path", True)
     for k, c in enumerate(placed):
         if c not in bx.attrs:
@@ -346,6 +358,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
                        for p in ins]
             + [[named(m), grad(m)] for m in leaves if not label(m)],
             "params": [[str(label(m)), grad(m)] for m in leaves if label(m)],
+            **box_cells(bx, c, named, data, grad, terms),
         })
     for (P, N, key), n in sorted(count.items(), key=lambda e: (H.nodes[e[0][1]]["order"],
                                                                e[0][2])):

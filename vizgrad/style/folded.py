@@ -1,0 +1,75 @@
+"""The caption lines of a folded net's steps: the chain rule each stands for, with the numbers
+of the selected sample's own Values (never a sum over samples or over neurons).
+
+A contribution to a box's outputs (:func:`vizgrad.graph.collapse.contract.contract` gives it
+``cells``) is what the selected sample's output Values received. A neuron's reads as any
+step (``∂(L1/N3)/∂(L0/N0) × (L1/N3).grad = …``, the box's own local derivative); a layer's
+as the vector rule ``∂loss/∂x_j += Σ_i w_ij · g_i`` with the terms of its largest cell::
+
+    >>> c = {"cells": [0.5, 0.25], "amount": 0.75, "count": 4,
+    ...      "rule": {"cell": 0, "terms": [[2.0, 0.25, 0.5], [-1.0, -0.5, 0.5]]}}
+    >>> layer_line(c, "L1", "L0", ["N0", "N1"], 0, 4, True, "en").split("; ")[-2:]
+    ['x_N0: 0.5 + 0.5 = 1', 'the largest term: w_ij × g_i = 2 × 0.25 = 0.5']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.numerals import MINUS, fmt, product
+from ..i18n import t
+
+__all__ = ["TERMS_SHOWN", "layer_line", "other_line", "sample_word"]
+
+#: the most products ``w_ij · g_i`` a layer's line prints; past it, how many there are
+TERMS_SHOWN = 3
+
+
+def sample_word(s: Any, lang: str) -> str:
+    """``sample 3``, or ``8 samples`` for a row of every sample (``s`` is then their count
+    as a string ``"all:8"``)."""
+    if isinstance(s, str) and s.startswith("all:"):
+        return t("chain.samples", lang, n=s[4:])
+    return t("chain.sample", lang, s=s)
+
+
+def _paren(x: str) -> str:
+    return f"({x})" if x.startswith(MINUS) else x
+
+
+def layer_line(c: dict[str, Any], src: str, tgt: str, names: list[str], s: Any,
+               decimals: int, trim: bool, lang: str) -> str:
+    """``L1 → L0 (sample 0): ∂loss/∂x_j += Σ_i w_ij · g_i; x_N3: w × g + … = total``: the
+    rule of a step into a layer's outputs, and the terms of the cell it moved most (each
+    term is what one ``+=`` of the code added: a weight times the gradient at its neuron's
+    sum); every cell's total is in the box's row, its tooltip and the player's table."""
+    head = t("chain.layer", lang, source=src, target=tgt, sample=sample_word(s, lang))
+    rule = c.get("rule")
+    if not rule or not rule["terms"]:
+        return head
+    j, terms = rule["cell"], rule["terms"]
+    amounts = [a for *_, a in terms]
+    total = fmt(sum(amounts), decimals, trim=trim)
+    big = sorted(range(len(terms)), key=lambda i: (-abs(amounts[i]), i))[:TERMS_SHOWN]
+    for d in range(decimals, 13):  # all terms shown: enough digits that they add up
+        shown = [fmt(amounts[i], d, trim=trim) for i in big]
+        if len(terms) > TERMS_SHOWN or fmt(sum(float(x.replace(MINUS, "-")) for x in shown),
+                                           decimals, trim=trim) == total:
+            break
+    body = " + ".join(_paren(x) for x in shown)
+    if len(terms) > TERMS_SHOWN:
+        body += " + " + t("chain.more_terms", lang, n=len(terms))
+    cell = names[j] if j < len(names) else str(j)
+    line = f"{head}; x_{cell}: {body} = {total}"
+    local, up, amount = terms[big[0]]
+    if local is not None and up is not None:  # the largest term's factors, w_ij × g_i
+        w, g, a = product(local, up, amount, decimals, trim)
+        line += "; " + t("chain.largest", lang, w=w, g=_paren(g), a=a)
+    return line
+
+
+def other_line(c: dict[str, Any], tgt: str, s: Any, lang: str) -> str:
+    """A step whose contributions reach only other samples' outputs than the one shown."""
+    others = ", ".join(str(o) for o in c.get("others", ()))
+    return t("chain.other_samples", lang, target=tgt, sample=sample_word(s, lang),
+             others=others)
