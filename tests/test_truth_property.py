@@ -1,6 +1,7 @@
 """A property test over random small graphs, drawn plain and folded with every sample: no raw
 id in any text, every forward step after its operands, every printed ``A × B = C``
-multiplies out, and each plain box shows the data and grad of the Value it names.
+multiplies out, and each box shows the data and grad of the Values it stands for (a folded
+box: its neuron's or layer's own activation Values in the sample shown, never a sum).
 
 The boxes are checked against the Values themselves (their ``data`` and ``grad`` after
 ``backward()``), not against the code that drew them.
@@ -127,21 +128,65 @@ def test_random_plain_graphs_say_only_what_the_values_hold(built):
 
 @st.composite
 def nets(draw):
+    """A random small net on 1–3 samples, run layer by layer so that the test keeps every
+    activation Value: ``acts[s][l][j]`` is neuron j of layer l in sample s."""
     sizes = draw(st.sampled_from([[2, 1], [3, 1], [2, 2, 1]]))
     net = MLP(2, sizes, seed=draw(st.integers(0, 50)))
     samples = draw(st.integers(1, 3))
     xs = [[round(draw(st.floats(-1, 1, allow_nan=False)), 2) for _ in range(2)]
           for _ in range(samples)]
     ys = [draw(st.sampled_from([-1.0, 1.0])) for _ in range(samples)]
-    loss = sum((net(x) - y) ** 2 for x, y in zip(xs, ys))
+    acts = []
+    for x in xs:
+        h, mine = x, []
+        for layer in net.layers:
+            h = layer(h)
+            mine.append(h)
+        acts.append(mine)
+    loss = sum(((a[-1][0] - y) ** 2 for a, y in zip(acts, ys)), Value(0.0))
     loss.backward()
-    return loss, samples
+    return loss, samples, acts
+
+
+def _printed(text: str) -> list[str]:
+    """The numbers a box's row prints, in order (a long row elides its middle)."""
+    return re.findall(_N, text.split(" … ")[0]) + (
+        re.findall(_N, text.split(" … ")[1].split(" (")[0]) if " … " in text else [])
+
+
+def _shown(values: list) -> list:
+    """The Values a row of them prints: all, or the first three and the last."""
+    return values if len(values) <= 4 else [*values[:3], values[-1]]
+
+
+def _check_boxes(scene: Scene, acts, level: str, sample) -> None:
+    """Every number a folded box prints in its data and grad rows is the data or grad of
+    the Value it stands for (walked here from the net's own activations), never a sum."""
+    G, final = scene.graph, scene.look(None)
+    picked = range(len(acts)) if sample == "all" else [sample]
+    for b in G:
+        label = G.nodes[b].get("label") or ""
+        if G.nodes[b].get("kind") != "group" or label == "loss":
+            continue
+        parts = label.split("/")
+        l = int(parts[0][1:])
+        js = [int(parts[1][1:])] if level == "neuron" else range(len(acts[0][l]))
+        if level == "neuron":  # a neuron: its Value in each sample shown
+            values = [acts[s][l][js[0]] for s in picked]
+        else:  # a layer: its neurons in the sample shown (every sample: sample by sample)
+            values = [acts[s][l][j] for s in picked for j in js]
+        values = _shown(values)
+        data = _printed(final[f"t-{b}-data"]["text"])
+        grad = _printed(final[f"t-{b}-grad"]["text"])
+        assert len(data) == len(values) == len(grad), (label, data, grad)
+        for v, d, g in zip(values, data, grad):
+            assert _rounds_to(v.data, d) and _rounds_to(v.grad, g), (label, v, d, g)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(nets(), st.sampled_from(["neuron", "layer"]))
 def test_random_nets_folded_with_every_sample_show_no_id_and_multiply_out(built, level):
-    loss, samples = built
+    loss, samples, acts = built
     G = to_networkx(loss)
     _check_order(G)
     _check_texts(Scene(G), G)
@@ -151,3 +196,4 @@ def test_random_nets_folded_with_every_sample_show_no_id_and_multiply_out(built,
         scene = draw(loss, collapse=level, sample=sample).scene
         _check_order(scene.graph)
         _check_texts(scene, scene.graph)
+        _check_boxes(scene, acts, level, sample)

@@ -43,7 +43,8 @@ def layer_line(c: dict[str, Any], src: str, tgt: str, names: list[str], s: Any,
     rule of a step into a layer's outputs, and the terms of the cell it moved most (each
     term is what one ``+=`` of the code added: a weight times the gradient at its neuron's
     sum); every cell's total is in the box's row, its tooltip and the player's table."""
-    head = t("chain.layer", lang, source=src, target=tgt, sample=sample_word(s, lang))
+    head = (t("chain.layer_one", lang, source=src, target=tgt) if s is None else
+            t("chain.layer", lang, source=src, target=tgt, sample=sample_word(s, lang)))
     rule = c.get("rule")
     if not rule or not rule["terms"]:
         return head
@@ -60,7 +61,7 @@ def layer_line(c: dict[str, Any], src: str, tgt: str, names: list[str], s: Any,
     if len(terms) > TERMS_SHOWN:
         body += " + " + t("chain.more_terms", lang, n=len(terms))
     cell = names[j] if j < len(names) else str(j)
-    line = f"{head}; x_{cell}: {body} = {total}"
+    line = f"{head}; x_{cell}" + (f": {body} = {total}" if len(terms) > 1 else "")
     local, up, amount = terms[big[0]]
     if local is not None and up is not None:  # the largest term's factors, w_ij × g_i
         w, g, a = product(local, up, amount, decimals, trim)

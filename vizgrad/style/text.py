@@ -338,7 +338,7 @@ def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
         head = f"{_grad(tgt)} {sign} "
         if c.get("cells") is not None:  # a box's outputs: the selected sample's Values
             a = G.nodes[c["target"]]
-            s = a.get("sample", f"all:{a['samples']}" if "samples" in a else 0)
+            s = a.get("sample", f"all:{a['samples']}" if "samples" in a else None)
             if len(c["cells"]) > 1:
                 names = [str(x[0]).replace("/", ".").rsplit(".", 1)[-1]
                          for x in a.get("cells") or ()]
@@ -347,7 +347,8 @@ def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
             if c.get("others") and not c.get("count"):
                 lines.append(other_line(c, tgt, s, lang))
                 continue
-            head = f"{_grad(tgt)} ({sample_word(s, lang)}) {sign} "
+            if s is not None:
+                head = f"{_grad(tgt)} ({sample_word(s, lang)}) {sign} "
         if c.get("local") is None:
             lines.append(head + contribution_text(c, decimals, trim, lang) + total)
             continue

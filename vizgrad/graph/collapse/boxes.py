@@ -66,6 +66,8 @@ class Boxes:
             self.outputs[b] = list(filter(outs.__contains__, ms))
             self.inner |= mine - outs
         self.shown: dict[str, float] = {}
+        #: the boxes that hold no value (a focus stub)
+        self.valueless = {b for b, a in boxes.items() if a.get("kind") == "stub"}
 
     def of(self, n: str) -> str:
         return self.box_of.get(n, n)

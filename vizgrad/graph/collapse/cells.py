@@ -83,8 +83,8 @@ def box_cells(bx: Boxes, c: str, named: Any, data: Any, grad: Any,
     ``terms``: ``[name, grad, terms]`` of each parameter whose grad is the sum of what its
     ``+=`` added."""
     out: dict[str, Any] = {}
-    if bx.pick is not None and bx.attrs[c].get("kind") != "stub":
-        group, of = getter(bx.G, "group"), bx.pick[0]
+    if c not in bx.valueless:
+        group, of = getter(bx.G, "group"), (bx.pick[0] if bx.pick is not None else {})
         outs = bx.shown_outputs(c)
         many = len({of.get(o) for o in outs}) > 1
         out["cells"] = [[(str(group(o)) + (f"[{of.get(o)}]" if many else "")) if group(o)
