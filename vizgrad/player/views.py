@@ -35,7 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..style import text as tx
 from ..scene import ids
+from ..scene.cells import full_text, is_row, short_names
 from ..scene.groups import box_name, ordered_params
+from ..style.verdicts import terms_text
 from ..scene.opened import step_map
 from .finding import find_examples, index
 from ..write.group_frames import frame_svg, frames_of, with_frames
@@ -73,11 +75,16 @@ def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[st
         for m in a.get("members") or ():
             if m in source and source.nodes[m].get("label"):
                 data[str(source.nodes[m]["label"])] = source.nodes[m].get("data")
+    terms = {str(name): rows for name, g, rows in a.get("terms") or () if g is not None}
     out = []
     for name, grad in ordered_params(a):
         value = data.get(str(name))
-        out.append({"name": str(name), "data": "" if value is None else scene.num(value),
-                    "grad": scene.num(grad), "done": scene.last + 1 if done is None else done})
+        row = {"name": str(name), "data": "" if value is None else scene.num(value),
+               "grad": scene.num(grad), "done": scene.last + 1 if done is None else done}
+        if str(name) in terms and grad is not None:  # what each sample's += added
+            row["terms"] = terms_text({"amount": grad, "terms": terms[str(name)]},
+                                      scene.decimals, scene.trim, scene.lang)
+        out.append(row)
     return out
 
 
@@ -98,7 +105,8 @@ def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
     opened = getattr(scene, "opened", ())
     for r in rows:
         n = r["id"]
-        r["data"] = scene.num(G.nodes[n].get("data"))
+        r["data"] = (full_text(short_names(G, n), [scene.num(c[1]) for c in G.nodes[n]["cells"]])
+                     if is_row(G, n) else scene.num(G.nodes[n].get("data")))
         # a constant learns nothing from its gradient: say what it is, not "not reached"
         r["grad"] = scene.word("node.const") if r["kind"] == "const" else tx.NOT_REACHED
         if scene.kind(n) == "group":

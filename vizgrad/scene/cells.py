@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .parts import Drawn
 
-__all__ = ["SHOWN", "GradRows", "full_text", "is_row", "row_text"]
+__all__ = ["SHOWN", "GradRows", "full_text", "is_row", "row_text", "short_names"]
 
 #: the most cells of a layer's row that its box prints (the first ones and the last); the
 #: tooltip and the table give every cell

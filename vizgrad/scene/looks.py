@@ -17,7 +17,7 @@ from ..graph.gradcheck import final_check
 from ..tracing.rules import check_contribution
 from ..style import text as tx
 from . import ids
-from .cells import GradRows, is_row, row_text
+from .cells import GradRows, full_text, is_row, row_text, short_names
 from .groups import box_name, row_labels
 from .shapes import op_glyph
 from ..style.theme import edge_color, grad_color, robust_scale
@@ -208,12 +208,17 @@ class Looks:
         out[ids.text(n, "grad")] = {"text": s.num(grad), "fill": th.text,
                               "bold": _ON if n in ctx["changed"] else _OFF}
         if is_row(G, n):  # a layer: its neurons' own values, one per cell, never their sum
-            cells = G.nodes[n]["cells"]
-            if not pending:
-                out[ids.text(n, "data")]["text"] = row_text([s.num(c[1]) for c in cells])
+            cells, names = G.nodes[n]["cells"], short_names(G, n)
             row = self.rows.at(n, None if ctx["final"] else st.step)
-            out[ids.text(n, "grad")]["text"] = (tx.NOT_REACHED if row is None
-                                                else row_text([s.num(g) for g in row]))
+            texts = {"data": None if pending else [s.num(c[1]) for c in cells],
+                     "grad": None if row is None else [s.num(g) for g in row]}
+            for slot, got in texts.items():  # the box prints what fits; "full": every cell
+                if got is not None:
+                    out[ids.text(n, slot)].update(text=row_text(got), full=full_text(names, got))
+                elif slot == "grad":
+                    out[ids.text(n, slot)]["text"] = tx.NOT_REACHED
+            box["title"] = "\n".join(f"{label}: {out[ids.text(n, slot)].get('full', '—')}"
+                                      for label, slot in zip(row_labels(s, n), texts))
         done = n in s.params_done and st.step >= s.params_done[n] or ctx["final"]
         for i, (label, g) in enumerate(s.params.get(n, ())):
             shown = g if done else None

@@ -69,9 +69,11 @@ def shape_element(sh: Shape, lk: dict[str, str], head: str, hatch: str) -> str:
     """One shape as an SVG element in look ``lk``; ``head`` holds its first attributes
     (id, class) and ``hatch`` is the id of the hatch pattern for unreached grads."""
     g = sh.geom
-    if sh.kind == "rect":
+    if sh.kind == "rect":  # a box with a tooltip: its every cell (a layer's row)
+        tip = f"<title>{xml_text(lk['title'])}</title></rect>" if lk.get("title") else ""
         return (f'<rect {head} x="{_n(g[0])}" y="{_n(g[1])}" width="{_n(g[2])}" '
-                f'height="{_n(g[3])}" rx="{_n(g[4])}" {_paint(lk, hatch)}/>')
+                f'height="{_n(g[3])}" rx="{_n(g[4])}" {_paint(lk, hatch)}'
+                + (f">{tip}" if tip else "/>"))
     if sh.kind == "ellipse":
         return (f'<ellipse {head} cx="{_n(g[0])}" cy="{_n(g[1])}" rx="{_n(g[2])}" '
                 f'ry="{_n(g[3])}" {_paint(lk, hatch)}/>')

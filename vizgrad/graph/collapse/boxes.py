@@ -68,6 +68,8 @@ class Boxes:
         self.shown: dict[str, float] = {}
         #: the boxes that hold no value (a focus stub)
         self.valueless = {b for b, a in boxes.items() if a.get("kind") == "stub"}
+        #: the boxes of a group (a neuron, a layer): they show their output Values, per sample
+        self.groups = {b for b, a in boxes.items() if a.get("kind", "group") == "group"}
 
     def of(self, n: str) -> str:
         return self.box_of.get(n, n)

@@ -83,7 +83,7 @@ def box_cells(bx: Boxes, c: str, named: Any, data: Any, grad: Any,
     ``terms``: ``[name, grad, terms]`` of each parameter whose grad is the sum of what its
     ``+=`` added."""
     out: dict[str, Any] = {}
-    if c not in bx.valueless:
+    if c in bx.groups:
         group, of = getter(bx.G, "group"), (bx.pick[0] if bx.pick is not None else {})
         outs = bx.shown_outputs(c)
         many = len({of.get(o) for o in outs}) > 1

@@ -133,7 +133,7 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
                 outs = bx.outputs.get(P)
                 if outs is not None and len(outs) == 1 and vis.get(outs[0], 0.0) == start:
                     exact[(P, key)] = outs[0]  # the output's own totals, exactly
-                if P in boxes and P not in bx.valueless:  # its outputs: the sample's own
+                if P in bx.groups:  # a group's outputs: the selected sample's own
                     start_cells(rec, bx.shown_outputs(P), vis)
             if "_sel" in rec:
                 add_cell(rec, t, local, amount)

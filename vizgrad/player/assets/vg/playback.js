@@ -2,7 +2,8 @@
 // the shapes whose look changed (see vizgrad/write/playback.py). Shared by the
 // step player and the lab.
 
-// look attribute -> SVG attribute ("text", "hidden", "bold" and "hatch" are special)
+// look attribute -> SVG attribute ("text", "hidden", "bold", "hatch" and "title", a box's
+// tooltip, are special; "full" is a table cell's whole text where the box prints less)
 var ATTRS = { stroke: "stroke", sw: "stroke-width", dash: "stroke-dasharray" };
 
 // Write `look` on `el`; with `before` (the look it shows now) only what differs.
@@ -19,6 +20,11 @@ export function paint(el, look, hatchUrl, before) {
     if (look[key] && !(key === "sw" && !look.stroke)) { el.setAttribute(ATTRS[key], look[key]); }
     else { el.removeAttribute(ATTRS[key]); }
   });
+  if ("title" in look && (all || look.title !== was.title)) {
+    var tip = el.querySelector("title") ||
+      el.appendChild(document.createElementNS(el.namespaceURI, "title"));
+    tip.textContent = look.title;
+  }
   if ("bold" in look && (all || look.bold !== was.bold)) {
     if (look.bold) { el.setAttribute("font-weight", "bold"); } else { el.removeAttribute("font-weight"); }
   }

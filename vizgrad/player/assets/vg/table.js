@@ -36,7 +36,7 @@ export function buildRows(rows, words) {
       const pr = document.createElement("tr");
       pr.setAttribute("data-param", r.id);
       pr.setAttribute("data-done", String(p.done));
-      pr.setAttribute("data-grad", p.grad);
+      pr.setAttribute("data-grad", p.terms || p.grad);
       pr.className = "param";
       const th = cell(pr, "th", "", "");
       th.setAttribute("scope", "row");
@@ -67,7 +67,7 @@ export function showCell(rows, id, look, words) {
   if (!c || !rows[c.node] || !look) { return false; }
   const td = rows[c.node].querySelector("td." + c.slot);
   if (!td) { return false; }
-  td.textContent = look.text;
+  td.textContent = look.full || look.text;
   td.classList.toggle("pending", look.text === words.pending || look.text === NOT_REACHED);
   return true;
 }
