@@ -65,7 +65,8 @@ def layer_line(c: dict[str, Any], src: str, tgt: str, names: list[str], s: Any,
     local, up, amount = terms[big[0]]
     if local is not None and up is not None:  # the largest term's factors, w_ij × g_i
         w, g, a = product(local, up, amount, decimals, trim)
-        line += "; " + t("chain.largest", lang, w=w, g=_paren(g), a=a)
+        line += ("; " if len(terms) > 1 else ": ") + t("chain.largest", lang, w=w,
+                                                         g=_paren(g), a=a)
     return line
 
 
