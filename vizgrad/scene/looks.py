@@ -217,6 +217,9 @@ class Looks:
                     out[ids.text(n, slot)].update(text=row_text(got), full=full_text(names, got))
                 elif slot == "grad":
                     out[ids.text(n, slot)]["text"] = tx.NOT_REACHED
+            if row:  # its colour: the cell of the largest |grad|, a Value's own grad
+                out[ids.cell(n, "grad")]["fill"] = grad_color(
+                    max(row, key=abs) if on_path else None, self.scale, th)
             box["title"] = "\n".join(f"{label}: {out[ids.text(n, slot)].get('full', '—')}"
                                       for label, slot in zip(row_labels(s, n), texts))
         done = n in s.params_done and st.step >= s.params_done[n] or ctx["final"]
