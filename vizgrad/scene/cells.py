@@ -10,6 +10,11 @@ box's tooltip and in the player's table::
     '0.1  −0.2  0.3 … 0.6 (6)'
     >>> full_text(["N0", "N1"], ["0.1", "−0.2"])
     'N0 0.1 · N1 −0.2'
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("g", label="L1", cells=[["L1/N0", 1.0, 0.5], ["L1/N1[2]", 2.0, 0.0]])
+    >>> short_names(G, "g")
+    ['N0', 'N1[2]']
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ def short_names(G: Any, n: str) -> list[str]:
     out = []
     for name, _, _ in G.nodes[n].get("cells") or ():
         text = str(name)
-        for prefix in (box.replace("/", ".") + ".", box + "."):
+        for prefix in (box.replace("/", ".") + ".", box + "/"):
             if box and text.startswith(prefix):
                 text = text[len(prefix):]
                 break
