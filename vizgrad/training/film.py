@@ -103,7 +103,8 @@ def film_frames(t: TrainingData, lang: str | None = None) -> list[Any]:
     d.line(pts, fill="#1f5fa8", width=3)
     d.text((x0 - 6, y0), num(hi), fill="black", font=small, anchor="rm")
     d.text((x0 - 6, y1), num(lo), fill="black", font=small, anchor="rm")
-    d.text(((x0 + x1) / 2, y1 + 24), w["train.loss"], fill="black", font=small, anchor="mm")
+    d.text(((x0 + x1) / 2, y1 + 24), w["train.axis_step"], fill="black", font=small, anchor="mm")
+    d.text((x0, y0 - 22), w["train.loss"], fill="black", font=small, anchor="lm")
     frames = []
     tall = max(len(layer["neurons"]) for layer in t.net["layers"])
     wide = sum(max(len(nr["parameters"]) for nr in layer["neurons"])

@@ -76,7 +76,9 @@ def _curve(t: TrainingData, ks: list[int], w: dict[str, str]) -> list[str]:
            _text(x0 - 6, y0 + 6, num(hi), anchor="end"),
            _text(x0 - 6, y1 + 6, num(lo), anchor="end"),
            _text(x0, y1 + 28, "0"), _text(x1, y1 + 28, str(n), anchor="end"),
-           _text((x0 + x1) / 2, y1 + 28, w["train.loss"], anchor="middle")]
+           _text((x0 + x1) / 2, y1 + 28, w["train.axis_step"], anchor="middle"),
+           f'<g transform="rotate(-90 {x0 - 52:.1f} {(y0 + y1) / 2:.1f})">'
+           + _text(x0 - 52, (y0 + y1) / 2, w["train.loss"], anchor="middle") + "</g>"]
     for k in ks:
         x, y = xy(k, t.run.losses[k])
         out += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="#e67e22" stroke="#000" '
