@@ -238,5 +238,5 @@ def test_an_op_with_the_wrong_number_of_operands_is_refused_by_name():
                                  if (c["source"], c["slot"]) != ("v2", 1)]
     G = from_json(json.dumps(doc))
     with pytest.raises(GraphFormatError,
-                       match=r"node 'v2' \(op '\*' with 1 operands\): '\*' takes"):
+                       match=r"re-evaluate u, node 'v2' \(op '\*' with 1 operand\): '\*' takes"):
         gradcheck(G)

@@ -171,8 +171,11 @@ def _checkable(t: Trace) -> None:
     for n in t.nodes:
         why = _arity(n["op"], len(n["parents"])) if n["parents"] else None
         if why:
-            raise GraphFormatError(f"cannot re-evaluate node {n['id']!r} (op {n['op']!r} with "
-                                   f"{len(n['parents'])} operands): {why}")
+            who = n.get("name") or n.get("label")  # named as the pictures name it
+            raise GraphFormatError(
+                f"cannot re-evaluate {who + ', ' if who else ''}node {n['id']!r} (op "
+                f"{n['op']!r} with {len(n['parents'])} operand"
+                f"{'' if len(n['parents']) == 1 else 's'}): {why}")
     bad = [n for n in t.nodes if not all(
         isinstance(v, (int, float)) and math.isfinite(v) for v in
         (n["data"], 0.0 if n["grad"] is None else n["grad"]))]
@@ -276,8 +279,9 @@ def final_check(G: Any) -> dict[str, Any] | None:
     backprop, numeric), …], "overwrote": bool}`` (``overwrote``: some closure assigned, ``=``,
     instead of adding), or ``{"status": "not_checked", "op": op}`` (an op whose forward
     vizgrad does not know; ``op`` is ``None`` when the graph is over
-    :data:`FINAL_CHECK_INPUTS` inputs or :data:`FINAL_CHECK_VALUES` values); ``None`` for a
-    collapsed or focused graph (check the graph it came from) or one without ``backward()``.
+    :data:`FINAL_CHECK_INPUTS` inputs or :data:`FINAL_CHECK_VALUES` values; ``"folded":
+    True`` for a collapsed or focused graph, whose boxes hold no ops to re-evaluate: check
+    the graph it came from); ``None`` for a graph without ``backward()``.
 
     >>> from vizgrad import examples
     >>> [(n, b, round(x, 6)) for n, b, x in final_check(examples.graph("overwrite-bug"))["wrong"]]
@@ -288,12 +292,13 @@ def final_check(G: Any) -> dict[str, Any] | None:
     if not G.graph.get("backward_ran", True):
         return None
     nodes = G.nodes
+    folded = {"status": "not_checked", "op": None, "folded": True}
     if G.graph.get("collapsed") or G.graph.get("focus"):
-        return None  # check the graph it came from
+        return folded  # check the graph it came from
     if len(G) > FINAL_CHECK_VALUES:  # first: a large graph costs nothing more
         return {"status": "not_checked", "op": None}
     if any(nodes[n].get("kind") in _BOXES for n in G):
-        return None
+        return folded
     inputs = sum(1 for n in G if not G.in_degree(n) and nodes[n].get("kind") != "const")
     if inputs > FINAL_CHECK_INPUTS:
         return {"status": "not_checked", "op": None}

@@ -99,6 +99,8 @@ def _final_notes(scene: Drawn, root: str, wrong: dict[str, Any], check: Any) -> 
     if check["status"] == "agree":
         return [scene.word("final.checked", error=tx.fmt(check["largest"], 1, trim=True))]
     if check["status"] == "not_checked":
+        if check.get("folded"):
+            return [scene.word("final.not_checked_folded")]
         return [scene.word("final.not_checked_op", op=check["op"]) if check["op"] else
                 scene.word("final.not_checked")]
     key = "final.overwritten" if check["overwrote"] else "final.disagrees"
