@@ -26,8 +26,8 @@ from typing import Any, Callable
 
 from ..exceptions import GraphFormatError
 
-__all__ = ["LEVELS", "Fields", "check_box", "check_edge_count", "check_graph_meta",
-           "check_step_meta", "fail", "show"]
+__all__ = ["LEVELS", "Fields", "check_box", "check_edge_count", "check_folded_contribution",
+           "check_graph_meta", "check_step_meta", "fail", "show"]
 
 #: collapse level names and the group depth they mean (:mod:`vizgrad.graph.collapse` draws by them)
 LEVELS = {"layer": 1, "neuron": 2}
@@ -142,6 +142,52 @@ class Fields:
                     raise fail(where, f"must hold numbers that fit a float, got {show(x)}")
 
 
+def _real(x: Any) -> bool:
+    """A number as the folded captions add them: an int or a float, not a string or bool."""
+    return type(x) in (int, float)
+
+
+def _terms(items: Any, where: str) -> None:
+    """``[[sample or name, amount], …]``: the ``+=`` terms of a folded grad, one per sample
+    (a whole number) or per use outside the samples (a name)."""
+    if type(items) is not list:
+        raise fail(where, f"must be a list of [sample, number] terms, got {show(items)}")
+    for j, term in enumerate(items):
+        if (type(term) is not list or len(term) != 2 or not (_int(term[0]) or type(term[0]) is str)
+                or not _real(term[1])):
+            raise fail(f"{where}[{j}]", f"must be [sample or name, number], got {show(term)}")
+
+
+def _numbers(f: Fields, key: str, null: bool = False) -> None:
+    """An optional list of numbers (or null, where ``null``)."""
+    for j, x in enumerate(f.get(key, "list", required=False, default=())):
+        if not ((null and x is None) or _real(x) or (null and _number(x))):
+            raise fail(f"{f.where}.{key}[{j}]",
+                       f"must be a number that fits a float, got {show(x)}")
+
+
+def check_folded_contribution(c: Fields) -> None:
+    """What a folded step adds to a contribution: the selected sample's ``cells`` (one grad
+    per output shown), the samples reached (``others``), how many contributions it stands for
+    (``all``), its ``terms`` per sample, and a layer's ``rule`` (the cell it states)."""
+    _numbers(c, "cells")
+    for j, x in enumerate(c.get("others", "list", required=False, default=())):
+        if not (_int(x) and x >= 0):
+            raise fail(f"{c.where}.others[{j}]", f"must be a sample number ≥ 0, got {show(x)}")
+    if "all" in c.obj:
+        c.count("all")
+    if "terms" in c.obj:
+        _terms(c.obj["terms"], f"{c.where}.terms")
+    if "rule" in c.obj:
+        rule = Fields(c.obj["rule"], f"{c.where}.rule")
+        rule.count("cell", required=True)
+        for j, row in enumerate(rule.get("terms", "list")):  # [w_ij, g_i, w_ij · g_i]
+            if (type(row) is not list or len(row) != 3 or not _real(row[2])
+                    or not all(x is None or _real(x) for x in row[:2])):
+                raise fail(f"{rule.where}.terms[{j}]",
+                           f"must be [number or null, number or null, number], got {show(row)}")
+
+
 def check_box(f: Fields) -> None:
     """What a box of a collapsed or focused graph shows: its members, size and grads."""
     obj = f.obj
@@ -157,6 +203,19 @@ def check_box(f: Fields) -> None:
         f.rows("inputs", 2)
     if "params" in obj:
         f.rows("params", 2)
+    if "cells" in obj:
+        f.rows("cells", 3)
+    if "all" in obj:  # an output's data summed over the samples (``by_sample``: each one's)
+        f.get("all", "number|null")
+    _numbers(f, "by_sample", null=True)
+    if "adds" in obj:
+        f.count("adds")
+    for j, row in enumerate(f.get("terms", "list", required=False, default=())):
+        where = f"{f.where}.terms[{j}]"
+        if (type(row) is not list or len(row) != 3 or type(row[0]) is not str
+                or not (row[1] is None or _number(row[1]))):
+            raise fail(where, f"must be [name, grad, terms], got {show(row)}")
+        _terms(row[2], f"{where}[2]")
 
 
 def check_edge_count(f: Fields) -> None:
@@ -165,14 +224,13 @@ def check_edge_count(f: Fields) -> None:
 
 
 def check_step_meta(f: Fields, last: int) -> int:
-    """A step's ``from`` (the source step it shows; they never go back), ``member(s)``;
-    returns its ``from``."""
+    """A step's ``from`` (the source step it shows, a whole number; a folded view's steps
+    follow its own topological order, so ``from`` may go back) and ``member(s)``; returns
+    its ``from``."""
     obj = f.obj
     origin = f.count("from")
     if origin is None:
         origin = obj["index"]
-    if origin < last:
-        raise fail(f.where, f"'from' must not go back: {origin} after {last}")
     if "member" in obj:
         f.get("member", "str")
     if "members" in obj:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .meta import (Fields, check_box, check_edge_count, check_graph_meta, check_step_meta,
-                          fail)
+from .meta import (Fields, check_box, check_edge_count, check_folded_contribution,
+                   check_graph_meta, check_step_meta, fail)
 from .meta import show as _show
 from ..tracing.recorder import READ_FORMATS
 
@@ -146,8 +146,9 @@ def _check_contributions(f: Fields, node: Any, contributions: list[Any], orders:
         c.get("before", "number|null")
         c.get("observed", "bool", required=False)
         c.get("overwrote", "bool", required=False)
-        if "count" in c.obj:
-            check_edge_count(c)
+        if "count" in c.obj:  # 0: a folded step that reaches only other samples' outputs
+            c.count("count", 0)
+        check_folded_contribution(c)
 
 
 def _check_step(f: Fields, k: int, orders: dict[str, int], kinds: dict[str, str],

@@ -25,7 +25,6 @@ grads, edges and steps are made.
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections import Counter, deque
 from itertools import repeat
@@ -274,9 +273,11 @@ def focus(x: Any, node: str, radius: int = 2) -> nx.MultiDiGraph:
 
 
 def map_step(H: Any, k: int) -> int:
-    """The step of a transformed graph that shows the state after step ``k`` of its source."""
+    """The step of a transformed graph that shows the state after step ``k`` of its source:
+    the last one that shows a source step up to ``k`` (a folded view's steps follow its own
+    topological order, so their source steps need not rise)."""
     froms = [s.get("from", s["index"]) for s in H.graph["steps"]]
-    return max(0, bisect.bisect_right(froms, k) - 1)
+    return max((i for i, f in enumerate(froms) if f <= k), default=0)
 
 
 def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, radius: int = 2,
