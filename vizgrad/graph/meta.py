@@ -203,6 +203,8 @@ def check_box(f: Fields) -> None:
         f.rows("inputs", 2)
     if "params" in obj:
         f.rows("params", 2)
+    if "param_data" in obj:  # each parameter's data, beside its grad
+        f.rows("param_data", 2)
     if "cells" in obj:
         f.rows("cells", 3)
     if "all" in obj:  # an output's data summed over the samples (``by_sample``: each one's)

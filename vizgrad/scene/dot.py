@@ -110,8 +110,12 @@ def box_sizes(scene: Drawn) -> dict[str, tuple[float, float]]:
         if ins:  # a cell per box feeding this one, side by side as the parameters
             cell = max(width(a, ROW * f) + width(v, f) for _, (a, v) in ins) + f * 1.4
             inner = max(inner, icols * cell - f * 0.6)
+        below = 0.0
+        if n in scene.matrices:  # a layer's parameters as a matrix, under its rows
+            grid = scene.matrices[n][1]
+            inner, below = max(inner, grid.width), grid.height + 0.3 * f
         out[n] = (max(width(name, f, True), inner) + f * 1.2,
-                  (3 + -(-len(rows) // cols) + -(-len(ins) // icols)) * line + f * 0.6)
+                  (3 + -(-len(rows) // cols) + -(-len(ins) // icols)) * line + f * 0.6 + below)
     return out
 
 

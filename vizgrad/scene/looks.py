@@ -19,6 +19,7 @@ from ..style import text as tx
 from . import ids
 from .cells import GradRows, full_text, is_row, row_text, short_names
 from .groups import box_name, row_labels
+from .matrix import matrix_looks
 from .shapes import op_glyph
 from ..style.theme import edge_color, grad_color, robust_scale
 
@@ -232,6 +233,10 @@ class Looks:
             arrived = done and not ctx["final"] and st.step == s.params_done.get(n)
             out[ids.text(n, f"p{i}")] = {"text": "" if g is None else s.num(shown), "fill": th.text,
                                   "bold": _ON if arrived else _OFF}
+        if n in s.matrices:  # a layer's weights and biases, one cell each
+            arrived = done and not ctx["final"] and st.step == s.params_done.get(n)
+            out.update(matrix_looks(s, n, *s.matrices[n], done, arrived, on_path,
+                                    lambda g: grad_color(g, self.scale, th)))
         for i, ((u, v, slot), (label, amount)) in enumerate(s.inrows.get(n, ())):
             k = self.made.get((v, u, slot))
             sent = k is not None and (ctx["final"] or st.step >= k)

@@ -38,6 +38,7 @@ class Drawn(Protocol):
     scale: float
     params: Mapping[str, tuple[tuple[str, float | None], ...]]
     params_done: Mapping[str, int]
+    matrices: Mapping[str, Any]
     edge_texts: Mapping[Edge, str | None]
     inrows: Mapping[str, tuple[tuple[Edge, tuple[str, str]], ...]]
     box_sizes: Mapping[str, Size]

@@ -35,6 +35,7 @@ from .layout import geometry as gm
 from ..style import text as tx
 from .groups import input_rows, note_lines, param_rows, params_step
 from .looks import Contributions, Looks, final_state
+from .matrix import matrices
 from ..style.metrics import width
 from .shapes import ROW as _ROW
 from .shapes import Shape, place_caption, place_edges, place_legend, place_nodes
@@ -102,6 +103,8 @@ class Scene:
     #: a group box's parameter rows (label, final grad), and the step they arrive
     params: Mapping[str, tuple[tuple[str, float | None], ...]]
     params_done: Mapping[str, int]
+    #: a layer box's parameters as a matrix, and its grid (:mod:`vizgrad.scene.matrix`)
+    matrices: Mapping[str, Any]
     #: every operand edge with its label text (``None``: no label)
     edge_texts: Mapping[Edge, str | None]
     #: edges between two boxes: their contribution is a row of the head box, not a label
@@ -163,7 +166,9 @@ class Scene:
         contributions = Contributions.of(G)
         put(contributions=contributions,  # one colour scale for every view of a page, if given
             scale=contributions.scale if scale is None else float(scale),
-            params=_frozen({n: tuple(rows) for n in self.order if (rows := param_rows(self, n))}),
+            matrices=_frozen(matrices(self, self.preset.font * _ROW)))
+        put(params=_frozen({n: tuple(rows) for n in self.order if n not in self.matrices
+                            and (rows := param_rows(self, n))}),
             params_done=_frozen(params_step(G)))
         texts = _dot.edge_texts(self)
         put(edge_texts=texts)

@@ -16,6 +16,7 @@ from .layout import geometry as gm
 from . import ids
 from ..style import text as tx
 from .labels import MANY_LABELS, Obstacles, curve, nearest_on, place_label
+from .matrix import BIAS, Grid, Matrix, slot
 from ..style.metrics import width
 
 if TYPE_CHECKING:
@@ -184,6 +185,42 @@ def place_edges(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Sh
     return out
 
 
+def _matrix(add: Any, scene: Drawn, n: str, m: Matrix, g: Grid, x: float, y: float,
+            w: float) -> None:
+    """A layer's parameters (:mod:`vizgrad.scene.matrix`), the matrix's top left at
+    ``(x, y)`` in a box ``w`` wide: its head line (column names, or its shape), one cell
+    per parameter with its grad's text where printed, the neurons' names."""
+    size = scene.preset.font * ROW
+    left = x + (w - g.width) / 2
+    top, mid = y + g.head_h, _baseline(y + g.head_h / 2, size)
+    x0 = left + g.label_w
+    bias_x = x0 + m.cols * g.cell_w + g.gap
+    if g.printed:
+        for i in range(m.cols):
+            add(Shape(ids.text(n, f"mh{i}"), "text", (_r(x0 + (i + 0.5) * g.cell_w), mid),
+                      "vg-row-label", size, False, "middle"))
+        add(Shape(ids.text(n, "mhb"), "text", (_r(bias_x + g.cell_w / 2), mid),
+                  "vg-row-label", size, False, "middle"))
+        for row in range(m.rows):
+            add(Shape(ids.text(n, f"mr{row}"), "text",
+                      (_r(left + 0.2 * scene.preset.font),
+                       _baseline(top + (row + 0.5) * g.cell_h, size)), "vg-row-label", size))
+    else:
+        add(Shape(ids.text(n, "mh"), "text", (_r(left), mid), "vg-row-label", size))
+    inset = 0.5 if g.printed else min(0.5, g.cell_w * 0.1)
+    for c in m.cells:
+        cx = bias_x if c.col == BIAS else x0 + c.col * g.cell_w
+        cy = top + c.row * g.cell_h
+        add(Shape(ids.cell(n, slot(c)), "rect", (_r(cx + inset), _r(cy + inset),
+                  _r(g.cell_w - 2 * inset), _r(g.cell_h - 2 * inset), 0.0), "vg-grad-cell"))
+        if g.printed:
+            add(Shape(ids.text(n, slot(c)), "text", (_r(cx + g.cell_w / 2),
+                      _baseline(cy + g.cell_h / 2, size)), "vg-grad", size, False, "middle"))
+    if g.foot_h:
+        add(Shape(ids.text(n, "mf"), "text", (_r(left), _baseline(y + g.height - g.foot_h / 2,
+                                                                  size)), "vg-row-label", size))
+
+
 def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Shape]:
     """Every box with its rows and cells, and every op circle, moved by ``(dx, dy)``."""
     f = scene.preset.font
@@ -205,7 +242,8 @@ def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Sh
         add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
         params = scene.params.get(n, ())
         rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom
-        last = not params and not scene.inrows.get(n)
+        matrix = scene.matrices.get(n)
+        last = not params and not scene.inrows.get(n) and matrix is None
         add(Shape(ids.cell(n, "grad"), "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
                                           _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
         add(Shape(ids.sep(n), "path",
@@ -239,13 +277,17 @@ def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Sh
                       f * ROW))
             add(Shape(ids.text(n, f"p{i}"), "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base),
                       "vg-grad", f, False, "end"))
+        below = 0.0  # a layer's matrix, under its rows
+        if matrix is not None:
+            _matrix(add, scene, n, *matrix, x, top + line * 3, w)
+            below = matrix[1].height + 0.3 * f
         ins = scene.inrows.get(n, ())
         icols = 2 if len(ins) >= 4 else 1
         icell = (w - 3) / icols
         irows = -(-len(ins) // icols)
         for i in range(len(ins)):  # what each box feeding this one got back from it
             row, col = divmod(i, icols)
-            row_top = top + line * (3 + rows + row)
+            row_top = top + line * (3 + rows + row) + below
             h = line + (rest if row == irows - 1 else 0)
             x0 = x + 1.5 + col * icell
             add(Shape(ids.cell(n, f"i{i}"), "rect", (_r(x0), _r(row_top), _r(icell), _r(h), 0.0),

@@ -358,6 +358,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
                        for p in ins]
             + [[named(m), grad(m)] for m in leaves if not label(m)],
             "params": [[str(label(m)), grad(m)] for m in leaves if label(m)],
+            "param_data": [[str(label(m)), data(m)] for m in leaves if label(m)],
             **box_cells(bx, c, named, data, grad, terms),
         })
     for (P, N, key), n in sorted(count.items(), key=lambda e: (H.nodes[e[0][1]]["order"],

@@ -1,0 +1,202 @@
+"""A layer's parameters drawn as what they are: a matrix of weights and a column of biases.
+
+A box that stands for a whole layer (its parameters are named ``L1.N3.w2`` and ``L1.N3.b``
+inside box ``L1``) shows its weights as one small cell per weight, a row per neuron and a
+column per input, and its biases as a column beside them: ``out_j = act(Σ_i w_ji x_i + b_j)``
+reads along a row. Each cell is filled on the gradient scale by its parameter's grad once the
+box's backward step has run (hatched before, as every box is), prints that grad where a cell
+is wide enough to hold it at the smallest readable size, and always carries a tooltip with
+the parameter's data and grad. A neuron's box keeps its rows of parameter grads.
+
+Past :data:`MAX_SIDE` neurons or inputs, the first :data:`MAX_SIDE` of each are drawn and a
+line under the matrix says how many more there are (the player's table lists every one)::
+
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("g1", label="L1", kind="group", params=[["L1.N0.w0", -0.5],
+    ...     ["L1.N0.w1", 0.25], ["L1.N0.b", 1.0], ["L1.N1.w0", 0.0], ["L1.N1.w1", 2.0],
+    ...     ["L1.N1.b", None]], param_data=[["L1.N0.w0", 0.1], ["L1.N1.b", -0.3]])
+    >>> m = read_matrix(G, "g1")
+    >>> m.rows, m.cols, [c.name for c in m.cells if c.col == BIAS]
+    (2, 2, ['L1.N0.b', 'L1.N1.b'])
+    >>> tip(m.cells[0], lambda x: "—" if x is None else f"{x:g}")
+    'L1.N0.w0 data 0.1 grad -0.5'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from . import ids
+from ..style.metrics import width
+
+if TYPE_CHECKING:
+    from .parts import Drawn
+
+__all__ = ["BIAS", "MAX_SIDE", "PRINT_ROWS", "PRINT_WIDTH", "Cell", "Grid", "Matrix",
+           "grid", "head_text", "foot_text", "matrices", "matrix_looks", "read_matrix", "slot",
+           "tip"]
+
+#: the most neurons (rows) and inputs (columns) a box draws; past it, a line says how
+#: many more there are (64 × 64 = 4,096 cells still draw as small rectangles)
+MAX_SIDE = 64
+#: a matrix prints its grads when it has at most this many rows and its cells fit
+#: :data:`PRINT_WIDTH` fonts across; else its cells are small squares with tooltips
+PRINT_ROWS = 16
+PRINT_WIDTH = 48.0
+#: the column of the biases
+BIAS = -1
+_NAME = r"\.N(\d+)\.(?:w(\d+)|b)\Z"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One parameter of a layer: its name, data and grad, and its place (``col`` is
+    :data:`BIAS` for a bias)."""
+
+    name: str
+    row: int
+    col: int
+    data: float | None
+    grad: float | None
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A layer's parameters: ``rows`` neurons × ``cols`` inputs, and a bias per neuron;
+    ``more_rows`` / ``more_cols``: how many neurons and inputs are left out past
+    :data:`MAX_SIDE`."""
+
+    neurons: tuple[int, ...]
+    rows: int
+    cols: int
+    cells: tuple[Cell, ...]
+    more_rows: int = 0
+    more_cols: int = 0
+
+
+def read_matrix(G: Any, n: str) -> Matrix | None:
+    """Box ``n``'s parameters as a matrix, or None when the box is not a layer of neurons
+    (a neuron's box, or parameters named otherwise)."""
+    a = G.nodes[n]
+    params = a.get("params") or ()
+    if a.get("kind") != "group" or not params:
+        return None
+    prefix = re.escape(str(a.get("label", "")).replace("/", "."))
+    rx = re.compile(prefix + _NAME)
+    data = {str(k): v for k, v in a.get("param_data") or ()}
+    found = []
+    for name, g in params:
+        m = rx.match(str(name))
+        if m is None:
+            return None
+        found.append((int(m.group(1)), BIAS if m.group(2) is None else int(m.group(2)),
+                      str(name), g))
+    neurons = sorted({j for j, *_ in found})
+    inputs = max((i for _, i, *_ in found), default=-1) + 1
+    shown = neurons[:MAX_SIDE]
+    row = {j: r for r, j in enumerate(shown)}
+    cells = tuple(Cell(name, row[j], i, data.get(name), g)
+                  for j, i, name, g in sorted(found, key=lambda c: (c[0], c[1] == BIAS, c[1]))
+                  if j in row and i < MAX_SIDE)
+    return Matrix(tuple(shown), len(shown), min(inputs, MAX_SIDE), cells,
+                  len(neurons) - len(shown), max(0, inputs - MAX_SIDE))
+
+
+def matrices(scene: Drawn, size: float) -> dict[str, tuple[Matrix, Grid]]:
+    """Every layer box of the scene with its matrix and grid (texts ``size`` points)."""
+    out = {}
+    for n in scene.order:
+        m = read_matrix(scene.graph, n)
+        if m is not None:
+            out[n] = (m, grid(scene, m, size))
+    return out
+
+
+def slot(c: Cell) -> str:
+    """The id slot of a parameter's cell: ``w3x1`` (neuron row 3, input 1), ``b3``."""
+    return f"b{c.row}" if c.col == BIAS else f"w{c.row}x{c.col}"
+
+
+def tip(c: Cell, num: Callable[[float | None], str], done: bool = True) -> str:
+    """A cell's tooltip: the parameter's name, data and grad (``—`` before it arrives)."""
+    return f"{c.name} data {num(c.data)} grad {num(c.grad if done else None)}"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where a matrix goes in its box, in points: a head line, then ``rows`` rows of
+    ``cell_h``; ``label_w`` for the row names, cells ``cell_w`` wide, the bias column
+    after a gap; ``printed``: the grads are written in the cells."""
+
+    printed: bool
+    cell_w: float
+    cell_h: float
+    label_w: float
+    gap: float
+    head_h: float
+    foot_h: float
+    width: float
+    height: float
+
+
+def head_text(m: Matrix) -> str:
+    """The line over a matrix too small to print: what its cells are, and its shape."""
+    return f"∂W {m.rows + m.more_rows} × {m.cols + m.more_cols} · ∂b"
+
+
+def foot_text(m: Matrix, scene: Drawn) -> str:
+    """The line under a matrix cut at :data:`MAX_SIDE`: how many more there are."""
+    if not (m.more_rows or m.more_cols):
+        return ""
+    return scene.word("box.matrix_more", rows=f"{m.more_rows:,}", cols=f"{m.more_cols:,}")
+
+
+def grid(scene: Drawn, m: Matrix, size: float) -> Grid:
+    """The matrix's grid: its grads printed (at ``size`` points, the row labels' size) when
+    every one fits its cell and the matrix is small (:data:`PRINT_ROWS`,
+    :data:`PRINT_WIDTH`), else small squares sized to the matrix (each at least 3 points)."""
+    f = scene.preset.font
+    line = 1.3 * f
+    texts = [scene.num(c.grad) for c in m.cells] + [f"∂w{m.cols - 1}", "∂b"]
+    cell_w = max(width(t, size) for t in texts) + 0.5 * f
+    label_w = max(width(f"N{j}", size) for j in m.neurons) + 0.5 * f
+    across = label_w + (m.cols + 1) * cell_w + 0.3 * f
+    foot = foot_text(m, scene)
+    foot_h = line if foot else 0.0
+    if m.rows <= PRINT_ROWS and across <= PRINT_WIDTH * f:
+        return Grid(True, cell_w, line, label_w, 0.3 * f, line, foot_h,
+                    across, line + m.rows * line + foot_h)
+    side = max(3.0, min(0.9 * f, 24 * f / max(m.rows, m.cols + 1)))
+    gap = max(side, 0.3 * f)
+    w = max((m.cols + 1) * side + gap, width(head_text(m), size), width(foot, size))
+    return Grid(False, side, side, 0.0, gap, line, foot_h, w, line + m.rows * side + foot_h)
+
+
+def matrix_looks(scene: Drawn, n: str, m: Matrix, g: Grid, done: bool, bold: bool,
+                 on_path: bool, color: Callable[[float | None], str]) -> dict[str, dict[str, str]]:
+    """What the matrix shows: each cell filled by its grad once ``done`` (hatched before),
+    with its tooltip; the printed grads; the head and row names."""
+    th = scene.theme
+    out: dict[str, dict[str, str]] = {}
+    if g.printed:
+        for i in range(m.cols):
+            out[ids.text(n, f"mh{i}")] = {"text": f"∂w{i}", "fill": th.muted}
+        out[ids.text(n, "mhb")] = {"text": "∂b", "fill": th.muted}
+        for row, j in enumerate(m.neurons):
+            out[ids.text(n, f"mr{row}")] = {"text": f"N{j}", "fill": th.muted}
+    else:
+        out[ids.text(n, "mh")] = {"text": head_text(m), "fill": th.muted}
+    if g.foot_h:
+        out[ids.text(n, "mf")] = {"text": foot_text(m, scene), "fill": th.muted}
+    for c in m.cells:
+        shown = c.grad if done else None
+        out[ids.cell(n, slot(c))] = {
+            "fill": color(shown if on_path else None), "hatch": "" if done else "1",
+            "stroke": "none", "sw": "0", "dash": "", "title": tip(c, scene.num, done)}
+        if g.printed:
+            out[ids.text(n, slot(c))] = {"text": scene.num(shown), "fill": th.text,
+                                        "bold": "1" if bold else ""}
+    return out
