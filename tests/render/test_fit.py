@@ -126,3 +126,21 @@ def test_the_course_net_on_slides_goes_by_layer_with_its_inputs_inside():
     assert sorted(G.nodes[n]["label"] for n in G) == ["L0", "L1", "L2", "loss"]
     pictures = [p for p in d.slides() if "vg-notes" not in p.split(">", 2)[1]]
     assert len(pictures) <= 2 and all(slide_pt(p) >= 14 for p in d.slides())
+
+
+MODELS = ["moons", "squares", "bce", "demo", "course"]
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_a_students_net_reads_at_12_px_by_default(name):
+    """tests/models' nets (micrograd MLPs on several samples), drawn with no options: the
+    layer view's matrices keep the smallest text at 12 px at min(natural size, 1,400 px)
+    (MLP(2, [64, 64, 1]) is tests/render/test_layer_matrix.py's)."""
+    import runpy
+    from pathlib import Path
+
+    pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a test dependency")
+    ns = runpy.run_path(str(Path(__file__).resolve().parents[1] / "models" / f"{name}.py"))
+    loss = ns["build"]()
+    net = next(v for k, v in ns.items() if k in ("model", "n", "net"))
+    assert docs_px(draw(loss, model=net).svg()) >= 12
