@@ -39,8 +39,8 @@ from .i18n import languages
 from .style.presets import PRESETS, Preset
 from .style.theme import THEMES, Theme
 
-__all__ = ["BACKENDS", "DEFAULT_MAX_NODES", "DEFAULT_TIMEOUT", "ENTRY_DEFAULTS", "FINAL", "OPTIONS",
-           "NUMBER_RANGES", "Option", "Options", "number_in_range",
+__all__ = ["BACKENDS", "DEFAULT_H", "DEFAULT_MAX_NODES", "DEFAULT_TIMEOUT", "ENTRY_DEFAULTS",
+           "FINAL", "OPTIONS", "NO_STEP", "NUMBER_RANGES", "Option", "Options", "number_in_range",
            "StepArg", "from_text", "options_for", "parse_step", "resolve_step"]
 
 #: the layout programs: the embedded Graphviz (WebAssembly) or the system's ``dot``
@@ -55,6 +55,9 @@ FINAL = "final"
 #: what a caller may pass as a step: a number, ``"final"``, ``"first"``, ``"last"`` or None
 StepArg = int | str | None
 _WORDS = {"first", "last", FINAL}
+#: what a step left out means, per medium (the table "No step given" in docs/drawing.md): a
+#: picture shows the final view, the step player opens at step 0, the lab answers the last step
+NO_STEP: dict[str, StepArg] = {"picture": FINAL, "player": "first", "lab": "last"}
 
 
 def _choice(name: str, choices: tuple[Any, ...], kind: type | None = None) -> Callable[[Any], Any]:
@@ -330,13 +333,16 @@ def parse_step(raw: Any) -> StepArg:
     raise OptionError(f"step must be a step number, first, last or final, got {raw!r}")
 
 
-def resolve_step(step: StepArg, last: int, default: int | None = None) -> int | None:
+def resolve_step(step: StepArg, last: int, default: StepArg = None) -> int | None:
     """The step to show, as a number, or ``None`` for the final view.
 
-    ``None`` gives ``default`` (pictures: the final view; the player: step 0).
+    ``None`` gives ``default``, read as a step (:data:`NO_STEP` says each medium's: pictures
+    the final view, the player step 0, the lab the last step).
 
     >>> resolve_step("final", 7), resolve_step("last", 7), resolve_step(None, 7, 0)
     (None, 7, 0)
+    >>> resolve_step(None, 7, NO_STEP["lab"]), resolve_step(None, 7, NO_STEP["picture"])
+    (7, None)
     >>> resolve_step(8, 7)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
@@ -345,7 +351,9 @@ def resolve_step(step: StepArg, last: int, default: int | None = None) -> int | 
     """
     step = parse_step(step) if isinstance(step, str) else step
     if step is None:
-        return default
+        if default is None:
+            return None
+        return resolve_step(default, last)
     if step == FINAL:
         return None
     if step == "first":
@@ -358,6 +366,8 @@ def resolve_step(step: StepArg, last: int, default: int | None = None) -> int | 
     return step
 
 
+#: the gradcheck's step when none is given (the command line's ``--h``, the lab's ``"h"``)
+DEFAULT_H = 1e-6
 #: the one rule for the numbers that bound or tune a run, on every entry (the command line,
 #: the lab): ``name -> (lowest, highest, whether the lowest itself is refused)``
 NUMBER_RANGES: dict[str, tuple[float, float, bool]] = {

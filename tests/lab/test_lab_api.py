@@ -527,9 +527,7 @@ def test_the_lab_draws_what_draw_draws_with_the_labs_declared_defaults(client):
     from vizgrad.options import options_for
 
     lab = options_for("lab", None, {})
-    q = Query()
-    assert (q.theme, q.rankdir, q.caption, q.lang, q.collapse, q.radius, q.group_steps) == \
-        (lab.theme, lab.rankdir, lab.caption, lab.lang, lab.collapse, lab.radius, lab.group_steps)
+    assert Query().options == lab
     answer = client.post("/api/render", json={"example": "fork"})
     assert answer.status_code == 200 and answer.headers["X-Vizgrad-Step"] == "7"  # the last step
     assert answer.text == draw(examples.graph("fork"), "last", options=lab).svg()

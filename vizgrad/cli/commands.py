@@ -38,7 +38,7 @@ from ..exceptions import (
     UnknownExampleError,
 )
 from ..i18n import languages
-from ..options import StepArg, parse_step
+from ..options import DEFAULT_H, StepArg, parse_step
 from ..options import Options as DrawOptions
 
 __all__ = ["main"]
@@ -306,7 +306,7 @@ def list_(as_json: bool) -> None:
 @click.option("--expr", "-e", metavar="EXPRESSION", help="An expression to check instead.")
 @click.option("--set", "values", multiple=True, callback=_parse_sets, metavar="NAME=NUMBER",
               help="A variable or example input value (repeatable).")
-@click.option("--h", "h", type=float, default=1e-6, show_default=True,
+@click.option("--h", "h", type=float, default=DEFAULT_H, show_default=True,
               callback=_ranged("h"),
               help="The central-difference step: (f(x+h) - f(x-h)) / 2h, from 1e-12 to 1.")
 @click.option("--tol", type=float, default=None, callback=_ranged("tol"),

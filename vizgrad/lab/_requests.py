@@ -1,9 +1,14 @@
 """Reading and checking the lab's JSON requests; every problem becomes an :class:`ApiError`.
 
+Every drawing option a request gives is checked by the one options model
+(:data:`vizgrad.options.OPTIONS`), and the lab's own bounds (:data:`BOUNDS`, a shared
+server's) apply on top; the request's options are an :class:`~vizgrad.options.Options`
+with the lab's defaults (:data:`vizgrad.options.ENTRY_DEFAULTS`)::
+
     >>> limits = Limits()
     >>> q = parse_query({"example": "fork", "values": {"a": 1, "b": 2}}, limits, TRACE_FIELDS)
-    >>> q.example, q.values
-    ('fork', {'a': 1.0, 'b': 2.0})
+    >>> q.example, q.values, q.options
+    ('fork', {'a': 1.0, 'b': 2.0}, Options(rankdir='LR', lang='en', collapse=False))
     >>> try:
     ...     parse_query({"example": "fork", "values": {"a": 25}}, limits, TRACE_FIELDS)
     ... except ApiError as err:
@@ -16,14 +21,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.inputs import check_name
 from ..exceptions import OptionError
-from ..i18n import languages
-from ..exceptions import OptionError
-from ..options import OPTIONS, number_in_range, options_for
+from ..options import DEFAULT_H, OPTIONS, Options, number_in_range, options_for
 from ._limits import ENV_PREFIX, H_RANGE, Limits
 
 __all__ = [
@@ -37,6 +41,11 @@ __all__ = [
     "GRADCHECK_FIELDS",
     "GRAPH_FIELDS",
     "SCENE_FIELDS",
+    "DRAWING_FIELDS",
+    "BOUNDS",
+    "MAX_DEPTH",
+    "MAX_RADIUS",
+    "MAX_EXPAND",
     "THEMES",
     "FORMATS",
     "RANKDIRS",
@@ -44,8 +53,6 @@ __all__ = [
     "ENV_PREFIX",
 ]
 
-#: the lab's drawing defaults and choices, from the one options model
-_DEFAULT = options_for("lab", None, {})
 THEMES = OPTIONS["theme"].choices
 FORMATS = ("svg", "dot")
 RANKDIRS = OPTIONS["rankdir"].choices
@@ -59,13 +66,17 @@ RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
 SCENE_FIELDS = (*TRACE_FIELDS, "theme", "rankdir", "caption")
 GRADCHECK_FIELDS = (*SOURCE_FIELDS, "h")
 COLLAPSE_LEVELS = ("auto", "none", "layer", "neuron")
-GROUP_STEPS = OPTIONS["group_steps"].choices
-#: the lab's own bounds, on top of the options model's checks (a shared server): the deepest
-#: group level and the widest focus a request may ask for
+#: the lab's own bounds, on top of the options model's checks, for a shared server (the
+#: table "Bounds" in docs/lab.md): the deepest group level and the widest focus a request may
+#: ask for, and the most groups it may open
 MAX_DEPTH = 9
 MAX_RADIUS = 20
-#: the most groups one request may open
 MAX_EXPAND = 50
+#: the bounds on drawing options, applied to a value the options model accepted
+BOUNDS: dict[str, Callable[[Any], bool]] = {
+    "collapse": lambda v: isinstance(v, bool) or not isinstance(v, int) or v <= MAX_DEPTH,
+    "radius": lambda v: v <= MAX_RADIUS,
+}
 
 
 class ApiError(Exception):
@@ -85,25 +96,20 @@ class ApiError(Exception):
 
 @dataclass(frozen=True)
 class Query:
-    """A checked request: a graph source (expression or example) and options."""
+    """A checked request: a graph source (expression or example), the lab's own fields and
+    the drawing options (the options model's, with the lab's defaults).
+
+    ``step`` None is the lab's "no step given" (:data:`vizgrad.options.NO_STEP`).
+    """
 
     expression: str | None = None
     example: str | None = None
     values: dict[str, float] = field(default_factory=dict)
     step: int | None = None
-    theme: str = str(_DEFAULT.theme)
     format: str = "svg"
-    rankdir: str = str(_DEFAULT.rankdir)
-    caption: bool = _DEFAULT.caption
-    h: float = 1e-6
-    lang: str = str(_DEFAULT.lang)
-    collapse: str | int | bool = _DEFAULT.collapse
-    focus: str | None = _DEFAULT.focus
-    radius: int = _DEFAULT.radius
-    group_steps: str = _DEFAULT.group_steps
+    h: float = DEFAULT_H
     expand: tuple[str, ...] = ()
-    #: of a net run on a batch, the sample whose values collapsed boxes show, or "all"
-    sample: int | str = _DEFAULT.sample
+    options: Options = field(default_factory=lambda: options_for("lab", None, {}))
 
 
 def _reject_constant(name: str) -> float:
@@ -203,14 +209,85 @@ def _values(raw: Any, limits: Limits) -> dict[str, float]:
     return out
 
 
-def _choice(name: str, raw: Any, choices: tuple[str, ...]) -> str:
-    if not isinstance(raw, str):
-        raise _bad_type(name, f"one of {', '.join(choices)}", raw)
-    if raw not in choices:
-        raise ApiError(422, "invalid_choice",
-                       f"{name} {json.dumps(raw)[:40]} is not supported; choose one of: "
-                       f"{', '.join(choices)}", field=name, choices=list(choices))
-    return raw
+def _choice(name: str, raw: Any, choices: tuple[Any, ...]) -> ApiError:
+    return ApiError(422, "invalid_choice",
+                    f"{name} {json.dumps(raw)[:40]} is not supported; choose one of: "
+                    f"{', '.join(map(str, choices))}", field=name, choices=list(choices))
+
+
+def _word(name: str) -> _Field:
+    """An option that is one of its words (``theme``, ``rankdir``, ``lang``, ``group_steps``)."""
+    words = OPTIONS[name].choices
+    return _Field(lambda x: isinstance(x, str), f"one of {', '.join(words)}",
+                  lambda raw: _choice(name, raw, words))
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+@dataclass(frozen=True)
+class _Field:
+    """How the lab reads a drawing option from JSON: the JSON type its values have (another
+    type is 422 ``invalid_type``, saying what it must be), and the answer when the options
+    model, or a bound on top, refuses a value of that type."""
+
+    kind: Callable[[Any], bool]
+    want: str
+    refused: Callable[[Any], ApiError] | None = None
+
+
+_FIELDS: dict[str, _Field] = {
+    "theme": _word("theme"),
+    "rankdir": _word("rankdir"),
+    "lang": _word("lang"),
+    "caption": _Field(lambda x: isinstance(x, bool), "true or false"),
+    "collapse": _Field(lambda x: True, "", lambda raw: ApiError(
+        422, "invalid_choice", f"collapse {json.dumps(raw)[:40]} is not supported; choose one "
+        f"of: {', '.join(COLLAPSE_LEVELS)}, a group depth from 1 to {MAX_DEPTH}, or false",
+        field="collapse", choices=[*COLLAPSE_LEVELS, False])),
+    "focus": _Field(lambda x: isinstance(x, str),
+                    'a node id such as "v3" (see the trace\'s nodes)'),
+    "radius": _Field(_whole, "a whole number of edges", lambda raw: ApiError(
+        422, "out_of_range", f"radius {raw} is outside [0, {MAX_RADIUS}]; give a number of "
+        f"edges from 0 to {MAX_RADIUS}", field="radius", minimum=0, maximum=MAX_RADIUS)),
+    "group_steps": _word("group_steps"),
+    "sample": _Field(lambda x: _whole(x) or x == "all",
+                     'a sample number (0 is the first) or "all"', lambda raw: ApiError(
+        422, "out_of_range", f'sample {raw} is negative; samples start at 0 (or give "all")',
+        field="sample")),
+}
+#: the fields that are options of the options model, in the order they are checked (the
+#: others are the lab's own: expression, example, values, step, format, h, expand)
+DRAWING_FIELDS = tuple(_FIELDS)
+
+
+def drawing_option(name: str, raw: Any) -> Any:
+    """``raw`` (a JSON value, not null) as the options model reads option ``name``, with the
+    lab's bound on top; 422 with the field when refused. ``collapse: true`` is the lab's older
+    form of ``"auto"`` (a documented alias).
+
+    >>> [drawing_option("collapse", raw) for raw in (True, "off", 9)]
+    ['auto', False, 9]
+    >>> for raw in ("2", 21):
+    ...     try:
+    ...         drawing_option("radius", raw)
+    ...     except ApiError as err:
+    ...         print(err.error, err.extra["field"])
+    invalid_type radius
+    out_of_range radius
+    """
+    rule = _FIELDS[name]
+    value = (raw and "auto") if name == "collapse" and isinstance(raw, bool) else raw
+    try:
+        checked = OPTIONS[name].check(value)
+        if name not in BOUNDS or BOUNDS[name](checked):
+            return checked
+    except OptionError:
+        pass
+    if rule.refused is None or not rule.kind(raw):
+        raise _bad_type(name, rule.want, raw)
+    raise rule.refused(raw)
 
 
 def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
@@ -230,105 +307,47 @@ def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
     if expression is not None:
         if not isinstance(expression, str):
             raise _bad_type("expression", "a string", expression)
-        if len(expression) > limits.max_expression_length:
+        if len(expression) > limits.max_expression_length:  # the lab's bound
             raise ApiError(422, "expression_too_long",
                            f"the expression has {len(expression)} characters; the limit is "
                            f"{limits.max_expression_length}", field="expression",
                            limit=limits.max_expression_length)
     if example is not None and not isinstance(example, str):
         raise _bad_type("example", "a string (see GET /api/examples)", example)
-    opts: dict[str, Any] = {}
-    if data.get("step") is not None:
-        step = data["step"]
-        if isinstance(step, bool) or not isinstance(step, int):
-            raise _bad_type("step", "a whole number (0 is the first step)", step)
-        if step < 0:
-            raise ApiError(422, "out_of_range", f"step {step} is negative; steps start at 0",
-                           field="step")
-        opts["step"] = step
-    for key, choices in (("theme", THEMES), ("format", FORMATS), ("rankdir", RANKDIRS)):
-        if data.get(key) is not None:
-            opts[key] = _choice(key, data[key], choices)
-    if data.get("lang") is not None:
-        opts["lang"] = _choice("lang", data["lang"], languages())
-    if data.get("caption") is not None:
-        if not isinstance(data["caption"], bool):
-            raise _bad_type("caption", "true or false", data["caption"])
-        opts["caption"] = data["caption"]
+    own: dict[str, Any] = {}
+    if data.get("step") is not None:  # its range is the graph's (_service.check_step)
+        if not _whole(data["step"]):
+            raise _bad_type("step", "a whole number (0 is the first step)", data["step"])
+        own["step"] = data["step"]
+    if data.get("format") is not None:
+        if not isinstance(data["format"], str):
+            raise _bad_type("format", f"one of {', '.join(FORMATS)}", data["format"])
+        if data["format"] not in FORMATS:
+            raise _choice("format", data["format"], FORMATS)
+        own["format"] = data["format"]
     if data.get("h") is not None:
         h = _number("h", data["h"])
         try:  # the command line's rule for --h: NaN, infinities, out of range
-            opts["h"] = number_in_range("h", h)
+            own["h"] = number_in_range("h", h)
         except OptionError:
             raise ApiError(422, "out_of_range",
                            f"h = {data['h']!r} is outside [{H_RANGE[0]:g}, {H_RANGE[1]:g}]; "
                            "try 1e-2, 1e-4, 1e-6 or 1e-8", field="h") from None
-    opts.update(_graph_options(data))
-    return Query(expression=expression, example=example,
-                 values=_values(data.get("values"), limits), **opts)
-
-
-def _checked(name: str, value: Any) -> Any:
-    """``value`` as the options model checks it (:data:`vizgrad.options.OPTIONS`), or None
-    if it refuses it (the caller answers 422 with the field)."""
-    try:
-        return OPTIONS[name].check(value)
-    except OptionError:
-        return None
-
-
-def _graph_options(data: dict[str, Any]) -> dict[str, Any]:
-    """``collapse``, ``focus``, ``radius``, ``group_steps``, ``expand`` and ``sample``,
-    checked (422 with the field).
-
-    >>> _graph_options({"collapse": "neuron", "radius": 1, "sample": "all"})
-    {'collapse': 'neuron', 'radius': 1, 'sample': 'all'}
-    """
-    opts: dict[str, Any] = {}
-    level = data.get("collapse")
-    if level is not None:
-        # true is the lab's older form of "auto" (a documented alias); the rest is the
-        # options model's check, with the lab's depth bound on top
-        checked = _checked("collapse", level and "auto" if isinstance(level, bool) else level)
-        if checked is None or (isinstance(checked, int) and not isinstance(checked, bool)
-                               and checked > MAX_DEPTH):
-            raise ApiError(422, "invalid_choice",
-                           f"collapse {json.dumps(level)[:40]} is not supported; choose one of: "
-                           f"{', '.join(COLLAPSE_LEVELS)}, a group depth from 1 to {MAX_DEPTH}, "
-                           "or false", field="collapse", choices=[*COLLAPSE_LEVELS, False])
-        opts["collapse"] = checked
-    if data.get("focus") is not None:
-        node = data["focus"]
-        if not isinstance(node, str) or not node:
-            raise _bad_type("focus", "a node id such as \"v3\" (see the trace's nodes)", node)
-        opts["focus"] = node
-    if data.get("radius") is not None:
-        radius = data["radius"]
-        if isinstance(radius, bool) or not isinstance(radius, int):
-            raise _bad_type("radius", "a whole number of edges", radius)
-        if _checked("radius", radius) is None or radius > MAX_RADIUS:
-            raise ApiError(422, "out_of_range", f"radius {radius} is outside [0, {MAX_RADIUS}]; "
-                           f"give a number of edges from 0 to {MAX_RADIUS}", field="radius",
-                           minimum=0, maximum=MAX_RADIUS)
-        opts["radius"] = radius
-    if data.get("group_steps") is not None:
-        opts["group_steps"] = _choice("group_steps", data["group_steps"], GROUP_STEPS)
-    if data.get("sample") is not None:
-        sample = data["sample"]
-        if sample != "all" and (isinstance(sample, bool) or not isinstance(sample, int)):
-            raise _bad_type("sample", 'a sample number (0 is the first) or "all"', sample)
-        if _checked("sample", sample) is None:  # the options model's check: ≥ 0 or "all"
-            raise ApiError(422, "out_of_range", f"sample {sample} is negative; samples start "
-                           'at 0 (or give "all")', field="sample")
-        opts["sample"] = sample
+    given = {k: drawing_option(k, data[k]) for k in DRAWING_FIELDS if data.get(k) is not None}
     if data.get("expand") is not None:
-        paths = data["expand"]
-        if (not isinstance(paths, list) or len(paths) > MAX_EXPAND
-                or not all(isinstance(p, str) and p for p in paths)):
-            raise _bad_type("expand", f"a list of at most {MAX_EXPAND} group paths such as "
-                            '["L0/N1"]', paths)
-        if paths and opts.get("collapse") in (None, False):
-            raise ApiError(422, "invalid_choice", "expand opens groups of a collapsed graph; "
-                           'give "collapse" too (such as "neuron")', field="expand")
-        opts["expand"] = tuple(dict.fromkeys(paths))
-    return opts
+        own["expand"] = _expand(data["expand"], given.get("collapse"))
+    return Query(expression=expression, example=example,
+                 values=_values(data.get("values"), limits),
+                 options=options_for("lab", None, given), **own)
+
+
+def _expand(paths: Any, collapse: Any) -> tuple[str, ...]:
+    """The group paths to leave open (at most :data:`MAX_EXPAND`, a bound of the lab)."""
+    if (not isinstance(paths, list) or len(paths) > MAX_EXPAND
+            or not all(isinstance(p, str) and p for p in paths)):
+        raise _bad_type("expand", f"a list of at most {MAX_EXPAND} group paths such as "
+                        '["L0/N1"]', paths)
+    if paths and collapse in (None, False):
+        raise ApiError(422, "invalid_choice", "expand opens groups of a collapsed graph; "
+                       'give "collapse" too (such as "neuron")', field="expand")
+    return tuple(dict.fromkeys(paths))

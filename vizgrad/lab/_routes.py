@@ -128,7 +128,7 @@ def _trace(request: Request, q: Query) -> Response:
 
     source = service.build_source(q, request.app.state.limits)
     G = service.shrink(source, q)
-    return json_response(service.trace_payload(G, q.lang, group_depth(source)))
+    return json_response(service.trace_payload(G, q.options.lang, group_depth(source)))
 
 
 def _gradcheck(request: Request, q: Query) -> Response:
@@ -140,7 +140,8 @@ def _prepare(request: Request, q: Query) -> tuple[Any, int, tuple[Any, ...]]:
     """The graph, the step and the cache key of a render request (cheap: no layout)."""
     G = service.build_graph(q, request.app.state.limits)
     step = service.check_step(G, q.step)
-    return G, step, (service.graph_key(G), step, q.theme, q.format, q.rankdir, q.caption, q.lang)
+    theme, rankdir, caption, lang = service.looks(q)
+    return G, step, (service.graph_key(G), step, theme, q.format, rankdir, caption, lang)
 
 
 def _draw(request: Request, q: Query, G: Any, step: int, timeout: float) -> str:
@@ -239,7 +240,7 @@ def _scene_graph(request: Request, q: Query) -> tuple[Any, Any, tuple[Any, ...]]
     """The source graph, the graph drawn and the cache key of a scene (cheap: no layout)."""
     source = service.build_source(q, request.app.state.limits)
     G = service.shrink(source, q)
-    return source, G, ("scene", service.graph_key(G), q.theme, q.rankdir, q.caption, q.lang)
+    return source, G, ("scene", service.graph_key(G), *service.looks(q))
 
 
 def _scene_body(request: Request, q: Query, G: Any, source: Any, key: tuple[Any, ...],

@@ -29,6 +29,7 @@ from ..exceptions import GraphTooLargeError, OptionError, UnknownExampleError
 from ..core.expr import FUNCTIONS, syntax_tree
 from ..graph.convert import to_json, to_networkx
 from ..graph.expression import expression_graph
+from ..options import NO_STEP, resolve_step
 from ..style import text
 from ._caches import KeyMemo, RenderCache, SceneCache
 from ._requests import ApiError, Limits, Query
@@ -51,6 +52,7 @@ __all__ = [
     "KeyMemo",
     "SceneCache",
     "scene_cache",
+    "looks",
     "scene_for",
     "scene_payload",
 ]
@@ -142,32 +144,35 @@ def shrink(G: nx.MultiDiGraph, q: Query) -> nx.MultiDiGraph:
     """``G`` collapsed and focused as the query asks (``G`` itself when it asks nothing).
 
     >>> from vizgrad.lab._requests import Limits, Query
+    >>> from vizgrad.options import options_for
     >>> G = build_source(Query(example="mlp"), Limits())
-    >>> shrink(G, Query(example="mlp", collapse="neuron")).number_of_nodes()
+    >>> neuron = options_for("lab", None, {"collapse": "neuron"})
+    >>> shrink(G, Query(example="mlp", options=neuron)).number_of_nodes()
     9
     """
     from ..graph.collapse import group_depth, prepare
 
-    if q.sample != 0:
+    o = q.options
+    if o.sample != 0:
         try:
-            pick(G, q.sample)  # a sample the net was not run on: said about that field
+            pick(G, o.sample)  # a sample the net was not run on: said about that field
         except OptionError as err:
             raise ApiError(422, "out_of_range", str(err), field="sample") from None
-    if q.collapse in (False, None) and q.focus is None:
+    if o.collapse in (False, None) and o.focus is None:
         return G
-    if q.collapse not in (False, None, "auto") and not group_depth(G):
+    if o.collapse not in (False, None, "auto") and not group_depth(G):
         raise ApiError(422, "no_groups",
                        "this graph has no groups to collapse: collapse works on graphs traced "
                        "with groups, such as the mlp example; leave \"collapse\" out",
                        field="collapse")
-    if q.focus is not None and q.focus not in G:
+    if o.focus is not None and o.focus not in G:
         raise ApiError(422, "unknown_node",
-                       f"focus {json.dumps(q.focus)[:40]} is not a node of this graph; "
+                       f"focus {json.dumps(o.focus)[:40]} is not a node of this graph; "
                        f"its node ids are v0 to v{G.number_of_nodes() - 1} "
                        "(see the trace's nodes)",
                        field="focus")
-    H, chain = prepare(G, collapse_at=q.collapse, focus_on=q.focus, radius=q.radius,
-                       steps=q.group_steps, sample=q.sample)
+    H, chain = prepare(G, collapse_at=o.collapse, focus_on=o.focus, radius=o.radius,
+                       steps=o.group_steps, sample=o.sample)
     if q.expand:
         return _expanded(G, H, chain, q)
     return H
@@ -193,8 +198,8 @@ def _expanded(G: nx.MultiDiGraph, H: nx.MultiDiGraph, chain: list[Any],
                        f"groups are: {', '.join(sorted(paths)[:12])}", field="expand",
                        groups=sorted(paths))
     base = chain[-2] if len(chain) > 1 else G
-    return collapse(base, info["level"], steps=q.group_steps, expand=list(q.expand),
-                    sample=q.sample)
+    return collapse(base, info["level"], steps=q.options.group_steps, expand=list(q.expand),
+                    sample=q.options.sample)
 
 
 def build_graph(q: Query, limits: Limits) -> nx.MultiDiGraph:
@@ -208,15 +213,26 @@ def graph_key(G: nx.MultiDiGraph) -> str:
 
 
 def check_step(G: nx.MultiDiGraph, step: int | None) -> int:
-    """The requested step, or the last one; out of range → 422."""
+    """The requested step, read as every entry reads one (:func:`vizgrad.options.resolve_step`);
+    none given is the lab's row of :data:`vizgrad.options.NO_STEP`, the last step; out of
+    range → 422.
+
+    >>> G = build_graph(Query(example="fork"), Limits())
+    >>> check_step(G, None), check_step(G, 3)
+    (7, 3)
+    """
     last = len(G.graph["steps"]) - 1
-    if step is None:
-        return last
-    if step > last:
+    try:
+        found = resolve_step(step, last, NO_STEP["lab"])
+    except OptionError:
+        if step is not None and step < 0:
+            raise ApiError(422, "out_of_range", f"step {step} is negative; steps start at 0",
+                           field="step") from None
         raise ApiError(422, "out_of_range",
                        f"step {step} is out of range: this graph has steps 0..{last}",
-                       field="step", minimum=0, maximum=last)
-    return step
+                       field="step", minimum=0, maximum=last) from None
+    assert found is not None  # the lab's steps are numbered: never the final view
+    return found
 
 
 def _changes(step: dict[str, Any]) -> list[dict[str, Any]]:
@@ -309,16 +325,22 @@ def scene_cache(app_state: Any) -> SceneCache:
     return cache
 
 
+def looks(q: Query) -> tuple[Any, ...]:
+    """What a request's picture looks like, beyond its graph: the theme, the direction, the
+    caption and the language (the lab sets every other drawing option to the model's default)."""
+    return q.options.theme, q.options.rankdir, q.options.caption, q.options.lang
+
+
 def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
               key: str | None = None) -> Any:  # the key names the graph, collapsed or not
     """The scene of ``G`` with the query's theme, direction, caption and language (cached)."""
     from ..scene.scene import Scene
 
-    k = (key or graph_key(G), q.theme, q.rankdir, q.caption, q.lang)
+    k = (key or graph_key(G), *looks(q))
     if q.expand:  # groups opened in place of the collapsed picture's boxes
         return cache.get(k, lambda: _opened(G, q, limits, cache))
-    return cache.get(k, lambda: Scene(G, theme=q.theme, rankdir=q.rankdir, caption=q.caption,
-                                      lang=q.lang, timeout=limits.layout_timeout))
+    return cache.get(k, lambda: Scene(G, **{**q.options.scene(),
+                                            "timeout": limits.layout_timeout}))
 
 
 def _opened(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache) -> Any:
@@ -331,7 +353,7 @@ def _opened(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache) -> 
     closed = replace(q, expand=())
     source = build_source(closed, limits)
     base = scene_for(shrink(source, closed), closed, limits, cache)
-    return OpenScene(G, base=base, source=source, caption=q.caption,
+    return OpenScene(G, base=base, source=source, caption=q.options.caption,
                      timeout=limits.layout_timeout)
 
 
