@@ -177,6 +177,19 @@ def test_a_step_is_read_in_one_place(step, expected):
     assert resolve_step(step, 7) == expected
 
 
+@pytest.mark.parametrize("default, expected", [
+    (None, None), ("final", None), ("first", 0), ("last", 7), (0, 0), (5, 5),
+])
+def test_a_step_left_out_is_the_default_read_as_a_step(default, expected):
+    assert resolve_step(None, 7, default) == expected
+    assert resolve_step(2, 7, default) == 2  # a step given is never the default
+
+
+def test_a_default_step_outside_the_graph_is_refused():
+    with pytest.raises(OptionError, match="step must be"):
+        resolve_step(None, 7, 8)
+
+
 @pytest.mark.parametrize("step", [8, -1, True, 1.5, "latest", "-1"])
 def test_a_step_outside_the_graph_is_refused(step):
     with pytest.raises(OptionError, match="step must be"):

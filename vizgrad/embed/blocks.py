@@ -37,7 +37,7 @@ from .html import (ERROR_STYLE, Rendered, error_html, figure_html, iframe_html, 
 from ..core.inputs import parse_values as read_values
 from ..exceptions import OptionError
 from ..options import OPTIONS as OPTION_HELP
-from ..options import Options, from_text, options_for, parse_step, resolve_step
+from ..options import NO_STEP, Options, from_text, options_for, parse_step, resolve_step
 from ..style.presets import Preset
 from ..style.presets import get as get_preset
 
@@ -206,7 +206,7 @@ def alt_text(spec: Spec) -> str:
 
         G = prepare(G, o, check_size=False).graph
     last = len(G.graph["steps"]) - 1
-    step = resolve_step(spec.step, last, 0 if spec.player else None)
+    step = resolve_step(spec.step, last, NO_STEP["player" if spec.player else "picture"])
     what = f"example {spec.example}" if spec.example is not None else str(spec.expression)
     if spec.values:
         what += " at " + ", ".join(f"{k}={v:g}" for k, v in spec.values)

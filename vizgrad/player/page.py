@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any
 
 from ..exceptions import OptionError
-from ..options import Options, StepArg, options_for
+from ..options import NO_STEP, Options, StepArg, options_for
 from ..style import text as tx
 from ..scene import ids
 from ..scene.groups import sample_choices
@@ -279,7 +279,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
             opened = views(scene, source, info["level"], o.group_steps, o.scene(), _PREFIX,
                            planned=planned)
     G = scene.graph
-    first = prepared.step(step, default=0)
+    first = prepared.step(step, default=NO_STEP["player"])
     first = scene.last + 1 if first is None else first
     if interval_ms is not None and (isinstance(interval_ms, bool) or not isinstance(
             interval_ms, int) or interval_ms < 50):

@@ -27,7 +27,7 @@ from ..graph.collapse import AUTO_NODES, fold_outside, group_depth, transform_st
 from ..graph.collapse import prepare as shrink_graph
 from ..exceptions import GraphTooLargeError, LayoutTimeoutError
 from ..graph.convert import as_graph, lite_or_networkx
-from ..options import Options, StepArg, resolve_step
+from ..options import NO_STEP, Options, StepArg, resolve_step
 from ..tracing.recorder import Trace, trace
 
 __all__ = ["too_many_values", "Prepared", "fitted", "overview_route", "prepare", "refuse_large"]
@@ -63,12 +63,12 @@ class Prepared:
         """The last step of the graph drawn."""
         return len(self.graph.graph["steps"]) - 1
 
-    def step(self, step: StepArg, default: int | None = None) -> int | None:
+    def step(self, step: StepArg, default: StepArg = NO_STEP["picture"]) -> int | None:
         """``step`` of the view drawn, checked (``None``: the final view); ``None`` as ``step``
-        gives ``default``."""
+        gives ``default`` (a picture's: the final view)."""
         return resolve_step(step, self.view_last, default)
 
-    def source_step(self, step: StepArg, default: int | None = None) -> int | None:
+    def source_step(self, step: StepArg, default: StepArg = NO_STEP["picture"]) -> int | None:
         """The drawn graph's step that shows the state after ``step`` of the graph given."""
         return transform_step(list(self.chain), resolve_step(step, self.last, default))
 
