@@ -31,7 +31,7 @@ from vizgrad import Value, examples, to_networkx
 from vizgrad.write.raster import encode as _encode
 from vizgrad.write.raster import frames as fr
 from vizgrad.write.raster.picture import Picture, rc
-from vizgrad.scene.scene import Scene
+from vizgrad.scene.make import scene_of
 
 
 def fork():
@@ -78,7 +78,7 @@ def per_frame(run, n_frames: int, repeat: int) -> tuple[float, float]:
 
 
 def bench_graph(name: str, G, repeat: int, window: int) -> list[str]:
-    scene = Scene(G, timeout=600)
+    scene = scene_of(G, timeout=600)
     looks = [scene.looks.all(k, st) for k, st in enumerate(scene.states())]
     seed = next(i for i, s in enumerate(G.graph["steps"]) if s["kind"] == "seed")
     lo = max(0, min(seed - window // 2, len(looks) - window))

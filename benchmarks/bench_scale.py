@@ -41,7 +41,7 @@ import vizgrad
 from vizgrad import Value, group, to_networkx, trace
 from vizgrad.options import Options
 from vizgrad.scene.prepare import prepare
-from vizgrad.scene.scene import make_scene
+from vizgrad.scene.make import make_scene
 from vizgrad.write.svg import Drawing
 
 try:

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vizgrad import Value, examples, to_networkx
 from vizgrad.write.svgout import svg_document
-from vizgrad.scene.scene import Scene
+from vizgrad.scene.make import scene_of
 
 
 def two_hundred() -> object:
@@ -36,7 +36,7 @@ def two_hundred() -> object:
 
 
 def one_layout(G: object) -> int:
-    scene = Scene(G)
+    scene = scene_of(G)
     return sum(len(svg_document(scene, scene.look(k), title="t"))
                for k in range(scene.last + 1))
 
@@ -44,7 +44,7 @@ def one_layout(G: object) -> int:
 def layout_per_step(G: object) -> int:
     total = 0
     for k in range(len(G.graph["steps"])):  # type: ignore[attr-defined]
-        scene = Scene(G)
+        scene = scene_of(G)
         total += len(svg_document(scene, scene.look(k), title="t"))
     return total
 
@@ -62,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    Scene(examples.graph("fork"))  # start the Graphviz worker
+    scene_of(examples.graph("fork"))  # start the Graphviz worker
     print("| graph | values | steps | one layout + K draws, s | a layout per step, s | speed-up |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, G in (("softmax-nll", examples.graph("softmax-nll")), ("200 nodes", two_hundred())):

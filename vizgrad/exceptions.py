@@ -27,6 +27,7 @@ __all__ = [
     "LayoutTimeoutError",
     "RenderError",
     "OptionError",
+    "NotAGraphError",
     "ModelLoadError",
     "ModelRunError",
     "TrainingError",
@@ -101,6 +102,11 @@ class RenderError(VizgradError, RuntimeError):
 
 class OptionError(VizgradError, ValueError):
     """An option has a value that is not allowed (a theme, a step, a direction, ...)."""
+
+
+class NotAGraphError(VizgradError, TypeError):
+    """A scene or its plan was given a Value or a Trace: they take a graph (trace it at the
+    entry with :func:`vizgrad.to_networkx`, or draw it with :func:`vizgrad.draw`)."""
 
 
 class ModelLoadError(VizgradError, ValueError):

@@ -23,7 +23,7 @@ from ..options import Options as DrawOptions
 from ..options import StepArg
 from ..scene.layout.run import recording, reusing
 from ..scene.prepare import Prepared, fitted, prepare
-from ..scene.scene import make_scene
+from ..scene.make import make_scene
 
 __all__ = ["ANIMATED_SUFFIX", "DEFAULT_FORMATS", "FORMATS", "LAID_OUT", "PICTURES",
            "SINGLE_FILE_FORMATS",
@@ -173,8 +173,8 @@ def drawing_of(job: Job, step: int | None, o: DrawOptions) -> Any:
     from ..write.svg import Drawing, draw
 
     scene = job.scene(o.scene())
-    return Drawing(scene, step) if scene is not None else draw(job.graph, step,
-                                                              options=drawn(o))
+    return Drawing(scene, step, Prepared(job.graph, job.graph)) if scene is not None else draw(
+        job.graph, step, options=drawn(o))
 
 
 def with_layouts(work: Callable[..., _T], job: Job, folder: Any, opts: Options) -> _T:

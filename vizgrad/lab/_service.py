@@ -334,13 +334,13 @@ def looks(q: Query) -> tuple[Any, ...]:
 def scene_for(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache,
               key: str | None = None) -> Any:  # the key names the graph, collapsed or not
     """The scene of ``G`` with the query's theme, direction, caption and language (cached)."""
-    from ..scene.scene import Scene
+    from ..scene.make import scene_of
 
     k = (key or graph_key(G), *looks(q))
     if q.expand:  # groups opened in place of the collapsed picture's boxes
         return cache.get(k, lambda: _opened(G, q, limits, cache))
-    return cache.get(k, lambda: Scene(G, **{**q.options.scene(),
-                                            "timeout": limits.layout_timeout}))
+    return cache.get(k, lambda: scene_of(G, **{**q.options.scene(),
+                                               "timeout": limits.layout_timeout}))
 
 
 def _opened(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache) -> Any:
@@ -348,12 +348,12 @@ def _opened(G: nx.MultiDiGraph, q: Query, limits: Limits, cache: SceneCache) -> 
     of the collapsed picture, so every other box stays where it was."""
     from dataclasses import replace
 
-    from ..scene.opened import OpenScene
+    from ..scene.opened import open_scene
 
     closed = replace(q, expand=())
     source = build_source(closed, limits)
     base = scene_for(shrink(source, closed), closed, limits, cache)
-    return OpenScene(G, base=base, source=source, caption=q.options.caption,
+    return open_scene(G, base=base, source=source, caption=q.options.caption,
                      timeout=limits.layout_timeout)
 
 

@@ -22,11 +22,11 @@ def find_examples(scene: Scene, index: list[list[str]] | None = None) -> str:
     inside, and a group or the output).
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> find_examples(Scene(examples.graph("fork")))
+    >>> from vizgrad.scene import scene_of
+    >>> find_examples(scene_of(examples.graph("fork")))
     'a, u, q'
     """
-    G = scene.graph
+    G = scene.facts
     kinds = {n: scene.kind(n) for n in scene.order}
     inputs = [n for n in scene.order if kinds[n] == "input"]  # an input of the graph first,
     first = next((n for n in inputs if not G.nodes[n].get("group")),  # not a parameter

@@ -39,7 +39,8 @@ from ..style.theme import robust_scale
 from ..write.playback import pack, playback, scene_svg
 from ..scene.pacing import pace
 from ..scene.prepare import Prepared, prepare
-from ..scene.scene import Scene, make_scene
+from ..scene.make import make_scene
+from ..scene.scene import Scene
 
 __all__ = ["estimate", "find_examples", "player_html", "player_parts"]
 
@@ -94,11 +95,12 @@ def player_parts(scene: Scene, source: Any = None, *,
     (:func:`~vizgrad.write.playback.scene_svg`).
 
     >>> from vizgrad import examples
-    >>> parts = player_parts(Scene(examples.graph("fork"), lang="zh"))
+    >>> from vizgrad.scene import scene_of
+    >>> parts = player_parts(scene_of(examples.graph("fork"), lang="zh"))
     >>> parts["words"]["step"], parts["rows"][0]["how"]
     ('步骤 {k} / {n}', '输入节点')
     """
-    G = scene.graph
+    G = scene.facts
     root = tx.name(G, G.graph["root"])
     play = playback(scene)
     words = {"step": scene.word("caption.step", k="{k}", n="{n}"),
@@ -129,7 +131,7 @@ def _table(scene: Scene, parts: dict[str, Any]) -> str:
     from the data (``vg/table.js``, shared with the lab). Without a script the table is
     hidden and a note points to the picture and the steps below, which hold every number."""
     e, w = html.escape, scene.word
-    G = scene.graph
+    G = scene.facts
     root = e(tx.name(G, G.graph["root"]))
     # the table scrolls in its own box: the box takes the focus, so keys scroll it too
     return ('<div class="table-wrap" role="region" tabindex="0" aria-labelledby="nodes-caption">'
@@ -258,7 +260,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
                               "the graph instead, or no drawing option "
                               f"({', '.join(sorted(overrides)) or 'options'})")
         scene = x
-        prepared = Prepared(scene.graph, scene.graph)
+        prepared = Prepared(scene.facts, scene.facts)
     else:
         o = options_for("player", options, overrides)
         chosen = str(o.sample)
@@ -278,7 +280,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
         if planned is not None:
             opened = views(scene, source, info["level"], o.group_steps, o.scene(), _PREFIX,
                            planned=planned)
-    G = scene.graph
+    G = scene.facts
     first = prepared.step(step, default=NO_STEP["player"])
     first = scene.last + 1 if first is None else first
     if interval_ms is not None and (isinstance(interval_ms, bool) or not isinstance(

@@ -2,7 +2,7 @@
 
 A page built with ``collapse`` shows the collapsed graph; a click on a group
 box switches to the view of the same graph with that group opened in place
-(:class:`~vizgrad.scene.opened.OpenScene`: a framed cluster where its
+(:func:`~vizgrad.scene.opened.open_scene`: a framed cluster where its
 box was, every other box at its rank and order), laid out once here; inside an
 opened group, its own groups open in turn (a neuron inside a layer). Each view
 carries, per step, the collapsed step it belongs to (:func:`step_map`), so the
@@ -10,9 +10,9 @@ page keeps the reader at the same point of the backward pass::
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
-    >>> from vizgrad.scene.scene import Scene
+    >>> from vizgrad.scene import scene_of
     >>> G = vizgrad.examples.graph("mlp")
-    >>> base = Scene(collapse(G, "neuron"))
+    >>> base = scene_of(collapse(G, "neuron"))
     >>> vs = views(base, G, "neuron", "merge", {})
     >>> [v["open"] for v in vs["views"]], vs["left_out"]
     (['L0/N0', 'L0/N1', 'L0/N2', 'L1/N0'], [])
@@ -38,7 +38,7 @@ from ..scene import ids
 from ..scene.cells import full_text, is_row, short_names
 from ..scene.groups import box_name, ordered_params
 from ..style.verdicts import terms_text
-from ..scene.opened import step_map
+from ..scene.frames import step_map
 from .finding import find_examples, index
 from ..write.group_frames import frame_svg, frames_of, with_frames
 from ..write.playback import node_table, pack, playback, scene_svg
@@ -68,7 +68,7 @@ def positions(G: Any) -> list[int]:
 
 def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[str, Any]]:
     """A group's parameters as table rows: name, value, final grad, the position it is final."""
-    G = scene.graph
+    G = scene.facts
     a = G.nodes[n]
     data: dict[str, Any] = {}
     if source is not None:
@@ -95,14 +95,14 @@ def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
     (``player/assets/vg/table.js``); an opened group's parameters stay "parameter of L0/N1".
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> r = table_rows(Scene(examples.graph("fork")))[0]
+    >>> from vizgrad.scene import scene_of
+    >>> r = table_rows(scene_of(examples.graph("fork")))[0]
     >>> r["name"], r["data"], r["grad"]
     ('a', '−2', '—')
     """
     rows: list[dict[str, Any]] = list(node_table(scene))
-    G = scene.graph
-    opened = getattr(scene, "opened", ())
+    G = scene.facts
+    opened = scene.opened.paths if scene.opened is not None else ()
     for r in rows:
         n = r["id"]
         r["data"] = (full_text(short_names(G, n), [scene.num(c[1]) for c in G.nodes[n]["cells"]])
@@ -124,15 +124,15 @@ def view_data(scene: Scene, prefix: str, source: Any = None, *, base: Any = None
               svg: bool = True) -> dict[str, Any]:
     """What the page needs to show one view: SVG, playback, table rows, positions, the
     boxes that open, the opened frames and each step's place in ``base``'s steps."""
-    G = scene.graph
+    G = scene.facts
     boxes = {str(G.nodes[n]["group"]): n for n in scene.order
              if scene.kind(n) == "group" and G.nodes[n].get("group")}
-    opened = list(getattr(scene, "opened", ()))
+    opened = list(scene.opened.paths) if scene.opened is not None else []
     frames = frames_of(scene)
     out: dict[str, Any] = {"open": opened[-1] if opened else None, "from": positions(G),
                            "boxes": boxes, "rows": table_rows(scene, source),
                            "playback": pack(playback(scene)), "frames": frames,
-                           "names": {n: box_name(scene, n) for n in boxes.values()},
+                           "names": {n: box_name(G, n, scene.word) for n in boxes.values()},
                            "steps": step_map(base if base is not None else G, G, opened)}
     if svg:
         text = scene_svg(scene, scene.look(None), prefix=prefix, caption_apart=True)
@@ -147,14 +147,14 @@ def opened_parts(scene: Any, source: Any, parts: dict[str, Any]) -> dict[str, An
     see :func:`step_map`), what the find box searches beside the table (``index``: the values inside
     closed groups, each with its innermost group) and its placeholder's examples."""
     frames = frames_of(scene)
-    if frames:
+    if frames and scene.opened is not None:
         parts["svg"] = with_frames(scene, parts["svg"], frames, parts["prefix"])
         parts["open"] = [f["path"] for f in frames]
         # the steps counted as in the collapsed picture, as its caption counts them
-        parts["steps"] = step_map(scene.base.graph, scene.graph, list(scene.opened))
-        parts["base_last"] = scene.base.last
-    found = index(source, scene.graph, {str(g) for _, g in source.nodes(data="group") if g}) \
-        if source is not None and "collapsed" in scene.graph.graph else []
+        parts["steps"] = [list(row) for row in scene.opened.steps]
+        parts["base_last"] = scene.opened.base_last
+    found = index(source, scene.facts, {str(g) for _, g in source.nodes(data="group") if g}) \
+        if source is not None and "collapsed" in scene.facts.graph else []
     return {**parts, "index": found, "find_examples": find_examples(scene, found)}
 
 
@@ -249,15 +249,15 @@ def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, An
     """The opened views of the group boxes of ``scene`` (collapsed from ``base``), packed,
     within ``budget`` bytes and ``limit`` views (default :data:`VIEW_BUDGET`,
     :data:`MAX_VIEWS`): each laid out in place of the collapsed picture's boxes
-    (:class:`~vizgrad.scene.opened.OpenScene`); once one does not fit, the rest
+    (:func:`~vizgrad.scene.opened.open_scene`); once one does not fit, the rest
     are left out (no more layouts). A view whose layout runs past
     :data:`VIEW_SECONDS_EACH` seconds, or past what is left of :data:`VIEW_SECONDS` (or of
     the drawing's own ``timeout``, when smaller), is left out too."""
     from ..exceptions import LayoutTimeoutError
-    from ..scene.opened import OpenScene
+    from ..scene.opened import open_scene
 
     budget = VIEW_BUDGET if budget is None else budget
-    todo, left = planned if planned is not None else plan(scene.graph, base, level, steps, limit)
+    todo, left = planned if planned is not None else plan(scene.facts, base, level, steps, limit)
     out: list[dict[str, Any]] = []
     spent = 0
     options = {k: v for k, v in options.items() if k not in ("scale", "rankdir")}
@@ -274,12 +274,12 @@ def views(scene: Scene, base: Any, level: Any, steps: str, options: dict[str, An
             left.append(chain[-1])
             continue
         try:
-            opened = OpenScene(E, base=scene, source=base,
+            opened = open_scene(E, base=scene, source=base,
                                **{**options, "timeout": min(left_s, VIEW_SECONDS_EACH)})
         except LayoutTimeoutError:
             left.append(chain[-1])
             continue
-        view = pack_view(view_data(opened, prefix, base, base=scene.graph))
+        view = pack_view(view_data(opened, prefix, base, base=scene.facts))
         if spent + len(view["z"]) > budget:
             left.append(chain[-1])
             spent = budget

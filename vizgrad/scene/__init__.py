@@ -1,15 +1,18 @@
 """From a graph to a picture laid out once: what is drawn, where, and how it looks per step.
 
-``prepare`` turns what a user gives into the graph drawn (collapsed or focused);
-``layout`` runs Graphviz (embedded WebAssembly or a system ``dot``); ``geometry``
-reads its positions; ``model`` holds the :class:`Scene` (every shape, placed once:
-read-only data); ``_dot`` sizes the boxes and writes the DOT; ``_captions`` writes the
-caption and legend lines; ``_shapes`` and ``_labels`` place the shapes; ``_looks`` says
-what each shows after a step; ``_groups`` adds what collapsed groups carry.
+The stages, each handing the next a value: ``prepare`` turns what an entry was given into
+the graph drawn (collapsed or focused; a Value is traced there, at the entry); ``plan``
+reads the graph and the options into a frozen :class:`~vizgrad.scene.plan.Plan` (texts,
+sizes, DOT; ``dot``, ``groups``, ``captions`` and ``contributions`` help it); ``layout``
+runs Graphviz (embedded WebAssembly or a system ``dot``); ``scene`` makes the
+:class:`Scene` from the plan and the layout's geometry (``shapes`` and ``labels`` place
+the shapes, ``looks`` says what each shows after a step); ``make`` runs the three;
+``opened`` lays out groups opened in place (``frames``: what such a picture holds).
 """
 
-from .scene import (RANKDIRS, SLIDE_WIDTH, TURN_NODES, Scene, Shape, fits, make_scene, readable,
-                    smallest_size, smallest_text)
+from .make import TURN_NODES, make_scene, scene_of
+from .plan import Plan
+from .scene import RANKDIRS, SLIDE_WIDTH, Scene, Shape, fits, readable, smallest_size, smallest_text
 
-__all__ = ["RANKDIRS", "SLIDE_WIDTH", "TURN_NODES", "Scene", "Shape", "fits", "make_scene",
-           "readable", "smallest_size", "smallest_text"]
+__all__ = ["RANKDIRS", "SLIDE_WIDTH", "TURN_NODES", "Plan", "Scene", "Shape", "fits",
+           "make_scene", "readable", "scene_of", "smallest_size", "smallest_text"]

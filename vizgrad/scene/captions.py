@@ -1,51 +1,65 @@
 """The words around a scene's graph: the caption and chain-rule block on top, the legend below.
 
-Each function reads a :class:`~vizgrad.scene.scene.Scene`'s public fields only; the
-scene keeps the wrapped lines of every step, so its looks never wrap a line again::
+Each function reads a finished :class:`~vizgrad.scene.plan.Plan` and, for a caption, where
+the layout put each node (``reading``: the chain rule's terms and the final view's inputs
+follow the picture's reading order). The scene keeps the wrapped lines of every step, so
+its looks never wrap a line again::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(examples.graph("fork"))
-    >>> caption_texts(scene, 7)[1]
+    >>> from vizgrad.scene.plan import plan
+    >>> p = plan(examples.graph("fork"))
+    >>> caption_texts(p, {}, 7)[1]
     'a.grad += b × u.grad = 3 × 1 = 3   (−6 → −3)'
-    >>> legend_texts(scene)[-1].endswith("x.grad is ∂q/∂x")
+    >>> legend_texts(p)[-1].endswith("x.grad is ∂q/∂x")
     True
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..style import text as tx
-from ..style.metrics import units, width
+from ..style.metrics import units
+from .contributions import final_state
 from .groups import params_line
-from .looks import final_state
-from .shapes import ROW
 
 if TYPE_CHECKING:
     from ..style.presets import Preset
-    from .parts import Drawn
+    from .plan import Plan
 
-__all__ = ["badge_width", "caption_texts", "legend_texts", "wrap", "wrap_caption"]
+__all__ = ["caption_texts", "legend_texts", "wrap", "wrap_caption"]
 
-PHASES = ("inputs", "forward", "seed", "backward", "final")
-
-
-def badge_width(preset: Preset, word: Any) -> float:
-    """The width of the phase badge: its widest word, in points."""
-    c = preset.caption
-    return max(width(word(f"phase.{w}"), c * ROW, True) for w in PHASES) + c
+Reading = Mapping[str, tuple[float, float]]
 
 
-def caption_texts(scene: Drawn, k: int | None) -> list[str]:
-    """The caption and chain-rule lines of step ``k`` (``None``: final view), unwrapped."""
-    G = scene.graph
+def caption_texts(scene: Plan, reading: Reading, k: int | None,
+                  steps: Any = None) -> list[str]:
+    """The caption and chain-rule lines of step ``k`` (``None``: final view), unwrapped;
+    ``reading``: each node's place in the picture's reading order. ``steps``: a picture of
+    groups opened in place counts the collapsed picture's steps (its
+    :class:`~vizgrad.scene.opened.Opened` ``steps`` and ``base_last``), as the player's
+    counter does: "step 12 / 13 (inside L0/N1: 1 of 5)"."""
+    lines = _texts(scene, reading, k)
+    if steps is None or k is None or not lines:
+        return lines
+    table, base_last = steps
+    own = scene.word("caption.step", k=k, n=scene.last)
+    K, i, n, path = table[k]
+    said = scene.word("caption.step", k=K, n=base_last)
+    if path:
+        said += " " + scene.word("player.inside", path=path, i=i, n=n)
+    if lines[0].startswith(own):
+        lines = [said + lines[0][len(own):], *lines[1:]]
+    return lines
+
+
+def _texts(scene: Plan, reading: Reading, k: int | None) -> list[str]:
+    G = scene.facts
     notes = list(scene.notes)
     if k is None and not G.graph.get("backward_ran", True):
         k = int(G.graph["default_step"])
         return [tx.caption(G, k, scene.lang), scene.word("caption.not_run"), *notes]
-    reading = scene.reading
     if k is None:
         st = final_state(G)
         root = tx.name(G, G.graph["root"])
@@ -62,12 +76,13 @@ def caption_texts(scene: Drawn, k: int | None) -> list[str]:
     return [tx.caption(G, k, scene.lang),
             *tx.chain_rule(G, k, scene.decimals, scene.trim, scene.lang,
                            order=lambda n: reading.get(n, (0.0, 0.0))),
-            *params_line(scene, k), *_radd(scene, k), *notes]
+            *params_line(G, k, scene, scene.params, scene.params_done), *_radd(scene, k),
+            *notes]
 
 
-def _radd(scene: Drawn, k: int) -> list[str]:
+def _radd(scene: Plan, k: int) -> list[str]:
     """At the step of an addition of a constant 0 (what Python's ``sum()`` leaves), why."""
-    G = scene.graph
+    G = scene.facts
     node = G.graph["steps"][k].get("node")
     if node is None or node not in G or G.nodes[node].get("op") != "+":
         return []
@@ -91,9 +106,9 @@ def _in_order(G: Any, drawn: list[str]) -> list[str]:
     return out
 
 
-def _final_notes(scene: Drawn, root: str, wrong: dict[str, Any], check: Any) -> list[str]:
+def _final_notes(scene: Plan, root: str, wrong: dict[str, Any], check: Any) -> list[str]:
     """The final view's words on its check against central differences."""
-    G = scene.graph
+    G = scene.facts
     if check is None:
         return []
     if check["status"] == "agree":
@@ -111,22 +126,22 @@ def _final_notes(scene: Drawn, root: str, wrong: dict[str, Any], check: Any) -> 
             for n, b, x in wrong.values()]
 
 
-def wrap_caption(scene: Drawn, k: int | None) -> list[str]:
-    """:func:`caption_texts` as drawn: long lines wrap before an ``=``."""
-    c = scene.preset.caption
-    lines = scene.caption_texts(k)  # the method: a scene of another kind may say more
+def wrap_caption(lines: list[str], preset: Preset, room: float) -> list[str]:
+    """A step's caption ``lines`` (:func:`caption_texts`) as drawn: long lines wrap before an
+    ``=`` to ``room`` points (the caption's width, less the badge's)."""
+    c = preset.caption
+    room -= c
     out = [lines[0]]
     for line in lines[1:]:
         sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
         sep = sep if sep in line and not line.startswith("⚠") else " "  # a note: between words
-        room = scene.wrap_at - scene.badge_width - c
         for piece in wrap(line, room, c, sep):  # a piece still too wide: between words
             wide = units(piece) * c / 1000 > room and " " in piece.strip()
             out += wrap(piece, room, c, " ") if wide else [piece]
     return out
 
 
-def legend_texts(scene: Drawn) -> list[str]:
+def legend_texts(scene: Plan) -> list[str]:
     """The legend's lines, unwrapped (none without a legend)."""
     if not scene.legend:
         return []
@@ -135,7 +150,7 @@ def legend_texts(scene: Drawn) -> list[str]:
              scene.word("legend.arrows"),
              scene.word("legend.fill", scale=scene.num(scene.scale)) + " · "
              + scene.word("legend.unreached")]
-    if not all(on for _, on in scene.graph.nodes(data="on_path", default=True)):
+    if not all(on for _, on in scene.facts.nodes(data="on_path", default=True)):
         lines.append(scene.word("legend.offpath"))
     if any(c.get("observed") for c in scene.contributions.by_edge.values()):
         lines.append(scene.word("legend.observed"))
@@ -146,7 +161,7 @@ def legend_texts(scene: Drawn) -> list[str]:
     if scene.contributions.warned or final is not None and final["status"] == "disagree":
         lines.append(scene.word("legend.warning"))
     if scene.caption and not scene.collapsed:
-        G = scene.graph
+        G = scene.facts
         lines.append(scene.word("legend.caption", root=tx.name(G, G.graph["root"])))
     return lines
 

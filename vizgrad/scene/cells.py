@@ -20,10 +20,7 @@ box's tooltip and in the player's table::
 from __future__ import annotations
 
 import bisect
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .parts import Drawn
+from typing import Any
 
 __all__ = ["SHOWN", "GradRows", "full_text", "is_row", "row_text", "short_names"]
 
@@ -66,14 +63,13 @@ def short_names(G: Any, n: str) -> list[str]:
 
 
 class GradRows:
-    """For each box that shows a row (:func:`is_row`), its cells' grads after every step
-    that sent it a contribution, read once from the steps."""
+    """For each box of ``order`` that shows a row (:func:`is_row`), its cells' grads after
+    every step that sent it a contribution, read once from the steps of ``G``."""
 
-    def __init__(self, scene: Drawn) -> None:
-        G = scene.graph
+    def __init__(self, G: Any, order: Any) -> None:
         self.steps: dict[str, list[int]] = {}
         self.rows: dict[str, list[list[float]]] = {}
-        rows = {n for n in scene.order if is_row(G, n)}
+        rows = {n for n in order if is_row(G, n)}
         for s in G.graph["steps"]:
             for c in s.get("contributions", ()):
                 t = c["target"]

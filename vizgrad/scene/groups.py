@@ -7,17 +7,17 @@ weights and bias), which arrive with the box's backward step::
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
-    >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
-    >>> [name for name, _ in param_rows(scene, "g1")]
+    >>> from vizgrad.scene.parts import settings
+    >>> H, word = collapse(vizgrad.examples.graph("mlp"), "neuron"), settings().word
+    >>> [name for name, _ in param_rows(H, "g1", word)]
     ['∂w0', '∂w1', '∂b']
-    >>> note_lines(scene)
+    >>> note_lines(H, word)
     ['collapsed by neuron: 40 values in 9 boxes']
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..graph.collapse import LEVELS
 from ..style import text as tx
@@ -25,7 +25,10 @@ from ..style.verdicts import terms_text
 from . import ids
 
 if TYPE_CHECKING:
-    from .parts import Drawn
+    from .parts import Settings
+
+Edge = tuple[str, str, int]
+Word = Callable[..., str]
 
 __all__ = ["LARGE", "MAX_PARAMS", "box_name", "input_rows", "note_lines",
            "sample_choices", "ordered_params", "param_rows",
@@ -37,16 +40,16 @@ MAX_PARAMS = 6
 LARGE = 100
 
 
-def box_name(scene: Drawn, n: str) -> str:
-    """The title of a box: a value's name, ``L0/N2 · 8 values``, or ``… 37 more``."""
-    G = scene.graph
+def box_name(G: Any, n: str, word: Word) -> str:
+    """The title of box ``n`` of ``G``: a value's name, ``L0/N2 · 8 values``, or
+    ``… 37 more`` (``word``: the picture's :meth:`~vizgrad.scene.parts.Settings.word`)."""
     a = G.nodes[n]
     kind = a.get("kind")
     if kind == "group":
         size = f"{a.get('size', 0):,}"
-        return f"{tx.name(G, n)} · {scene.word('box.group', size=size)}"
+        return f"{tx.name(G, n)} · {word('box.group', size=size)}"
     if kind == "stub" and isinstance(a.get("hidden"), int):
-        return scene.word("box.stub", n=f"{a['hidden']:,}")
+        return word("box.stub", n=f"{a['hidden']:,}")
     if a.get("short"):  # inside an opened group's frame: its name there
         return str(a["short"])
     return tx.name(G, n)
@@ -76,56 +79,57 @@ def ordered_params(attrs: dict[str, Any]) -> list[tuple[str, Any]]:
     return sorted(params, key=lambda p: (p[0].rsplit(".", 1)[0], p[0].rsplit(".", 1)[-1] == "b"))
 
 
-def param_rows(scene: Drawn, n: str) -> list[tuple[str, float | None]]:
+def param_rows(G: Any, n: str, word: Word) -> list[tuple[str, float | None]]:
     """A group box's parameter rows: (row label, final grad); at most :data:`MAX_PARAMS`,
     the last of them standing for the rest (grad ``None``)."""
-    a = scene.graph.nodes[n]
+    a = G.nodes[n]
     if a.get("kind") != "group":
         return []
     box = str(a.get("label", ""))
-    rows = [(scene.word("box.param", name=_short(name, box)), g) for name, g in ordered_params(a)]
+    rows = [(word("box.param", name=_short(name, box)), g) for name, g in ordered_params(a)]
     if len(rows) > MAX_PARAMS:
         rest = len(rows) - MAX_PARAMS + 1
-        rows = rows[:MAX_PARAMS - 1] + [(scene.word("box.params", n=f"{rest:,}"), None)]
+        rows = rows[:MAX_PARAMS - 1] + [(word("box.params", n=f"{rest:,}"), None)]
     return rows
 
 
-def input_rows(scene: Drawn) -> dict[str, list[Any]]:
+def input_rows(G: Any, edges: Any, by_edge: Mapping[Edge, Any],
+               s: Settings) -> dict[str, list[Any]]:
     """For each group box fed by other group boxes, one row per such edge, in edge order:
     ``((tail, head, slot), (row label, contribution text))``. The contribution the box sent
     back along the edge is written in the box (``from L0/N1  −0.37``), where it cannot be
-    mistaken for another edge's, instead of on a crowded edge between layers.
+    mistaken for another edge's, instead of on a crowded edge between layers. ``edges``: the
+    operand edges in drawing order; ``by_edge``: the contributions by their edge.
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
-    >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "neuron"))
-    >>> [label for _, (label, _) in scene.inrows["g0"]]
+    >>> from vizgrad.scene.plan import plan
+    >>> p = plan(collapse(vizgrad.examples.graph("mlp"), "neuron"))
+    >>> [label for _, (label, _) in p.inrows["g0"]]
     ['from L0/N0', 'from L0/N1', 'from L0/N2']
     """
-    G = scene.graph
     out: dict[str, list[Any]] = {}
-    for (u, v, slot) in scene.edge_texts:
+    for (u, v, slot) in edges:
         if G.nodes[u].get("kind") == "group" and G.nodes[v].get("kind") == "group":
-            c = scene.contributions.by_edge.get((v, u, slot))
-            amount = tx.NOT_REACHED if c is None else scene.num(c["amount"])
+            c = by_edge.get((v, u, slot))
+            amount = tx.NOT_REACHED if c is None else s.num(c["amount"])
             out.setdefault(v, []).append(
-                ((u, v, slot), (scene.word("box.from", name=tx.name(G, u)), amount)))
+                ((u, v, slot), (s.word("box.from", name=tx.name(G, u)), amount)))
     return out
 
 
-def row_labels(scene: Drawn, n: str) -> tuple[str, str]:
+def row_labels(G: Any, n: str, word: Word) -> tuple[str, str]:
     """A box's data and grad row labels: for a net run on several samples, which sample the
     rows show (each output Value's own data and grad, never a sum over samples or neurons).
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
-    >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(collapse(vizgrad.examples.graph("mlp"), "layer"))
-    >>> [row_labels(scene, b) for b in scene.order if scene.graph.nodes[b]["label"] == "L0"]
+    >>> from vizgrad.scene.parts import settings
+    >>> H = collapse(vizgrad.examples.graph("mlp"), "layer")
+    >>> [row_labels(H, b, settings().word) for b in H if H.nodes[b]["label"] == "L0"]
     [('data', 'grad')]
     """
-    G, w = scene.graph, scene.word
+    w = word
     a = G.nodes[n]
     data, grad = w("box.data"), w("box.grad")
     if a.get("kind") != "group":
@@ -138,28 +142,29 @@ def row_labels(scene: Drawn, n: str) -> tuple[str, str]:
     return data, grad
 
 
-def sample_choices(scene: Drawn) -> dict[str, dict[str, str]] | None:
+def sample_choices(scene: Any) -> dict[str, dict[str, str]] | None:
     """None: a folded box shows the selected sample's data and grads together (``sample=``
     draws another sample), so a page offers no choice that would change its data rows
     alone."""
     return None
 
 
-def params_line(scene: Drawn, k: int) -> list[str]:
-    """The caption line of a box's last backward step: its parameters' grads, now final."""
-    G = scene.graph
+def params_line(G: Any, k: int, s: Settings, params: Mapping[str, Any],
+                params_done: Mapping[str, int]) -> list[str]:
+    """The caption line of a box's last backward step: its parameters' grads, now final
+    (``params``: each box's rows, :func:`param_rows`; ``params_done``: :func:`params_step`)."""
     step = G.graph["steps"][k]
     n = step.get("node")
-    if step["kind"] != "backward" or scene.params_done.get(n) != k:
+    if step["kind"] != "backward" or params_done.get(n) != k:
         return []
-    grads = "   ".join(f"{label} = {scene.num(g)}" for label, g in scene.params.get(n, ())
+    grads = "   ".join(f"{label} = {s.num(g)}" for label, g in params.get(n, ())
                        if g is not None)
-    out = [scene.word("caption.params", box=tx.name(G, n), grads=grads)] if grads else []
+    out = [s.word("caption.params", box=tx.name(G, n), grads=grads)] if grads else []
     terms = [p for p in G.nodes[n].get("terms") or () if p[1] is not None]
     if terms:  # the parameter with the largest |grad|: what each sample's += added
         name, g, rows = max(terms, key=lambda p: (abs(p[1]), p[0]))
-        text = terms_text({"amount": g, "terms": rows}, scene.decimals, scene.trim, scene.lang)
-        out.append(scene.word("chain.param_terms", name=name, terms=text))
+        text = terms_text({"amount": g, "terms": rows}, s.decimals, s.trim, s.lang)
+        out.append(s.word("chain.param_terms", name=name, terms=text))
     return out
 
 
@@ -173,9 +178,9 @@ def params_step(G: Any) -> dict[str, int]:
     return out
 
 
-def note_lines(scene: Drawn) -> list[str]:
-    """The caption lines that say what was collapsed, focused or merged."""
-    G, w = scene.graph, scene.word
+def note_lines(G: Any, word: Word) -> list[str]:
+    """The caption lines that say what was collapsed, focused or merged in ``G``."""
+    w = word
     out = []
     net = G.graph.get("net")  # the net the command line read from a model file
     if isinstance(net, dict) and net.get("how") in ("found", "named", "returned"):

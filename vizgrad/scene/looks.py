@@ -8,23 +8,21 @@ the player and the lab show the same picture.
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass, field
-from types import MappingProxyType
+from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..tracing.recorder import State, replay
-from ..graph.gradcheck import final_check
-from ..tracing.rules import check_contribution
+from ..tracing.recorder import State
 from ..style import text as tx
 from . import ids
 from .cells import GradRows, full_text, is_row, row_text, short_names
+from .contributions import Contributions, final_state
 from .groups import box_name, row_labels
 from .matrix import matrix_looks
 from .shapes import op_glyph
-from ..style.theme import edge_color, grad_color, robust_scale
+from ..style.theme import edge_color, grad_color
 
 if TYPE_CHECKING:
-    from .parts import Drawn
+    from .plan import Plan
 
 __all__ = ["Contributions", "Looks", "final_state"]
 
@@ -32,80 +30,38 @@ Look = dict[str, str]
 _ON, _OFF = "1", ""
 
 
-def final_state(G: Any) -> State:
-    """The final view: the state after the last step, nothing active, every contribution."""
-    steps = G.graph["steps"]
-    if not G.graph.get("backward_ran", True):
-        st = replay(steps, int(G.graph["default_step"]))
-        st.active, st.contributions = None, []
-        return st
-    st = replay(steps, len(steps) - 1)
-    st.active, st.kind = None, "final"
-    st.contributions = [c for s in steps for c in s.get("contributions", ())]
-    return st
-
-
-@dataclass(frozen=True)
-class Contributions:
-    """A graph's contributions, read once: each by its edge ``(source, target, slot)``,
-    the step that made it, and the grad colour scale of the values the steps show."""
-
-    by_edge: Mapping[tuple[str, str, int], dict[str, Any]]
-    made: Mapping[tuple[str, str, int], int]
-    scale: float
-    #: the edges whose observed local derivative disagrees with the op's rule, and the
-    #: boxes (the ops' outputs) whose backward code they came from, by the step that ran it
-    warned: frozenset[tuple[str, str, int]] = frozenset()
-    warned_boxes: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    #: the final view's check of the input gradients (:func:`~vizgrad.graph.gradcheck.final_check`)
-    final: Mapping[str, Any] | None = None
-
-    @classmethod
-    def of(cls, G: Any) -> Contributions:
-        contrib: dict[tuple[str, str, int], dict[str, Any]] = {}
-        made: dict[tuple[str, str, int], int] = {}
-        shown: list[float] = []
-        warned: set[tuple[str, str, int]] = set()
-        boxes: dict[str, int] = {}
-        for s in G.graph["steps"]:
-            if s["kind"] == "seed":
-                shown.append(s["grad"])
-            for c in s.get("contributions", ()):
-                contrib[(c["source"], c["target"], c["slot"])] = c
-                made[(c["source"], c["target"], c["slot"])] = s["index"]
-                shown.append(c["after"])
-                verdict = check_contribution(G, c) if c.get("observed") else None
-                if verdict is not None and not verdict.agrees:
-                    warned.add((c["source"], c["target"], c["slot"]))
-                    boxes.setdefault(c["source"], s["index"])
-        scale = robust_scale([v for v in shown if isinstance(v, (int, float))])
-        checked = final_check(G)
-        return cls(MappingProxyType(contrib), MappingProxyType(made), scale,
-                   frozenset(warned), MappingProxyType(boxes),
-                   None if checked is None else MappingProxyType(checked))
-
-
 class Looks:
-    """The looks of one finished :class:`~vizgrad.scene.scene.Scene`'s shapes: a pure
-    function of the scene and a step's state, with tables read once from the scene and
-    never changed."""
+    """The looks of one picture's shapes: a pure function of its plan, its caption and legend
+    lines as drawn and a step's state, with tables read once and never changed.
 
-    __slots__ = ("scene", "contrib", "made", "scale", "wrong", "rows", "_edges_of")
+    Args:
+        plan: the drawing's :class:`~vizgrad.scene.plan.Plan` (a Scene is one too).
+        captions: each step's caption lines as drawn (``None``: the final view).
+        caption_rows: the caption rows every step has room for.
+        legend: the legend's lines as drawn.
+    """
 
-    def __init__(self, scene: Drawn) -> None:
+    __slots__ = ("plan", "captions_drawn", "caption_rows", "legend", "contrib", "made",
+                 "scale", "wrong", "rows", "_edges_of")
+
+    def __init__(self, plan: Plan, captions: Mapping[int | None, tuple[str, ...]],
+                 caption_rows: int, legend: tuple[str, ...]) -> None:
         by: dict[str, list[tuple[str, str, int]]] = {}
-        for e in scene.edge_texts:
+        for e in plan.edge_texts:
             by.setdefault(e[0], []).append(e)
             by.setdefault(e[1], []).append(e)
         put = object.__setattr__
-        put(self, "scene", scene)
+        put(self, "plan", plan)
+        put(self, "captions_drawn", captions)
+        put(self, "caption_rows", caption_rows)
+        put(self, "legend", legend)
         #: each contribution by its edge, and the step that made it
-        put(self, "contrib", scene.contributions.by_edge)
-        put(self, "made", scene.contributions.made)
-        put(self, "scale", scene.scale)
+        put(self, "contrib", plan.contributions.by_edge)
+        put(self, "made", plan.contributions.made)
+        put(self, "scale", plan.scale)
         #: a layer's row of grads, one per neuron, after each step that reached it
-        put(self, "rows", GradRows(scene))
-        final = scene.contributions.final
+        put(self, "rows", GradRows(plan.facts, plan.order))
+        final = plan.contributions.final
         #: the inputs whose final gradient disagrees with its central difference
         put(self, "wrong", frozenset(w[0] for w in final["wrong"]) if final is not None
             and final["status"] == "disagree" else frozenset())
@@ -117,7 +73,7 @@ class Looks:
     # -- one look per shape --------------------------------------------------------
     def all(self, k: int | None, st: State) -> dict[str, Look]:
         """Every shape's look after step ``k`` (``None``: final view) in state ``st``."""
-        s = self.scene
+        s = self.plan
         out: dict[str, Look] = {}
         ctx = self._context(st)
         for n in s.order:
@@ -136,12 +92,12 @@ class Looks:
         Every other shape looks as it did, as long as ``nodes`` holds every node the
         step and the one before it touched (see :meth:`touched`).
         """
-        s = self.scene
+        s = self.plan
         out: dict[str, Look] = {}
         ctx = self._context(st)
         edges: set[tuple[str, str, int]] = set()
         for n in sorted(nodes):  # sorted: the same order in every process
-            if n not in s.graph.nodes:
+            if n not in s.facts.nodes:
                 continue
             out.update(self.node(n, st, ctx))
             edges.update(self._edges_of.get(n, ()))
@@ -169,8 +125,8 @@ class Looks:
                 | ({st.active} if st.kind == "seed" else set())}
 
     def node(self, n: str, st: State, ctx: dict[str, Any]) -> dict[str, Look]:
-        s, th = self.scene, self.scene.theme
-        G = s.graph
+        s, th = self.plan, self.plan.theme
+        G = s.facts
         kind = s.kind(n)
         on_path = bool(G.nodes[n].get("on_path", True))
         pending = n not in st.data and kind not in ("const", "stub")
@@ -179,7 +135,7 @@ class Looks:
         border = th.active if active else (th.muted if dim else th.border)
         box = {"fill": th.node_fill if on_path else th.offpath_fill, "stroke": border,
                "sw": "3" if active else "1.2", "dash": "5 3" if dim else ""}
-        name = box_name(s, n)
+        name = box_name(G, n, s.word)
         if kind == "group" and on_path:
             box["fill"] = th.group_fill
             box["sw"] = "3" if active else "2"
@@ -197,7 +153,7 @@ class Looks:
         text_fill = th.muted if dim else th.text
         out[ids.text(n, "name")] = {"text": name, "fill": text_fill, "bold": _ON}
         out[ids.sep(n)] = {"stroke": border if not active else th.border, "sw": "0.8", "dash": ""}
-        data_label, grad_label = row_labels(s, n)
+        data_label, grad_label = row_labels(G, n, s.word)
         out[ids.text(n, "dl")] = {"text": data_label, "fill": th.muted}
         out[ids.text(n, "gl")] = {"text": grad_label, "fill": th.text}
         out[ids.text(n, "data")] = {"text": s.word("pending") if pending else s.num(st.data.get(n)),
@@ -222,7 +178,7 @@ class Looks:
                 out[ids.cell(n, "grad")]["fill"] = grad_color(
                     max(row, key=abs) if on_path else None, self.scale, th)
             box["title"] = "\n".join(f"{label}: {out[ids.text(n, slot)].get('full', '—')}"
-                                      for label, slot in zip(row_labels(s, n), texts))
+                                      for label, slot in zip((data_label, grad_label), texts))
         done = n in s.params_done and st.step >= s.params_done[n] or ctx["final"]
         for i, (label, g) in enumerate(s.params.get(n, ())):
             shown = g if done else None
@@ -258,11 +214,11 @@ class Looks:
         return out
 
     def edge(self, u: str, v: str, slot: int, st: State, ctx: dict[str, Any]) -> dict[str, Look]:
-        s, th = self.scene, self.scene.theme
+        s, th = self.plan, self.plan.theme
         eid = ids.edge(u, v, slot)
         c = ctx["cur"].get((v, u, slot))
         child_pending = v not in st.data
-        on_path = bool(s.graph.nodes[v].get("on_path", True))
+        on_path = bool(s.facts.nodes[v].get("on_path", True))
         forward_now = st.kind == "forward" and st.active == v
         line = {"stroke": th.edge, "sw": "1.2", "dash": ""}
         fwd, back = {"fill": th.edge, "hidden": _OFF}, {"fill": th.edge, "hidden": _ON}
@@ -294,30 +250,30 @@ class Looks:
         return out
 
     def out_edge(self, n: str, st: State) -> dict[str, Look]:
-        th = self.scene.theme
+        th = self.plan.theme
         eid = ids.op_edge(n)
-        dim = n not in st.data or not self.scene.graph.nodes[n].get("on_path", True)
+        dim = n not in st.data or not self.plan.facts.nodes[n].get("on_path", True)
         colour = th.active if (st.kind == "forward" and st.active == n) else (
             th.muted if dim else th.edge)
         return {eid: {"stroke": colour, "sw": "1.2", "dash": "5 3" if dim else ""},
                 ids.arrow(eid, "f"): {"fill": colour, "hidden": _OFF}}
 
     def captions(self, k: int | None, st: State) -> dict[str, Look]:
-        s, th = self.scene, self.scene.theme
+        s, th = self.plan, self.plan.theme
         out: dict[str, Look] = {}
         if s.caption:
-            ran = s.graph.graph.get("backward_ran", True)  # no final view without backward()
+            ran = s.facts.graph.get("backward_ran", True)  # no final view without backward()
             kind = st.kind if k is not None or not ran else "final"
             fill = {"inputs": th.text, "forward": th.active, "seed": th.positive,
                     "backward": th.positive, "final": th.text}.get(kind, th.text)
             out[ids.badge()] = {"fill": fill, "stroke": "none", "sw": "0", "dash": ""}
             out[ids.badge_text()] = {"text": s.word(f"phase.{kind}"), "fill": th.background,
                                      "bold": _ON}
-            lines = s.caption_lines(k)
-            for i in range(s.caption_rows):
+            lines = self.captions_drawn.get(k, ())
+            for i in range(self.caption_rows):
                 out[ids.caption(i)] = {"text": lines[i] if i < len(lines) else "", "fill": th.text,
                                    "bold": _ON if i == 0 else _OFF}
-        for i, line in enumerate(s.legend_lines()):
+        for i, line in enumerate(self.legend):
             out[ids.legend(i)] = {"text": line, "fill": th.muted}
         return out
 

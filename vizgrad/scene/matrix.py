@@ -33,7 +33,7 @@ from . import ids
 from ..style.metrics import width
 
 if TYPE_CHECKING:
-    from .parts import Drawn
+    from .parts import Settings
 
 __all__ = ["BIAS", "MAX_SIDE", "PRINT_ROWS", "PRINT_WIDTH", "Cell", "Grid", "Matrix",
            "grid", "head_text", "foot_text", "matrices", "matrix_looks", "read_matrix", "slot",
@@ -105,13 +105,13 @@ def read_matrix(G: Any, n: str) -> Matrix | None:
                   len(neurons) - len(shown), max(0, inputs - MAX_SIDE))
 
 
-def matrices(scene: Drawn, size: float) -> dict[str, tuple[Matrix, Grid]]:
-    """Every layer box of the scene with its matrix and grid (texts ``size`` points)."""
+def matrices(G: Any, order: Any, s: Settings, size: float) -> dict[str, tuple[Matrix, Grid]]:
+    """Every layer box of ``order`` with its matrix and grid (texts ``size`` points)."""
     out = {}
-    for n in scene.order:
-        m = read_matrix(scene.graph, n)
+    for n in order:
+        m = read_matrix(G, n)
         if m is not None:
-            out[n] = (m, grid(scene, m, size))
+            out[n] = (m, grid(s, m, size))
     return out
 
 
@@ -147,14 +147,14 @@ def head_text(m: Matrix) -> str:
     return f"∂W {m.rows + m.more_rows} × {m.cols + m.more_cols} · ∂b"
 
 
-def foot_text(m: Matrix, scene: Drawn) -> str:
+def foot_text(m: Matrix, scene: Settings) -> str:
     """The line under a matrix cut at :data:`MAX_SIDE`: how many more there are."""
     if not (m.more_rows or m.more_cols):
         return ""
     return scene.word("box.matrix_more", rows=f"{m.more_rows:,}", cols=f"{m.more_cols:,}")
 
 
-def grid(scene: Drawn, m: Matrix, size: float) -> Grid:
+def grid(scene: Settings, m: Matrix, size: float) -> Grid:
     """The matrix's grid: its grads printed (at ``size`` points, the row labels' size) when
     every one fits its cell and the matrix is small (:data:`PRINT_ROWS`,
     :data:`PRINT_WIDTH`), else small squares sized to the matrix (each at least 3 points)."""
@@ -175,7 +175,7 @@ def grid(scene: Drawn, m: Matrix, size: float) -> Grid:
     return Grid(False, side, side, 0.0, gap, line, foot_h, w, line + m.rows * side + foot_h)
 
 
-def matrix_looks(scene: Drawn, n: str, m: Matrix, g: Grid, done: bool, bold: bool,
+def matrix_looks(scene: Settings, n: str, m: Matrix, g: Grid, done: bool, bold: bool,
                  on_path: bool, color: Callable[[float | None], str]) -> dict[str, dict[str, str]]:
     """What the matrix shows: each cell filled by its grad once ``done`` (hatched before),
     with its tooltip; the printed grads; the head and row names."""

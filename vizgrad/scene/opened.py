@@ -1,21 +1,23 @@
 """Groups opened in place: each opened group a framed cluster where its box was.
 
-An :class:`OpenScene` draws a graph collapsed with some groups opened
+:func:`open_scene` draws a graph collapsed with some groups opened
 (:func:`vizgrad.graph.collapse.collapse` with ``expand``) from several layouts: the
 collapsed picture's own layout (``base``), with each opened group's box made
 as large as its content, and one layout per opened group of what is inside it
 (its values, and the boxes of its groups one level down). The outer layout is
 the base's DOT with only box sizes changed, so every other box keeps its rank
 and its order within the rank; an edge from outside into an opened group
-follows the outer edge to the frame, then the inner one to its member::
+follows the outer edge to the frame, then the inner one to its member. The result is a
+plain :class:`~vizgrad.scene.scene.Scene` whose ``opened`` field holds the frames
+(:class:`~vizgrad.scene.frames.Opened`)::
 
     >>> import vizgrad
     >>> from vizgrad.graph.collapse import collapse
-    >>> from vizgrad.scene.scene import Scene
+    >>> from vizgrad.scene.make import scene_of
     >>> G = vizgrad.examples.graph("mlp")
-    >>> base = Scene(collapse(G, "neuron"))
-    >>> s = OpenScene(collapse(G, "neuron", expand=["L0/N1"]), base=base, source=G)
-    >>> [f["path"] for f in s.frames], s.frames[0]["rect"][2] > 100
+    >>> base = scene_of(collapse(G, "neuron"))
+    >>> s = open_scene(collapse(G, "neuron", expand=["L0/N1"]), base=base, source=G)
+    >>> [f.path for f in s.opened.frames], s.opened.frames[0].rect[2] > 100
     (['L0/N1'], True)
 """
 
@@ -26,20 +28,16 @@ from typing import Any
 from .layout import geometry as gm
 from . import ids
 from ..style.metrics import width
-from .layout.run import run_layout
+from .layout.run import DEFAULT_TIMEOUT, run_layout
 from .dot import LABEL_H
+from .frames import PAD, Frame, Opened, label_band, step_map
+from .parts import kind
+from .plan import Plan, plan, require_graph
 from .scene import Scene
 
-__all__ = ["PAD", "OpenScene", "label_band", "step_map"]
+__all__ = ["open_scene"]
 
-#: points between an opened group's content and its frame
-PAD = 8.0
 _PORT = 1.0  # points: where edges from outside enter a cluster's layout
-
-
-def label_band(scene: Scene) -> float:
-    """The height, in points, of the band at the top of a frame where its label goes."""
-    return scene.preset.font * 0.85 * 1.7
 
 
 def _join(a: gm.Point, b: gm.Point) -> list[gm.Point]:
@@ -67,46 +65,41 @@ def _chain(pieces: list[gm.Edge]) -> gm.Edge:
     return gm.Edge(tuple(pts), pieces[-1].tip, pieces[-1].label)
 
 
-def _set(scene: Scene, **fields: Any) -> None:
-    """Set an opened scene's own fields while it is built (a Scene is frozen)."""
-    for name, value in fields.items():
-        object.__setattr__(scene, name, value)
+def open_scene(x: Any, *, base: Scene, source: Any, backend: str | None = None,
+               timeout: float = DEFAULT_TIMEOUT, **options: Any) -> Scene:
+    """The :class:`~vizgrad.scene.scene.Scene` of graph ``x`` (collapsed with some groups
+    opened) laid out in place of the boxes of ``base`` (the same graph collapsed with none
+    opened); ``source`` is the graph both were collapsed from. Its ``opened`` field holds
+    each opened group's frame; the options not given are ``base``'s."""
+    require_graph(x, "open_scene")
+    for key in ("preset", "theme", "rankdir", "decimals", "trim", "lang"):
+        options.setdefault(key, getattr(base, key))
+    options.setdefault("scale", base.scale)
+    p = plan(x, **options)
+    o = _Opening(p, base, source)
+    geo, frames = o.geometry(backend, timeout)
+    steps = step_map(base.facts, p.facts, list(o.opened))
+    return Scene(p, geo, Opened(o.opened, frames, tuple(tuple(r) for r in steps), base.last))
 
 
-class OpenScene(Scene):
-    """A :class:`Scene` of ``x`` (collapsed with some groups opened) laid out in place of the
-    boxes of ``base`` (the same graph collapsed with none opened); ``source`` is the graph
-    both were collapsed from. :attr:`frames` holds each opened group's frame."""
+class _Opening:
+    """The layouts of one picture of opened groups: who is where, and each layout run."""
 
-    def __init__(self, x: Any, *, base: Scene, source: Any, **options: Any) -> None:
-        _set(self, base=base, source=source)
-        for key in ("preset", "theme", "rankdir", "decimals", "trim", "lang"):
-            options.setdefault(key, getattr(base, key))
-        options.setdefault("scale", base.scale)
-        super().__init__(x, **options)
+    def __init__(self, p: Plan, base: Scene, source: Any) -> None:
+        self.plan, self.graph, self.base, self.source = p, p.facts, base, source
+        self.opened: tuple[str, ...] = ()
+        self._base_edges: dict[tuple[str, str], list[str]] = {}
+        for (u, v, slot) in base.edge_texts:
+            self._base_edges.setdefault((u, v), []).append(ids.edge(u, v, slot))
+
+    def kind(self, n: str) -> str:
+        return kind(self.graph, n)
 
     def frame_label(self, path: str) -> str:
         """The label of an opened group's frame: its path and how many values it holds."""
         size = sum(1 for _, g in self.source.nodes(data="group")
                    if g and (str(g) == path or str(g).startswith(path + "/")))
-        return f"{path} · {self.word('box.group', size=f'{size:,}')}"
-
-    def caption_texts(self, k: int | None) -> list[str]:
-        """The caption counts the collapsed picture's steps, as the player's counter:
-        "step 12 / 13 (inside L0/N1: 1 of 5)"."""
-        lines = super().caption_texts(k)
-        if k is None or not lines:
-            return lines
-        if not hasattr(self, "_steps"):
-            _set(self, _steps=step_map(self.base.graph, self.graph, list(self.opened)))
-        own = self.word("caption.step", k=k, n=self.last)
-        K, i, n, path = self._steps[k]
-        said = self.word("caption.step", k=K, n=self.base.last)
-        if path:
-            said += " " + self.word("player.inside", path=path, i=i, n=n)
-        if lines[0].startswith(own):
-            lines = [said + lines[0][len(own):], *lines[1:]]
-        return lines
+        return f"{path} · {self.plan.word('box.group', size=f'{size:,}')}"
 
     # -- who is where ---------------------------------------------------------------
     def _containers(self, n: str) -> list[str]:
@@ -140,10 +133,12 @@ class OpenScene(Scene):
         return int(a.get("order", 0))
 
     # -- the layouts ------------------------------------------------------------------
-    def _geometry(self, backend: str | None, timeout: float) -> gm.Geometry:
-        G, base, p = self.graph, self.base, self.preset
-        _set(self, _base_box={str(base.graph.nodes[b]["group"]): b for b in base.order
-                              if base.kind(b) == "group" and base.graph.nodes[b].get("group")})
+    def geometry(self, backend: str | None,
+                 timeout: float) -> tuple[gm.Geometry, tuple[Frame, ...]]:
+        """The composed geometry, and each opened group's frame (parents first)."""
+        G, base, p = self.graph, self.base, self.plan.preset
+        self._base_box = {str(base.facts.nodes[b]["group"]): b for b in base.order
+                          if base.kind(b) == "group" and base.facts.nodes[b].get("group")}
         opened: set[str] = set()
         for n in G:  # the opened groups: paths some value (or smaller box) lies inside
             g = G.nodes[n].get("group")
@@ -151,12 +146,12 @@ class OpenScene(Scene):
                 parts = str(g).split("/")
                 top = len(parts) - (self.kind(n) == "group")
                 opened.update("/".join(parts[:d]) for d in range(1, top + 1))
-        _set(self, opened=tuple(sorted((q for q in opened if self._opens(q, opened)),
-                                       key=lambda q: (q.count("/"), q))))
-        _set(self, _where={n: self._containers(n) for n in G})
+        self.opened = tuple(sorted((q for q in opened if self._opens(q, opened)),
+                                   key=lambda q: (q.count("/"), q)))
+        self._where = {n: self._containers(n) for n in G}
         levels: dict[str | None, dict[tuple[str, str, Any], tuple[float, float] | None]] = {}
         segments: dict[tuple[str, str, int], list[tuple[str | None, tuple[str, str, Any]]]] = {}
-        for (u, v, slot), text in self.edge_texts.items():
+        for (u, v, slot), text in self.plan.edge_texts.items():
             cu, cv = self._where[u], self._where[v]
             k = 0
             while k < min(len(cu), len(cv)) and cu[k] == cv[k]:
@@ -181,7 +176,7 @@ class OpenScene(Scene):
             segments[(u, v, slot)] = segs
         inner: dict[str, gm.Geometry] = {}
         names: dict[str, dict[tuple[str, str, Any], str]] = {}
-        band = label_band(self)
+        band = label_band(p)
         sizes: dict[str, tuple[float, float]] = {}
         for q in sorted(self.opened, key=lambda q: (-q.count("/"), q)):  # deepest first
             dot, names[q] = self._inner_dot(q, levels.get(q, {}), sizes)
@@ -196,9 +191,9 @@ class OpenScene(Scene):
         for n in G:
             name = self._rep(n, None)
             if not self._where[n] and name in boxes:
-                boxes[name] = self.box_sizes[n]
-                if name in ops and n in self.op_sizes:
-                    ops[name] = self.op_sizes[n]
+                boxes[name] = self.plan.box_sizes[n]
+                if name in ops and n in self.plan.op_sizes:
+                    ops[name] = self.plan.op_sizes[n]
         for q in self.opened:
             if q in self._base_box:
                 boxes[self._base_box[q]] = sizes["box:" + q]
@@ -232,12 +227,12 @@ class OpenScene(Scene):
                 boxes[r] = sizes[r]
             elif r.startswith("box:"):
                 n = closed[r]
-                boxes[r] = self.box_sizes[n]
-                ops.update({r: self.op_sizes[n]} if n in self.op_sizes else {})
+                boxes[r] = self.plan.box_sizes[n]
+                ops.update({r: self.plan.op_sizes[n]} if n in self.plan.op_sizes else {})
             else:
-                boxes[r] = self.box_sizes[r]
-                if r in self.op_sizes:
-                    ops[r] = self.op_sizes[r]
+                boxes[r] = self.plan.box_sizes[r]
+                if r in self.plan.op_sizes:
+                    ops[r] = self.plan.op_sizes[r]
         ins = sorted({t for t, _, _ in edges if t.startswith("in:")})
         outs = sorted({h for _, h, _ in edges if h.startswith("out:")})
         for port in ins + outs:
@@ -251,20 +246,19 @@ class OpenScene(Scene):
     def _compose(self, outer: gm.Geometry, inner: dict[str, gm.Geometry],
                  names: dict[str, dict[Any, str]],
                  segments: dict[tuple[str, str, int], list[tuple[str | None, Any]]],
-                 band: float) -> gm.Geometry:
+                 band: float) -> tuple[gm.Geometry, tuple[Frame, ...]]:
         """One geometry in the outer layout's frame: each cluster's content inside its box."""
         geo = gm.Geometry(outer.width, outer.height)
         offset: dict[str | None, tuple[float, float]] = {None: (0.0, 0.0)}
         layout: dict[str | None, gm.Geometry] = {None: outer, **inner}
-        frames: list[dict[str, Any]] = []
+        frames: list[Frame] = []
         for q in self.opened:  # parents first
             parent = next((c for c in reversed(self._opened_over(q))), None)
             cx, cy, w, h = layout[parent].nodes[self._open_box(q, parent)]
             ox, oy = offset[parent]
             x, y = cx - w / 2 + ox, cy - h / 2 + oy
             offset[q] = (x + (w - inner[q].width) / 2, y + band + PAD)
-            frames.append({"path": q, "rect": [x, y, w, h]})
-        _set(self, frames=tuple(frames))
+            frames.append(Frame(q, (x, y, w, h), self.frame_label(q)))
         for n in self.graph:
             level = self._where[n][-1] if self._where[n] else None
             name = self._rep(n, level)
@@ -288,7 +282,7 @@ class OpenScene(Scene):
                 pieces.append(_moved(e, offset[level]))
             else:
                 geo.edges[ids.edge(u, v, slot)] = _chain(pieces)
-        return geo
+        return geo, tuple(frames)
 
     def _opened_over(self, q: str) -> list[str]:
         return [c for c in self.opened if q.startswith(c + "/")]
@@ -296,49 +290,6 @@ class OpenScene(Scene):
     def _outer_edge(self, key: tuple[str, str, Any]) -> str:
         """The id, in the base's layout, of the edge ``key`` stands for."""
         u, v, slot = key
-        if not hasattr(self, "_base_edges"):
-            self._base_edges: dict[tuple[str, str], list[str]] = {}
-            for (a, b, s) in self.base.edge_texts:
-                self._base_edges.setdefault((a, b), []).append(ids.edge(a, b, s))
         known = self._base_edges.get((u, v), [])
         want = ids.edge(u, v, slot)
         return want if want in known else (known[0] if known else want)
-
-
-def step_map(H: Any, E: Any, opened: list[str]) -> list[list[Any]]:
-    """For each step of ``E`` (``H`` with the groups ``opened``), the step of ``H`` it belongs
-    to, and inside an opened group which of that step's steps it is: ``[k, i, n, path]``
-    (``i``, ``n`` 0 and ``path`` "" outside), so the counter keeps ``H``'s numbering.
-
-    >>> import vizgrad
-    >>> from vizgrad.graph.collapse import collapse
-    >>> G = vizgrad.examples.graph("mlp")
-    >>> H = collapse(G, "neuron")
-    >>> m = step_map(H, collapse(G, "neuron", expand=["L0/N1"]), ["L0/N1"])
-    >>> m[1], m[2], m[6], m[16], m[21]
-    ([1, 0, 0, ''], [2, 1, 5, 'L0/N1'], [2, 5, 5, 'L0/N1'], [12, 1, 5, 'L0/N1'], [13, 0, 0, ''])
-    """
-    box = {str(H.nodes[b]["group"]): b for b in H if H.nodes[b].get("kind") == "group"}
-    by_from = {s["from"]: s["index"] for s in H.graph["steps"]}
-    by_node = {(s["node"], s["kind"] == "forward"): s["index"] for s in H.graph["steps"]
-               if s.get("node") is not None}
-    out: list[list[Any]] = []
-    for s in E.graph["steps"]:
-        g = str(E.nodes[s["node"]].get("group") or "") if s.get("node") in E else ""
-        inside = [p for p in opened if g == p or g.startswith(p + "/")]
-        k = None
-        if inside:
-            top = next((p for p in sorted(inside, key=len) if p in box), None)
-            k = by_node.get((box[top], s["kind"] == "forward")) if top else None
-            path = max(inside, key=len)
-        if k is None:
-            k = by_from.get(s["from"])
-            inside = []
-        if k is None:  # no such step collapsed: the last one before it
-            k = max((i for f, i in by_from.items() if f <= s["from"]), default=0)
-        out.append([k, 0, 0, path if inside else ""])
-    for j, row in enumerate(out):
-        if row[3]:
-            same = [i for i, r in enumerate(out) if r[0] == row[0]]
-            row[1], row[2] = same.index(j) + 1, len(same)
-    return out

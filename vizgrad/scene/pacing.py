@@ -8,8 +8,8 @@ every step repeats are not counted. Explicit ``duration=``, ``hold=`` and
 ``interval_ms=`` options win over this pace::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(examples.graph("tanh-native"))
+    >>> from vizgrad.scene.make import scene_of
+    >>> scene = scene_of(examples.graph("tanh-native"))
     >>> scene.caption_texts(7)[1]
     'n.grad += (1 − o²) × o.grad = 0.5 × 1 = 0.5   (— → 0.5)'
     >>> reading_seconds(scene, 7), reading_seconds(scene, 1), reading_seconds(scene, None)
@@ -22,7 +22,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .parts import Drawn
+    from .scene import Scene
 
 __all__ = ["LEAST", "LONGEST", "READING", "pace", "reading_seconds"]
 
@@ -38,9 +38,9 @@ def _length(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def reading_seconds(scene: Drawn, k: int | None) -> float:
+def reading_seconds(scene: Scene, k: int | None) -> float:
     """Seconds step ``k`` (``None``: the final view) is shown by default, to 0.1 s."""
-    kind = "final" if k is None else str(scene.graph.graph["steps"][k]["kind"])
+    kind = "final" if k is None else str(scene.facts.graph["steps"][k]["kind"])
     texts = scene.caption_texts(k)
     notes = len(scene.notes)
     body = texts[1:len(texts) - notes] if notes else texts[1:]
@@ -49,6 +49,6 @@ def reading_seconds(scene: Drawn, k: int | None) -> float:
     return round(min(LONGEST, max(LEAST.get(kind, 1.0), secs)), 1)
 
 
-def pace(scene: Drawn) -> list[float]:
+def pace(scene: Scene) -> list[float]:
     """Seconds for steps 0 … last, then the final view (see :func:`reading_seconds`)."""
     return [reading_seconds(scene, k) for k in [*range(scene.last + 1), None]]

@@ -149,7 +149,8 @@ def fitted(x: Any, options: Options, *, check_size: bool = True,
     >>> p.source.number_of_nodes() > 100, p.graph.graph["focus"]["auto"], fits(scene)
     (True, True, True)
     """
-    from .scene import fits, make_scene
+    from .make import make_scene
+    from .scene import fits
 
     ends = time.monotonic() + options.timeout  # one budget for every layout tried
     p = prepare(x, options, check_size=check_size)
@@ -176,7 +177,7 @@ def fitted(x: Any, options: Options, *, check_size: bool = True,
 def too_long(G: Any, options: Options) -> bool:
     """True when the picture of ``G`` cannot fit where the preset's pictures are shown, known
     before any layout: drawn left to right (as a graph of more than
-    :data:`~vizgrad.scene.scene.TURN_NODES` values is, unless ``rankdir="TB"``), its longest
+    :data:`~vizgrad.scene.make.TURN_NODES` values is, unless ``rankdir="TB"``), its longest
     path spans at least one rank per edge, each ``ranksep`` wide, and even the largest text
     of the preset, scaled to the fit width, would be smaller than the smallest allowed.
 
@@ -191,7 +192,7 @@ def too_long(G: Any, options: Options) -> bool:
     import networkx as nx
 
     from ..style.presets import get as get_preset
-    from .scene import TURN_NODES
+    from .make import TURN_NODES
 
     preset = get_preset(options.preset)
     if preset.fit is None or options.rankdir == "TB" or G.number_of_nodes() <= TURN_NODES:
@@ -204,7 +205,7 @@ def too_long(G: Any, options: Options) -> bool:
 
 def _within(G: Any, options: Options, ends: float) -> Any:
     """Another scene of ``G`` in what is left of the drawing's layout time, else None."""
-    from .scene import make_scene
+    from .make import make_scene
 
     left = ends - time.monotonic()
     if left <= 0:

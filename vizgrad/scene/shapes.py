@@ -1,5 +1,8 @@
 """Place the shapes of a :class:`~vizgrad.scene.scene.Scene` from its layout (once).
 
+Each function takes what it places from: the picture's settings, the plan's fields it
+reads and the layout's geometry.
+
 Ids are stable and name what they draw: ``n-v0`` a box, ``t-v0-grad`` its
 grad text, ``c-v0-grad`` its grad cell, ``o-v2`` an op circle,
 ``e-v0-v2-0`` the edge into slot 0 of ``v2``'s op, ``l-…`` its label,
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .layout import geometry as gm
 from . import ids
@@ -18,12 +21,17 @@ from ..style import text as tx
 from .labels import MANY_LABELS, Obstacles, curve, nearest_on, place_label
 from .matrix import BIAS, Grid, Matrix, slot
 from ..style.metrics import width
+from .parts import kind as node_kind
 
 if TYPE_CHECKING:
-    from .parts import Drawn
+    from ..style.presets import Preset
+    from .parts import Settings
 
-__all__ = ["RAW", "ROW", "Shape", "op_glyph", "place_caption", "place_edges", "place_legend",
-           "place_nodes"]
+__all__ = ["PHASES", "RAW", "ROW", "Shape", "badge_width", "op_glyph", "place_caption",
+           "place_edges", "place_legend", "place_nodes"]
+
+#: the phases a caption's badge names
+PHASES = ("inputs", "forward", "seed", "backward", "final")
 
 Point = tuple[float, float]
 _ARROW = 9.0  # arrowhead length, points
@@ -76,27 +84,33 @@ def _baseline(cy: float, size: float) -> float:
     return _r(cy + 0.36 * size)
 
 
-def place_caption(scene: Drawn, x: float, y: float) -> list[Shape]:
-    """The phase badge and the caption's rows, the block's top left at ``(x, y)``."""
-    c = scene.preset.caption
+def badge_width(preset: Preset, word: Callable[..., str]) -> float:
+    """The width of the phase badge: its widest word, in points."""
+    c = preset.caption
+    return max(width(word(f"phase.{w}"), c * ROW, True) for w in PHASES) + c
+
+
+def place_caption(preset: Preset, bw: float, rows: int, x: float, y: float) -> list[Shape]:
+    """The phase badge (``bw`` wide) and the caption's ``rows``, the block's top left at
+    ``(x, y)``."""
+    c = preset.caption
     line = c * 1.45
-    bw = scene.badge_width
     out: list[Shape] = []
     add = out.append
     add(Shape(ids.badge(), "rect",
               (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)), "vg-badge"))
     add(Shape(ids.badge_text(), "text", (_r(x + bw / 2), _baseline(y + line / 2, c * ROW)),
               "vg-badge-text", c * ROW, True, "middle"))
-    for i in range(scene.caption_rows):
+    for i in range(rows):
         add(Shape(ids.caption(i), "text",
                   (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
                   "vg-caption" if i == 0 else "vg-rule", c, i == 0))
     return out
 
 
-def place_legend(scene: Drawn, x: float, y: float, lines: Any) -> list[Shape]:
+def place_legend(preset: Preset, x: float, y: float, lines: Any) -> list[Shape]:
     """A text row per legend line, the first one's top left at ``(x, y)``."""
-    size = scene.preset.legend
+    size = preset.legend
     return [Shape(ids.legend(i), "text", (_r(x), _baseline(y + size * 1.45 * (i + 0.5), size)),
                   "vg-legend", size) for i in range(len(lines))]
 
@@ -128,11 +142,11 @@ def _edge(add: Any, eid: str, e: gm.Edge, dx: float, dy: float, backward: bool) 
                   "vg-arrow vg-back"))
 
 
-def _straight(scene: Drawn, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
+def _straight(rankdir: str, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
     """An edge Graphviz did not route: a straight curve from box side to box side."""
     tx_, ty, tw, th = geo.nodes[tail]
     hx, hy, hw, hh = geo.nodes[head]
-    if scene.rankdir == "LR":
+    if rankdir == "LR":
         a, b = (tx_ + tw / 2, ty), (hx - hw / 2, hy)
     else:
         a, b = (tx_, ty + th / 2), (hx, hy - hh / 2)
@@ -144,27 +158,30 @@ def _straight(scene: Drawn, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
     return gm.Edge(pts, b, mid)
 
 
-def place_edges(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Shape]:
-    """Every edge, its arrowheads and its label, the graph's top left moved to ``(dx, dy)``."""
-    size = scene.preset.label
+def place_edges(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, Any],
+                geo: gm.Geometry, dx: float, dy: float, right: float) -> list[Shape]:
+    """Every edge (``texts``: each with its label), its arrowheads and its label, and the
+    edge out of each op circle of ``ops``, the graph's top left moved to ``(dx, dy)``;
+    labels stay left of ``right``, the picture's width."""
+    size = s.preset.label
     out: list[Shape] = []
     add = out.append
     routed = {}
-    for (u, v, slot) in scene.edge_texts:
+    for (u, v, slot) in texts:
         eid = ids.edge(u, v, slot)
         routed[eid] = geo.edges.get(eid) or _straight(
-            scene, geo, u, gm.op_id(v) if v in scene.op_sizes else v)
-    labels = sum(1 for t in scene.edge_texts.values() if t)
+            s.rankdir, geo, u, gm.op_id(v) if v in ops else v)
+    labels = sum(1 for t in texts.values() if t)
     moved = [(eid, [(x + dx, y + dy) for x, y in curve(e.points)]) for eid, e in routed.items()]
     room = None
     if labels <= MANY_LABELS:
         moved += [(ids.op_edge(n), [(x + dx, y + dy) for x, y in
-                                 curve(geo.edges[ids.op_edge(n)].points)]) for n in scene.op_sizes]
+                                 curve(geo.edges[ids.op_edge(n)].points)]) for n in ops]
         boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
                  for x, y, w, h in geo.nodes.values()]
-        room = Obstacles(moved, boxes, (1.0, dy, scene.width - 1.0, dy + geo.height), labels)
+        room = Obstacles(moved, boxes, (1.0, dy, right - 1.0, dy + geo.height), labels)
     lines = dict(moved)
-    for (u, v, slot), label in scene.edge_texts.items():
+    for (u, v, slot), label in texts.items():
         eid = ids.edge(u, v, slot)
         e = routed[eid]
         _edge(add, eid, e, dx, dy, backward=True)
@@ -180,17 +197,17 @@ def place_edges(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Sh
                       "vg-label-bg"))
             add(Shape(ids.edge_label(u, v, slot), "text", (_r(lx), _baseline(ly, size)),
                       "vg-label", size, False, "middle"))
-    for n in scene.op_sizes:
+    for n in ops:
         _edge(add, ids.op_edge(n), geo.edges[ids.op_edge(n)], dx, dy, backward=False)
     return out
 
 
-def _matrix(add: Any, scene: Drawn, n: str, m: Matrix, g: Grid, x: float, y: float,
+def _matrix(add: Any, preset: Preset, n: str, m: Matrix, g: Grid, x: float, y: float,
             w: float) -> None:
     """A layer's parameters (:mod:`vizgrad.scene.matrix`), the matrix's top left at
     ``(x, y)`` in a box ``w`` wide: its head line (column names, or its shape), one cell
     per parameter with its grad's text where printed, the neurons' names."""
-    size = scene.preset.font * ROW
+    size = preset.font * ROW
     left = x + (w - g.width) / 2
     top, mid = y + g.head_h, _baseline(y + g.head_h / 2, size)
     x0 = left + g.label_w
@@ -203,7 +220,7 @@ def _matrix(add: Any, scene: Drawn, n: str, m: Matrix, g: Grid, x: float, y: flo
                   "vg-row-label", size, False, "middle"))
         for row in range(m.rows):
             add(Shape(ids.text(n, f"mr{row}"), "text",
-                      (_r(left + 0.2 * scene.preset.font),
+                      (_r(left + 0.2 * preset.font),
                        _baseline(top + (row + 0.5) * g.cell_h, size)), "vg-row-label", size))
     else:
         add(Shape(ids.text(n, "mh"), "text", (_r(left), mid), "vg-row-label", size))
@@ -221,17 +238,23 @@ def _matrix(add: Any, scene: Drawn, n: str, m: Matrix, g: Grid, x: float, y: flo
                                                                   size)), "vg-row-label", size))
 
 
-def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Shape]:
-    """Every box with its rows and cells, and every op circle, moved by ``(dx, dy)``."""
-    f = scene.preset.font
+
+def place_nodes(G: Any, order: Any, preset: Preset, params: Mapping[str, Any],
+                inrows: Mapping[str, Any], matrices: Mapping[str, Any],
+                ops: Mapping[str, Any], geo: gm.Geometry,
+                dx: float, dy: float) -> list[Shape]:
+    """Every box of ``order`` with its rows and cells (``params``, ``inrows``, ``matrices``: a
+    group box's parameter and input rows, a layer box's matrix and its grid), and every op
+    circle of ``ops``, moved by ``(dx, dy)``."""
+    f = preset.font
     line = 1.3 * f
     out: list[Shape] = []
     add = out.append
-    for n in scene.order:
+    for n in order:
         cx, cy, w, h = geo.nodes[n]
         cx, cy = cx + dx, cy + dy
         x, y = cx - w / 2, cy - h / 2
-        kind = scene.kind(n)
+        kind = node_kind(G, n)
         cls = f"vg-box vg-{kind}"
         if kind in ("const", "stub"):
             add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(h / 2)), cls))
@@ -240,17 +263,18 @@ def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Sh
             continue
         top = y + 0.3 * f
         add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
-        params = scene.params.get(n, ())
+        box_params = params.get(n, ())
+        ins = inrows.get(n, ())
         rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom
-        matrix = scene.matrices.get(n)
-        last = not params and not scene.inrows.get(n) and matrix is None
+        matrix = matrices.get(n)
+        last = not box_params and not ins and matrix is None
         add(Shape(ids.cell(n, "grad"), "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
                                           _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
         add(Shape(ids.sep(n), "path",
                   ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
                   "vg-rule-line"))
-        if tx.raw_name(scene.graph, n):  # only an id (v5), a last resort: footnote-sized,
-            raw = max(f * RAW, scene.preset.legend)  # as small as the legend, no smaller
+        if tx.raw_name(G, n):  # only an id (v5), a last resort: footnote-sized,
+            raw = max(f * RAW, preset.legend)  # as small as the legend, no smaller
             add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, raw)),
                       "vg-name vg-raw", raw, False, "middle"))
         else:
@@ -262,13 +286,13 @@ def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Sh
                       "vg-row-label", f * ROW))
             add(Shape(ids.text(n, key), "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
                       "end"))
-        cols = 2 if len(params) >= 4 else 1
+        cols = 2 if len(box_params) >= 4 else 1
         cell_w = (w - 3) / cols
-        rows = -(-len(params) // cols)
-        for i in range(len(params)):  # a group box's parameter grads, in one or two columns
+        rows = -(-len(box_params) // cols)
+        for i in range(len(box_params)):  # a group box's parameter grads, in 1 or 2 columns
             row, col = divmod(i, cols)
             row_top = top + line * (3 + row)
-            h = line + (rest if row == rows - 1 and not scene.inrows.get(n) else 0)
+            h = line + (rest if row == rows - 1 and not ins else 0)
             x0 = x + 1.5 + col * cell_w
             add(Shape(ids.cell(n, f"p{i}"), "rect", (_r(x0), _r(row_top), _r(cell_w), _r(h), 0.0),
                       "vg-grad-cell"))
@@ -279,9 +303,8 @@ def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Sh
                       "vg-grad", f, False, "end"))
         below = 0.0  # a layer's matrix, under its rows
         if matrix is not None:
-            _matrix(add, scene, n, *matrix, x, top + line * 3, w)
+            _matrix(add, preset, n, *matrix, x, top + line * 3, w)
             below = matrix[1].height + 0.3 * f
-        ins = scene.inrows.get(n, ())
         icols = 2 if len(ins) >= 4 else 1
         icell = (w - 3) / icols
         irows = -(-len(ins) // icols)
@@ -297,12 +320,12 @@ def place_nodes(scene: Drawn, geo: gm.Geometry, dx: float, dy: float) -> list[Sh
                       f * ROW))
             add(Shape(ids.text(n, f"i{i}"), "text", (_r(x0 + icell - 0.6 * f + 1.5), base),
                       "vg-grad", f, False, "end"))
-        if n in scene.op_sizes:
+        if n in ops:
             ox, oy, ow, oh = geo.nodes[gm.op_id(n)]
             ox, oy = ox + dx, oy + dy
             add(Shape(ids.op(n), "ellipse", (_r(ox), _r(oy), _r(ow / 2), _r(oh / 2)), "vg-op"))
-            glyph = op_glyph(str(scene.graph.nodes[n].get("op", "")))
-            size = scene.preset.op * (0.8 if len(glyph) > 1 else 1.0)
+            glyph = op_glyph(str(G.nodes[n].get("op", "")))
+            size = preset.op * (0.8 if len(glyph) > 1 else 1.0)
             add(Shape(ids.text(n, "op"), "text", (_r(ox), _baseline(oy, size)), "vg-op-glyph", size,
                       False, "middle"))
     return out

@@ -77,8 +77,8 @@ def frame_times(scene: Scene, hold: float | None = DEFAULT_HOLD,
     ``None`` hold is each frame's reading time (:func:`vizgrad.scene.pacing.pace`).
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> frame_times(Scene(examples.graph("shared-node")), 2, 4)
+    >>> from vizgrad.scene import scene_of
+    >>> frame_times(scene_of(examples.graph("shared-node")), 2, 4)
     [(0.0, 2.0), (2.0, 4.0), (4.0, 6.0), (6.0, 8.0), (8.0, 12.0)]
     """
     out, t = [], 0.0

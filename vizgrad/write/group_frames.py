@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..scene import ids
+from ..scene.frames import PAD, label_band
 from .svgout import xml_text
 
 if TYPE_CHECKING:
@@ -39,20 +40,19 @@ def frame_svg(scene: Scene, frame: dict[str, Any], prefix: str,
     return box, label
 
 
-def frames_of(scene: Any) -> list[dict[str, Any]]:
-    """The frames of the opened groups of an :class:`~vizgrad.scene.opened.OpenScene`
-    (outermost first), in the picture's points, with their labels."""
-    from ..scene.opened import PAD, label_band
-
+def frames_of(scene: Scene) -> list[dict[str, Any]]:
+    """The frames of the groups a scene opens in place (its ``opened``; none: ``[]``),
+    outermost first, in the picture's points, with their labels."""
+    if scene.opened is None:
+        return []
     dx, dy = scene.graph_box[:2]
     out = []
-    for fr in getattr(scene, "frames", ()):
-        path = fr["path"]
-        x, y, w, h = fr["rect"]
-        out.append({"path": path, "label": scene.frame_label(path),
+    for fr in scene.opened.frames:
+        x, y, w, h = fr.rect
+        out.append({"path": fr.path, "label": fr.label,
                     "rect": [round(x + dx, 2), round(y + dy, 2), round(w, 2), round(h, 2)],
                     "at": [round(x + dx + PAD, 2),
-                           round(y + dy + label_band(scene) * 0.72, 2)]})
+                           round(y + dy + label_band(scene.preset) * 0.72, 2)]})
     return out
 
 

@@ -7,8 +7,8 @@ jump to step ``k`` it starts from step 0's look and applies the changes of
 steps 1..k. The last position is the final view::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> p = playback(Scene(examples.graph("fork")))
+    >>> from vizgrad.scene import scene_of
+    >>> p = playback(scene_of(examples.graph("fork")))
     >>> len(p["changes"]), p["last"], p["active"][:3]
     (9, 7, [None, 'v2', 'v3'])
     >>> p["changes"][7]["t-v0-grad"]["text"]
@@ -57,13 +57,13 @@ def scene_svg(scene: Scene, look: Look, *, prefix: str = "", title: str = "",
     script to read.
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene import Scene
-    >>> scene = Scene(examples.graph("fork"))
+    >>> from vizgrad.scene import scene_of
+    >>> scene = scene_of(examples.graph("fork"))
     >>> svg = scene_svg(scene, scene.look(None), caption_apart=True)
     >>> float(svg.split('viewBox="')[1].split()[1]) == caption_band(scene) > 0
     True
     """
-    G = scene.graph
+    G = scene.facts
     svg = svg_document(scene, look, title=title or tx.formula(G, G.graph["root"]),
                        prefix=prefix, keep_hidden=True)
     svg = svg.split("\n", 1)[1]  # no <?xml ...?> inside HTML
@@ -96,11 +96,11 @@ def node_table(scene: Scene) -> list[dict[str, str]]:
     """One row per value in drawing order: id, name, what computes it, and its kind.
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> [(r["name"], r["how"]) for r in node_table(Scene(examples.graph("fork")))][:3]
+    >>> from vizgrad.scene import scene_of
+    >>> [(r["name"], r["how"]) for r in node_table(scene_of(examples.graph("fork")))][:3]
     [('a', 'input node'), ('b', 'input node'), ('u', 'u = a × b')]
     """
-    G = scene.graph
+    G = scene.facts
     rows = []
     for n in scene.order:
         kind = scene.kind(n)
@@ -123,7 +123,7 @@ def playback(scene: Scene) -> dict[str, Any]:
     ``captions`` (each position's caption and chain-rule lines, for the
     text alternative), ``last`` (the last step's index).
     """
-    G = scene.graph
+    G = scene.facts
     steps = G.graph["steps"]
     looks = scene.looks
     current: Look = {}
@@ -195,8 +195,8 @@ def look_at(play: dict[str, Any], k: int) -> Look:
     with the changes of positions 1..k applied, as the browser does.
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(examples.graph("fork"))
+    >>> from vizgrad.scene import scene_of
+    >>> scene = scene_of(examples.graph("fork"))
     >>> look_at(pack(playback(scene)), 7) == scene.look(7)
     True
     """

@@ -55,10 +55,11 @@ class Drawing:
     def __init__(self, scene: Scene, step: int | None,
                  prepared: Prepared | None = None) -> None:
         self.scene = scene
-        self.graph = scene.graph
+        #: the graph drawn (without ``prepared``: the scene's read-only facts of it)
+        self.graph = prepared.graph if prepared is not None else scene.facts
         #: the drawn graph's own step (``None``: the final view)
         self.step = step
-        self.prepared = prepared if prepared is not None else Prepared(scene.graph, scene.graph)
+        self.prepared = prepared if prepared is not None else Prepared(scene.facts, scene.facts)
         self._svg: str | None = None
 
     def __repr__(self) -> str:
@@ -94,7 +95,7 @@ class Drawing:
         s = self.scene
         desc = "\n".join(s.caption_texts(self.step)[1:])
         svg = svg_document(s, s.look(self.step), title=self.title(), desc=desc, drop=drop)
-        if getattr(s, "frames", None):  # groups opened in place: their frames
+        if s.opened is not None:  # groups opened in place: their frames
             from .group_frames import frames_of, with_frames
 
             svg = with_frames(s, svg, frames_of(s), "")

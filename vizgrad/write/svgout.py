@@ -108,8 +108,8 @@ def empty_rows(scene: Scene, step: int | None) -> float:
     it (a still picture starts that much lower).
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene import Scene
-    >>> s = Scene(examples.graph("fork"))
+    >>> from vizgrad.scene import scene_of
+    >>> s = scene_of(examples.graph("fork"))
     >>> s.caption_rows, len(s.caption_lines(0)), empty_rows(s, 0) == 2 * s.preset.caption * 1.45
     (3, 1, True)
     """

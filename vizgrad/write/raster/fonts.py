@@ -8,8 +8,8 @@ font: the one passed as ``font=``, else the first installed family of
 never shows empty boxes in place of glyphs::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> fonts = Fonts.find(Scene(examples.graph("fork")))
+    >>> from vizgrad.scene import scene_of
+    >>> fonts = Fonts.find(scene_of(examples.graph("fork")))
     >>> fonts.families
     ['DejaVu Sans']
     >>> fonts.check("∂q/∂a = −3")
@@ -60,8 +60,8 @@ def scene_texts(scene: Scene) -> list[str]:
     """Every text a scene can show at any step (names, values, words, captions, labels)."""
     out = [scene.word(w) for w in ("box.data", "box.grad", "pending")]
     out += [scene.word(f"phase.{w}") for w in ("inputs", "forward", "seed", "backward", "final")]
-    for n, (name, values) in box_texts(scene).items():
-        out += [name, *values, op_glyph(str(scene.graph.nodes[n].get("op", "")))]
+    for n, (name, values) in box_texts(scene.facts, scene.order, scene).items():
+        out += [name, *values, op_glyph(str(scene.facts.nodes[n].get("op", "")))]
     out += [t for t in scene.edge_texts.values() if t]
     out += scene.legend_lines()
     if scene.caption:

@@ -188,7 +188,7 @@ def durations(scene: Scene, ks: list[int | None], duration: Any = None,
     if isinstance(hold, (list, tuple)) and len(hold) == 2:
         first, hold = _seconds("hold", hold[0]), hold[1]
     last = reading_seconds(scene, None) if hold is None else _seconds("hold", hold)
-    kinds = [s["kind"] for s in scene.graph.graph["steps"]]
+    kinds = [s["kind"] for s in scene.facts.graph["steps"]]
     secs = [last if k is None else per[kinds[k]] if kinds[k] in per
             else reading_seconds(scene, k) for k in ks]
     if first is not None:

@@ -9,8 +9,8 @@ changes only the properties a look changes; the Agg canvas then repaints
 only the regions that changed (:mod:`vizgrad.write.raster.redraw`)::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(examples.graph("fork"))
+    >>> from vizgrad.scene import scene_of
+    >>> scene = scene_of(examples.graph("fork"))
     >>> pic = Picture(scene, dpi=72)
     >>> with rc():
     ...     pic.show(scene.look(7))

@@ -1,0 +1,65 @@
+"""A graph's Scene in three stages: its plan, its layout, the Scene.
+
+:func:`scene_of` runs them once: :func:`~vizgrad.scene.plan.plan` (pure: texts, sizes,
+DOT), :func:`lay_out` (Graphviz: the only stage that runs a program), and
+:class:`~vizgrad.scene.scene.Scene` (pure: the shapes placed). :func:`make_scene` picks the
+direction too. Both take a graph: a Value or a Trace is traced by the entry that got it
+(:func:`vizgrad.draw`, :func:`vizgrad.player_html`, :func:`vizgrad.show`, the command line,
+the embeds, the lab)::
+
+    >>> from vizgrad import Value, examples
+    >>> scene_of(examples.graph("fork")).look(7)["t-v0-grad"]["text"]
+    '−3'
+    >>> make_scene(Value(2.0))
+    Traceback (most recent call last):
+        ...
+    vizgrad.exceptions.NotAGraphError: make_scene takes a graph, not a Value: call vizgrad.to_networkx(vizgrad.trace(v)) first, or draw it with vizgrad.draw(v) (or player_html, show), which trace it
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .layout import geometry as gm
+from .layout.run import DEFAULT_TIMEOUT, run_layout
+from .plan import Plan, plan, require_graph, turned
+from .scene import Scene, fits, readable
+
+__all__ = ["TURN_NODES", "lay_out", "make_scene", "scene_of"]
+
+#: the most values for which a second direction is laid out to compare
+TURN_NODES = 500
+
+
+def lay_out(p: Plan, backend: str | None = None,
+            timeout: float = DEFAULT_TIMEOUT) -> gm.Geometry:
+    """Where Graphviz puts every box, op circle and edge of the plan's DOT."""
+    # json0: the positions without Graphviz's drawing operations (a third of json)
+    return gm.parse(run_layout(p.dot, "json0", backend, timeout))
+
+
+def scene_of(G: Any, *, backend: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+             **options: Any) -> Scene:
+    """The :class:`~vizgrad.scene.scene.Scene` of graph ``G`` (from
+    :func:`vizgrad.to_networkx`) with these options (:func:`~vizgrad.scene.plan.plan`'s:
+    ``preset``, ``theme``, ``rankdir``, ``decimals``, ``trim``, ``lang``, ``caption``,
+    ``legend``, ``scale``), laid out once by ``backend`` within ``timeout`` seconds."""
+    require_graph(G, "scene_of")
+    p = plan(G, **options)
+    return Scene(p, lay_out(p, backend, timeout))
+
+
+def make_scene(G: Any, *, rankdir: str | None = None, **options: Any) -> Scene:
+    """:func:`scene_of`; ``rankdir=None`` picks the direction: left to right, unless that
+    does not fit where the preset's picture is shown (a 1,400 px docs column, a 960×540
+    slide) and top to bottom is more readable there."""
+    require_graph(G, "make_scene")
+    backend, timeout = options.pop("backend", None), options.pop("timeout", DEFAULT_TIMEOUT)
+    p = plan(G, rankdir=rankdir or "LR", **options)
+    scene = Scene(p, lay_out(p, backend, timeout))
+    if rankdir is None and not fits(scene) and len(scene.facts) <= TURN_NODES:
+        q = turned(p, "TB")  # the same plan, the other way: only the DOT is written again
+        tall = Scene(q, lay_out(q, backend, timeout))
+        if readable(tall) > readable(scene):
+            return tall
+    return scene
