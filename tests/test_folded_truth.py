@@ -20,7 +20,7 @@ from micrograd.nn import MLP  # noqa: E402
 
 import vizgrad  # noqa: E402
 from vizgrad.graph.collapse import collapse  # noqa: E402
-from vizgrad.scene.scene import Scene  # noqa: E402
+from vizgrad.scene import scene_of  # noqa: E402
 
 X = [[1.0, 0.2], [-0.5, 0.9], [0.3, -0.4], [1.6, -0.3],
      [-0.9, 0.1], [0.8, 0.6], [0.1, 0.95], [1.9, 0.4]]
@@ -92,7 +92,7 @@ def _terms_by_sample(model, name_of):
 def test_boxes_show_the_sample_activations_and_params_of_the_code(demo, level):
     model, acts, G, params = demo
     H = collapse(G, level, sample=3)
-    scene = Scene(H)
+    scene = scene_of(H)
     final = scene.look(None)
     checked = 0
     for b in H:
@@ -129,7 +129,7 @@ def test_boxes_show_the_sample_activations_and_params_of_the_code(demo, level):
 def test_no_caption_claims_a_summed_grad_of_activations(demo, level):
     _, _, G, _ = demo
     H = collapse(G, level)
-    scene = Scene(H)
+    scene = scene_of(H)
     box = re.compile(r"^\(?L\d(/N\d+)?\)?\.grad")
     lines = [line for k in range(scene.last + 1) for line in scene.caption_texts(k)]
     for line in lines:
@@ -161,7 +161,7 @@ def test_parameter_terms_are_the_users_contributions_and_add_up(demo):
         assert abs(sum(by.values()) - params[name].grad) <= 1e-12, name
     # the caption of a box's backward step prints the terms of its largest |grad| so that
     # the printed terms add up to the printed total
-    scene = Scene(H)
+    scene = scene_of(H)
     lines = [line for k in range(scene.last + 1) for line in scene.caption_texts(k)
              if re.match(r"L\d\.N\d+\.(w\d+|b)\.grad \+= ", line)]
     assert len(lines) == 3

@@ -206,11 +206,11 @@ def test_a_graph_2_file_still_loads_and_draws_with_names():
 
 
 def test_a_value_too_long_to_spell_out_is_named_by_its_op_never_by_its_id():
-    from vizgrad.scene.scene import Scene
+    from vizgrad.scene import scene_of
 
     G = to_networkx(Value(2.0, label="alpha").exp().log() * 2)  # log(exp(alpha)): 15 letters
     assert [G.nodes[n]["name"] for n in sorted(G)] == ["alpha", "exp(alpha)", "log₁", "2", "f"]
-    sizes = {s.id: s.size for s in Scene(G).shapes if s.id.endswith("-name")}
+    sizes = {s.id: s.size for s in scene_of(G).shapes if s.id.endswith("-name")}
     assert sizes["t-v1-name"] == sizes["t-v2-name"] == 14  # a name, written as any other
     unlabelled = [Value(1.0), Value(2.0)]
     t = trace((unlabelled[0] * unlabelled[1]).tanh())
@@ -225,9 +225,9 @@ def test_an_unnamed_output_is_f_unless_a_value_is_called_f():
 
 def test_the_players_table_and_the_lab_use_the_names():
     from vizgrad.write.playback import node_table
-    from vizgrad.scene.scene import Scene
+    from vizgrad.scene import scene_of
 
-    rows = {r["id"]: r for r in node_table(Scene(examples.graph("mlp"), caption=False))}
+    rows = {r["id"]: r for r in node_table(scene_of(examples.graph("mlp"), caption=False))}
     assert rows["v36"]["name"] == "ŷ[0]" and rows["v38"]["name"] == "ŷ[0] − y[0]"
     assert rows["v10"]["name"] == "L0.N0.Σ"
 
@@ -281,10 +281,10 @@ def test_a_net_with_two_outputs_names_each_output_and_target():
 def test_an_opened_neuron_names_its_values_inside_its_box():
     from vizgrad.graph.collapse import collapse
     from vizgrad.player.views import unpack_view, views
-    from vizgrad.scene.scene import Scene
+    from vizgrad.scene import scene_of
 
     G = examples.graph("mlp")
-    opened = views(Scene(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]
+    opened = views(scene_of(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]
     view = unpack_view(next(v for v in opened if v["open"] == "L0/N1"))
     texts = svg_texts(view["svg"])
     assert {"w0·x0", "w1·x1", "Σ1", "Σ", "out", "L0.N1.w0", "L0/N0 · 8 values"} <= set(texts)
@@ -296,11 +296,11 @@ def test_an_opened_neurons_captions_name_its_values_whole():
     """A box inside an opened frame is titled by its name there (out), but the captions,
     read outside the frame, name it whole: L0.N1.out.grad += …"""
     from vizgrad.graph.collapse import collapse
-    from vizgrad.scene.scene import Scene
+    from vizgrad.scene import scene_of
     from vizgrad.player.views import unpack_view, views
 
     G = examples.graph("mlp")
-    opened = views(Scene(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]
+    opened = views(scene_of(collapse(G, "neuron")), G, "neuron", "merge", {})["views"]
     view = unpack_view(next(v for v in opened if v["open"] == "L0/N1"))
     texts = [look["text"] for look in view["playback"]["looks"] if look.get("text")]
     assert "out" in texts  # the box title

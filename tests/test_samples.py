@@ -13,7 +13,7 @@ from vizgrad.exceptions import OptionError
 from vizgrad.graph.convert import as_graph
 from vizgrad.core.nn import MLP
 from vizgrad.options import OPTIONS, Options, from_text
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
 YS = [1.0, -1.0, -1.0, 1.0]
@@ -73,7 +73,7 @@ def test_all_shows_every_samples_value_side_by_side_never_their_sum(course):
     assert [c[0] for c in cells] == [f"L0/N0[{s}]" for s in range(4)]
     for (_, data, _), s in zip(cells, range(4)):
         assert math.isclose(data, _hidden(net, s)[0], rel_tol=1e-12, abs_tol=1e-12)
-    scene = Scene(H)
+    scene = scene_of(H)
     look = scene.look(None)
     assert look[f"t-{b}-dl"]["text"] == "data (4 samples)"
     assert look[f"t-{b}-gl"]["text"] == "grad (4 samples)"
@@ -88,7 +88,7 @@ def test_all_shows_every_samples_value_side_by_side_never_their_sum(course):
 def test_grads_are_the_totals_whatever_sample_is_shown(course, s):
     net, _, G = course
     H = collapse(G, "neuron", sample=s)
-    scene = Scene(H)
+    scene = scene_of(H)
     final = scene.look(None)
     grads = {p.label: p.grad for p in net.parameters()}
     checked = 0
@@ -137,7 +137,7 @@ def test_the_rows_from_the_boxes_feeding_a_layer_add_up_to_the_sample_outputs_gr
     the sample shown (sample 0), never to a sum over the samples' outputs."""
     net, loss, G = course
     H = collapse(G, "neuron")
-    scene = Scene(H)
+    scene = scene_of(H)
     final = scene.look(None)
     # the grads of sample 0's hidden outputs, by a second forward and backward pass here
     x = [vizgrad.Value(v) for v in XS[0]]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from vizgrad import Value, to_networkx
 from vizgrad.core.nn import MLP
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 
 _RAW = re.compile(r"(?<![\w.])[vn]\d+(?![\w\[])")  # v2, v679, n11: an id
 _N = r"−?\d+(?:\.\d+)?(?:e−?\d+)?"
@@ -114,7 +114,7 @@ def test_random_plain_graphs_say_only_what_the_values_hold(built):
     out, labelled = built
     G = to_networkx(out)
     _check_order(G)
-    scene = Scene(G, decimals=4)
+    scene = scene_of(G, decimals=4)
     _check_texts(scene, G)
     final = scene.look(None)
     by_name = {G.nodes[n].get("label"): n for n in G if G.nodes[n].get("label")}
@@ -162,7 +162,7 @@ def _shown(values: list) -> list:
 def _check_boxes(scene: Scene, acts, level: str, sample) -> None:
     """Every number a folded box prints in its data and grad rows is the data or grad of
     the Value it stands for (walked here from the net's own activations), never a sum."""
-    G, final = scene.graph, scene.look(None)
+    G, final = scene.facts, scene.look(None)
     picked = range(len(acts)) if sample == "all" else [sample]
     for b in G:
         label = G.nodes[b].get("label") or ""
@@ -189,11 +189,12 @@ def test_random_nets_folded_with_every_sample_show_no_id_and_multiply_out(built,
     loss, samples, acts = built
     G = to_networkx(loss)
     _check_order(G)
-    _check_texts(Scene(G), G)
+    _check_texts(scene_of(G), G)
     from vizgrad import draw
 
     for sample in [*range(samples), "all"]:
-        scene = draw(loss, collapse=level, sample=sample).scene
-        _check_order(scene.graph)
-        _check_texts(scene, scene.graph)
+        drawing = draw(loss, collapse=level, sample=sample)
+        scene = drawing.scene
+        _check_order(drawing.graph)
+        _check_texts(scene, drawing.graph)
         _check_boxes(scene, acts, level, sample)

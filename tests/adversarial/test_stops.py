@@ -26,7 +26,7 @@ IN_FLIGHT = 40
 SLOW_LAYOUT = f"""
 import time
 import vizgrad.lab.app as app
-import vizgrad.scene.scene as scene
+import vizgrad.scene.make as scene
 _real = scene.run_layout
 def _slow(*args, **kwargs):
     time.sleep({GRACEFUL_SHUTDOWN + 4})

@@ -78,7 +78,7 @@ def test_a_bad_max_bytes_is_a_usage_error(run, size):
 
 
 def test_timeout_reaches_the_layout(run, tmp_path, monkeypatch):
-    from vizgrad.scene import scene
+    from vizgrad.scene import make as scene
 
     seen = []
     real = scene.run_layout
@@ -193,7 +193,7 @@ def test_a_flat_sum_and_look_alike_names_on_the_command_line(run, tmp_path):
 
 def test_a_layout_timeout_names_the_option(run, tmp_path, monkeypatch):
     from vizgrad.exceptions import LayoutTimeoutError
-    from vizgrad.scene import scene
+    from vizgrad.scene import make as scene
 
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 0.5 s and was stopped")

@@ -11,7 +11,7 @@ import pytest
 
 import vizgrad
 import vizgrad.scene.layout.run as layout_run
-import vizgrad.scene.scene as scene_module
+import vizgrad.scene.make as scene_module
 from vizgrad import examples
 
 

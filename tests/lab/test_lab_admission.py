@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 import vizgrad.lab._admission as admission
-import vizgrad.scene.scene as scene_module
+import vizgrad.scene.make as scene_module
 from vizgrad.lab import create_app
 from vizgrad.lab._admission import LayoutGate
 from vizgrad.lab._requests import ApiError

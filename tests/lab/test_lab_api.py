@@ -241,7 +241,7 @@ def test_render_cache_is_bounded(make_client):
 
 
 def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
-    import vizgrad.scene.scene as scene
+    import vizgrad.scene.make as scene
 
     def slow(*args, **kwargs):
         raise LayoutTimeoutError("the Graphviz layout ran longer than 10 s and was stopped")
@@ -259,7 +259,7 @@ def test_render_reports_layout_timeout_and_missing_backend(client, monkeypatch):
 
 def test_render_passes_the_layout_time_limit(make_client, monkeypatch):
     import vizgrad.scene.prepare as prepare
-    import vizgrad.scene.scene as scene
+    import vizgrad.scene.make as scene
 
     seen = {}
     real, real_check = scene.run_layout, prepare.refuse_large

@@ -26,7 +26,7 @@ FORK = {"example": "fork", "step": 3}
 @pytest.fixture
 def layouts(monkeypatch):
     """The layouts run (a list that grows by one per Graphviz run)."""
-    from vizgrad.scene import scene
+    from vizgrad.scene import make as scene
 
     runs: list[int] = []
     real = scene.run_layout

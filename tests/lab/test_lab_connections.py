@@ -115,7 +115,7 @@ def test_a_render_whose_client_left_stops_its_layout(monkeypatch, caplog):
         return calls[-1]
 
     monkeypatch.setattr(lab_routes, "cancel_layout", spy)
-    import vizgrad.scene.scene as scene_module
+    import vizgrad.scene.make as scene_module
 
     started = []
     real_layout = scene_module.run_layout

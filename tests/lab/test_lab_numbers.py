@@ -10,7 +10,7 @@ import httpx
 from click.testing import CliRunner
 
 import vizgrad.lab._limits as lim
-import vizgrad.scene.scene as scene_module
+import vizgrad.scene.make as scene_module
 from vizgrad.cli.commands import main
 from vizgrad.lab import create_app
 from vizgrad.lab.cli import PROTOCOL, serve

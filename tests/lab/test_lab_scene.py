@@ -8,7 +8,7 @@ import pytest
 
 from vizgrad import examples
 from vizgrad.write.playback import look_at
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 
 FORK = {"example": "fork", "values": {"a": -2, "b": 3}}
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -26,7 +26,7 @@ def test_scene_gives_one_svg_and_the_changes_of_every_step(client):
     root = ET.fromstring(body["svg"])
     ids = {e.get("id") for e in root.iter() if e.get("id")}
     assert {"vg-n-v0", "vg-t-v0-grad", "vg-cap-0"} <= ids and body["prefix"] == "vg-"
-    scene = Scene(examples.graph("fork"))
+    scene = scene_of(examples.graph("fork"))
     for k in range(8):
         assert replay(body, k) == scene.look(k), k
     assert replay(body, 8) == scene.look(None)

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from vizgrad import Value, draw, examples, to_networkx, trace
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 from vizgrad.style.text import MINUS, chain_rule, name
 
 EXAMPLES = examples.names()
@@ -104,7 +104,7 @@ def test_no_caption_names_the_gradient_of_a_number(ex):
         target = line.split(".grad")[0].strip("()")
         assert not re.fullmatch(r"[−\d.]+(e[−+]?\d+)?", target), (k, line)
         assert not re.search(r"∂[−\d]", line), (k, line)
-    scene = Scene(G)
+    scene = scene_of(G)
     for k in range(scene.last + 1):
         for text in scene.caption_texts(k):
             assert not re.search(r"∂[^/ ]+/∂[−\d]", text), (k, text)
@@ -166,7 +166,7 @@ def test_the_caption_the_box_and_the_table_show_one_grad(ex, decimals, open_page
     from vizgrad.player.page import player_html
 
     G = examples.graph(ex)
-    scene = Scene(G, decimals=decimals)
+    scene = scene_of(G, decimals=decimals)
     for s in G.graph["steps"]:
         if s["kind"] != "backward":
             continue

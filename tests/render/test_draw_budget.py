@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-import vizgrad.scene.scene as scene_module
+import vizgrad.scene.make as scene_module
 from vizgrad import Value, draw
 from vizgrad.exceptions import LayoutTimeoutError
 

@@ -19,7 +19,7 @@ from vizgrad.write.raster import encode as _encode
 from vizgrad.write.raster import fonts as _fonts
 from vizgrad.write.raster import frames as fr
 from vizgrad.write.raster.picture import Picture, pixel_size, rc
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 
 from ..helpers import build_fork
 
@@ -31,7 +31,7 @@ def G():
 
 @pytest.fixture(scope="module")
 def scene(G):
-    return Scene(G)
+    return scene_of(G)
 
 
 @pytest.fixture
@@ -159,7 +159,7 @@ def test_every_frame_of_every_example_has_the_svgs_size_and_does_not_drift(tmp_p
 def test_default_size_and_fitting_into_a_size(scene):
     assert Picture(scene).pixels == (round(scene.width * 97.5 / 72),
                                      round(scene.height * 97.5 / 72))
-    wide = Scene(examples.graph("softmax-nll"))
+    wide = scene_of(examples.graph("softmax-nll"))
     assert max(Picture(wide).pixels) == 3840  # capped
     pic = Picture(scene, size=(800, 600))
     with rc():
@@ -173,7 +173,7 @@ def test_a_graph_of_199_nodes_shows_every_box_name():
         xs = [xs[i] + xs[i + 1] if i + 1 < len(xs) else xs[i] for i in range(0, len(xs), 2)]
     G = to_networkx(xs[0])
     assert G.number_of_nodes() == 199
-    scene = Scene(G)
+    scene = scene_of(G)
     pic = Picture(scene)
     assert pic.smallest_text_px > 4
     image = shown(pic, scene, None)
@@ -386,7 +386,7 @@ def test_chinese_frame_uses_the_cjk_font(G):
     family = cjk_font()
     from matplotlib import font_manager as fm
 
-    scene = Scene(G, lang="zh")
+    scene = scene_of(G, lang="zh")
     pic = Picture(scene)
     shown(pic, scene, 7)  # a missing glyph would warn, and warnings are errors
     assert pic.fonts.families == ["DejaVu Sans", family]

@@ -164,12 +164,12 @@ def test_each_step_of_a_view_names_the_collapsed_step_it_belongs_to():
 
 
 def test_an_opened_groups_parameters_stay_parameters_in_the_table():
-    from vizgrad.scene.scene import Scene
-    from vizgrad.scene.opened import OpenScene
+    from vizgrad.scene import scene_of
+    from vizgrad.scene.opened import open_scene
     from vizgrad.player.views import table_rows
 
     G = examples.graph("mlp")
-    s = OpenScene(collapse(G, "neuron", expand=["L0/N1"]), base=Scene(collapse(G, "neuron")),
+    s = open_scene(collapse(G, "neuron", expand=["L0/N1"]), base=scene_of(collapse(G, "neuron")),
                   source=G)
     how = {r["name"]: r["how"] for r in table_rows(s, G)}
     assert how["L0.N1.w0"] == how["L0.N1.b"] == "parameter of L0/N1"

@@ -18,7 +18,7 @@ from vizgrad import Value, examples, to_networkx
 from vizgrad.exceptions import OptionError
 from vizgrad.player.page import player_html
 from vizgrad.write.playback import look_at
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 
 
 class Page(HTMLParser):
@@ -70,7 +70,7 @@ def test_one_svg_with_every_shape_showing_the_final_view(fork_page):
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("style") is None
     ids = {e.get("id") for e in root.iter() if e.get("id")}
-    scene = Scene(examples.graph("fork"))
+    scene = scene_of(examples.graph("fork"))
     assert ids >= {"vg-" + s.id for s in scene.shapes}
     texts = {e.get("id"): e.text for e in root.iter("{http://www.w3.org/2000/svg}text")}
     assert texts["vg-t-v0-grad"] == "−3" and texts["vg-t-v1-grad"] == "−8"
@@ -81,7 +81,7 @@ def test_one_svg_with_every_shape_showing_the_final_view(fork_page):
 
 def test_the_changes_replay_every_step(fork_page):
     data = _data(fork_page)
-    scene = Scene(examples.graph("fork"))
+    scene = scene_of(examples.graph("fork"))
     for k in range(8):
         assert _replay(data, k) == scene.look(k), k
     assert _replay(data, 8) == scene.look(None)
@@ -211,7 +211,7 @@ def test_chinese_page():
 
 
 def test_a_scene_is_reused_and_a_value_before_backward_works():
-    scene = Scene(examples.graph("fork"), lang="zh")
+    scene = scene_of(examples.graph("fork"), lang="zh")
     assert player_html(scene) == player_html(examples.graph("fork"), lang="zh")
     a, b = Value(-2.0, label="a"), Value(3.0, label="b")
     page = player_html(to_networkx((a * b) * (a + b)))  # backward() not called
@@ -327,7 +327,7 @@ def test_pages_without_groups_have_no_views():
     assert data["views"] == [] and data["index"] == [] and data["boxes"] == {}
     assert 'role="img" aria-label="computation graph"' in page
     assert 'data-do="collapse-all"' not in page
-    scene = Scene(examples.graph("mlp"))
+    scene = scene_of(examples.graph("mlp"))
     assert _data(player_html(scene))["views"] == []
 
 

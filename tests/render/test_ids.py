@@ -11,7 +11,7 @@ import pytest
 from vizgrad import examples
 from vizgrad.graph.collapse import collapse
 from vizgrad.scene import ids
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 
 from .vg_page import open_vg
 
@@ -19,8 +19,8 @@ from .vg_page import open_vg
 @pytest.fixture(scope="module")
 def scenes() -> list[Scene]:
     mlp = examples.graph("mlp")
-    return [Scene(examples.graph("fork")), Scene(examples.graph("softmax-nll")),
-            Scene(collapse(mlp, "neuron")), Scene(collapse(mlp, "neuron", expand=["L0/N1"]))]
+    return [scene_of(examples.graph("fork")), scene_of(examples.graph("softmax-nll")),
+            scene_of(collapse(mlp, "neuron")), scene_of(collapse(mlp, "neuron", expand=["L0/N1"]))]
 
 
 def _all_ids(scenes: list[Scene]) -> list[str]:
@@ -59,7 +59,7 @@ def test_every_id_a_scene_draws_is_in_the_scheme_and_read_one_way(scenes):
 def test_the_builders_make_what_the_svg_holds():
     from vizgrad.write.playback import scene_svg
 
-    scene = Scene(examples.graph("fork"))
+    scene = scene_of(examples.graph("fork"))
     svg = scene_svg(scene, scene.look(None))  # every shape, the hidden ones too
     for sid in (ids.box("v0"), ids.text("v0", "grad"), ids.cell("v0", "grad"), ids.op("v2"),
                 ids.edge("v0", "v2", 0), ids.arrow(ids.edge("v0", "v2", 0), "b"),

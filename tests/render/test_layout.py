@@ -43,9 +43,9 @@ def test_json0_places_everything_where_json_does(backend):
     """Scenes read the layout as json0 (no drawing operations): the same positions as json."""
     from vizgrad import examples
     from vizgrad.scene.layout.geometry import parse
-    from vizgrad.scene import Scene
+    from vizgrad.scene import scene_of
 
-    dot = Scene(examples.graph("softmax-nll"), backend=backend).dot
+    dot = scene_of(examples.graph("softmax-nll"), backend=backend).dot
     full, bare = (run_layout(dot, fmt, backend=backend) for fmt in ("json", "json0"))
     assert len(bare) < len(full) / 2 and b"_draw_" in full and b"_draw_" not in bare
     geo = parse(bare)

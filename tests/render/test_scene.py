@@ -15,7 +15,9 @@ from vizgrad import Value, examples, to_networkx
 from vizgrad.graph.collapse import AUTO_NODES
 from vizgrad.i18n import languages
 from vizgrad.style.metrics import width
-from vizgrad.scene.scene import SLIDE_WIDTH, Scene, make_scene, smallest_text
+from vizgrad.scene import scene_of
+from vizgrad.scene.scene import SLIDE_WIDTH, Scene, smallest_text
+from vizgrad.scene.make import make_scene
 
 from .test_theme import contrast  # WCAG 2's formula, written out apart from vizgrad's
 
@@ -32,8 +34,16 @@ def scene(request):
     if G.number_of_nodes() > AUTO_NODES:
         from vizgrad import draw
 
-        return draw(G, lang=lang).scene
-    return Scene(G, lang=lang)
+        d = draw(G, lang=lang)
+        DRAWN[id(d.scene)] = d.graph
+        return d.scene
+    s = scene_of(G, lang=lang)
+    DRAWN[id(s)] = G
+    return s
+
+
+#: the graph each scene of the fixture was drawn from, by the scene's id
+DRAWN: dict[int, object] = {}
 
 
 def steps(s: Scene) -> list[int | None]:
@@ -77,7 +87,7 @@ def test_every_step_shows_the_same_shapes_in_the_same_places(scene):
         assert set(look) <= ids
         texts = [i for i, sh in by_id(scene).items() if sh.kind == "text"]
         assert all("text" in look[i] for i in texts)
-    again = Scene(scene.graph, lang=scene.lang)
+    again = scene_of(DRAWN[id(scene)], lang=scene.lang)
     assert [(sh.id, sh.geom) for sh in again.shapes] == [(sh.id, sh.geom) for sh in scene.shapes]
 
 
@@ -209,7 +219,7 @@ def _background(shapes, look, i: str, theme) -> list[str]:
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("name", ["fork", "softmax-nll", "tanh-native", "shared-node"])
 def test_every_text_has_contrast_of_at_least_4_5(name, theme):
-    s = Scene(examples.graph(name), theme=theme)
+    s = scene_of(examples.graph(name), theme=theme)
     shapes = by_id(s)
     for k in steps(s):
         look = s.look(k)
@@ -222,8 +232,8 @@ def test_every_text_has_contrast_of_at_least_4_5(name, theme):
 
 
 def test_not_reached_is_hatched_and_zero_is_not():
-    s = Scene(examples.graph("tanh-native"))
-    G = s.graph
+    s = scene_of(examples.graph("tanh-native"))
+    G = s.facts
     w2 = next(n for n in G if G.nodes[n]["label"] == "w2")
     final, start = s.look(None), s.look(0)
     assert final[f"t-{w2}-grad"]["text"] == "0" and not final[f"c-{w2}-grad"]["hatch"]
@@ -231,8 +241,8 @@ def test_not_reached_is_hatched_and_zero_is_not():
 
 
 def test_one_outlier_does_not_wash_out_the_colours():
-    s = Scene(examples.graph("softmax-nll"))
-    G = s.graph
+    s = scene_of(examples.graph("softmax-nll"))
+    G = s.facts
     final = s.look(None)
     fills = {G.nodes[n]["label"]: final[f"c-{n}-grad"]["fill"] for n in G
              if G.nodes[n]["label"] in ("z0", "z1", "z2", "z3")}
@@ -250,7 +260,7 @@ def test_final_view_labels_every_contribution_edge_and_highlights_nothing(scene)
 
 
 def test_backward_steps_point_their_arrowheads_the_way_the_gradient_flows():
-    s = Scene(examples.graph("fork"))  # step 7: backward through u = a × b
+    s = scene_of(examples.graph("fork"))  # step 7: backward through u = a × b
     look = s.look(7)
     for tail in ("v0", "v1"):
         eid = f"e-{tail}-v2-{0 if tail == 'v0' else 1}"
@@ -260,11 +270,11 @@ def test_backward_steps_point_their_arrowheads_the_way_the_gradient_flows():
 
 
 def test_caption_names_the_factors_and_the_rule():
-    s = Scene(examples.graph("fork"))
+    s = scene_of(examples.graph("fork"))
     assert s.caption_texts(7)[1].startswith("a.grad += b × u.grad = 3 × 1 = 3")
-    t = Scene(examples.graph("tanh-native"))
+    t = scene_of(examples.graph("tanh-native"))
     tanh_step = next(k for k in range(t.last + 1)
-                     if t.graph.graph["steps"][k]["kind"] == "backward")
+                     if t.steps[k]["kind"] == "backward")
     assert "(1 − o²) × o.grad = " in t.caption_texts(tanh_step)[1]
 
 
@@ -279,7 +289,7 @@ def _measured(text: str, size: float) -> float:
 
 
 def test_caption_block_keeps_its_size_and_long_lines_wrap():
-    s = Scene(examples.graph("tanh-native"), preset="slides", rankdir="TB")
+    s = scene_of(examples.graph("tanh-native"), preset="slides", rankdir="TB")
     for k in steps(s):
         lines, texts = s.caption_lines(k), s.caption_texts(k)
         assert len(lines) <= s.caption_rows
@@ -299,7 +309,7 @@ def test_slides_turn_only_when_that_reads_better_on_the_slide():
     from vizgrad.scene.scene import readable
 
     G = examples.graph("softmax-nll")  # long: it reads better top to bottom
-    lr, tb = Scene(G, preset="slides"), Scene(G, preset="slides", rankdir="TB")
+    lr, tb = scene_of(G, preset="slides"), scene_of(G, preset="slides", rankdir="TB")
     assert make_scene(G, preset="slides").rankdir == ("TB" if readable(tb) > readable(lr)
                                                        else "LR")
     assert make_scene(G, preset="slides", rankdir="LR").rankdir == "LR"  # asked: kept
@@ -307,12 +317,12 @@ def test_slides_turn_only_when_that_reads_better_on_the_slide():
 
 def test_compact_is_smaller_than_docs():
     G = examples.graph("fork")
-    assert Scene(G, preset="compact").width < Scene(G).width < Scene(G, preset="slides").width
+    assert scene_of(G, preset="compact").width < scene_of(G).width < scene_of(G, preset="slides").width
 
 
 def test_inputs_share_the_first_rank_and_parallel_first_ops_line_up():
-    s = Scene(examples.graph("softmax-nll"))
-    G, shapes = s.graph, by_id(s)
+    s = scene_of(examples.graph("softmax-nll"))
+    G, shapes = s.facts, by_id(s)
     xs = {G.nodes[n]["label"]: round(shapes[f"n-{n}"].geom[0] + shapes[f"n-{n}"].geom[2] / 2, 1)
           for n in G if G.nodes[n]["kind"] == "input"}
     assert len(set(xs.values())) == 1, xs
@@ -322,16 +332,16 @@ def test_inputs_share_the_first_rank_and_parallel_first_ops_line_up():
 
 
 def test_words_follow_the_language():
-    s = Scene(examples.graph("fork"), lang="zh")
+    s = scene_of(examples.graph("fork"), lang="zh")
     look = s.look(0)
     assert look["t-v2-data"]["text"] == "待计算" and look["t-v0-dl"]["text"] == "前向值"
     assert look["cap-0"]["text"].startswith("步骤 0 / 7")
-    assert Scene(examples.graph("fork"), lang="zh").size == s.size
+    assert scene_of(examples.graph("fork"), lang="zh").size == s.size
 
 
 def test_a_value_never_drawn_before_backward_shows_forward_state():
     a = Value(2.0, label="a")
-    s = Scene(to_networkx(a * a))
+    s = scene_of(to_networkx(a * a))
     assert s.caption_texts(None)[1] == "backward() has not run: gradients are not computed"
 
 

@@ -10,17 +10,23 @@ import pytest
 
 from vizgrad import examples
 from vizgrad.graph.collapse import collapse
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 
 #: fields that hold what the scene was drawn from or reads, not what it built
-INPUTS = {"graph", "preset", "theme", "contributions", "looks"}
+INPUTS = {"facts", "preset", "theme", "contributions", "looks"}
 
 
 @pytest.fixture(scope="module")
 def scenes():
     """A plain graph, and a collapsed net whose boxes have parameter and input rows."""
-    return [Scene(examples.graph("fork")),
-            Scene(collapse(examples.graph("mlp"), "neuron"), lang="zh")]
+    graphs = [examples.graph("fork"), collapse(examples.graph("mlp"), "neuron")]
+    made = [scene_of(graphs[0]), scene_of(graphs[1], lang="zh")]
+    DRAWN.update({id(s): G for s, G in zip(made, graphs)})
+    return made
+
+
+#: the graph each scene of the fixture was drawn from, by the scene's id
+DRAWN: dict[int, object] = {}
 
 
 def _mutable(value, depth=0):
@@ -69,7 +75,7 @@ def test_looks_do_not_depend_on_the_order_they_are_asked_in(scenes):
         ks = [*range(s.last + 1), None]
         forward = {k: s.look(k) for k in ks}
         backward = {k: s.look(k) for k in reversed(ks)}
-        fresh = Scene(s.graph, lang=s.lang)
+        fresh = scene_of(DRAWN[id(s)], lang=s.lang)
         assert forward == backward
         assert forward[1] == fresh.look(1) and forward[None] == fresh.look(None)
         assert forward[0] != forward[None]  # the looks do change from step to step
@@ -77,7 +83,7 @@ def test_looks_do_not_depend_on_the_order_they_are_asked_in(scenes):
 
 def test_the_replay_of_touched_shapes_matches_the_full_look(scenes):
     s = scenes[1]
-    steps = s.graph.graph["steps"]
+    steps = s.steps
     full = s.look(0)
     for k, st in enumerate(s.states()):
         if k == 0:

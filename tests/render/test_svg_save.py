@@ -78,7 +78,7 @@ def test_failed_layout_leaves_no_file(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise LayoutTimeoutError("stopped")
 
-    from vizgrad.scene import scene
+    from vizgrad.scene import make as scene
 
     monkeypatch.setattr(scene, "run_layout", boom)
     (tmp_path / "x.svg").write_text("old", encoding="utf-8")

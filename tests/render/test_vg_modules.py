@@ -8,7 +8,7 @@ import pytest
 from vizgrad import examples
 from vizgrad.graph.collapse import collapse
 from vizgrad.scene import ids
-from vizgrad.scene.scene import Scene
+from vizgrad.scene import scene_of
 from vizgrad.player.page import player_parts
 from vizgrad.write.playback import look_at
 
@@ -25,13 +25,13 @@ def vg(browser):
 
 @pytest.fixture(scope="module")
 def fork_parts():
-    return player_parts(Scene(examples.graph("fork")))
+    return player_parts(scene_of(examples.graph("fork")))
 
 
 @pytest.fixture(scope="module")
 def mlp_parts():
     G = examples.graph("mlp")
-    return player_parts(Scene(collapse(G, "neuron")), G)
+    return player_parts(scene_of(collapse(G, "neuron")), G)
 
 
 # -- words ------------------------------------------------------------------------------
