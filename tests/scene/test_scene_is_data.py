@@ -231,3 +231,14 @@ def test_a_plan_is_a_frozen_value_with_what_the_layout_needs():
         p.dot = ""
     assert p.dot.startswith("digraph") and set(p.box_sizes) == set(p.order)
     assert _networkx_inside(p) is None
+
+
+def test_a_drawing_of_a_scene_alone_has_no_graph_to_save_as_json(tmp_path):
+    from vizgrad.exceptions import RenderError
+    from vizgrad.write.svg import Drawing
+
+    d = Drawing(scene_of(examples.graph("fork")), None)
+    assert d.svg() == vizgrad.draw(examples.graph("fork")).svg()  # the same picture
+    with pytest.raises(RenderError, match="keeps no graph"):
+        d.save(tmp_path / "fork.json")
+    assert list(tmp_path.iterdir()) == []

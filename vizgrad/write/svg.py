@@ -171,7 +171,11 @@ class Drawing:
             data = self.dot().encode("utf-8")
         elif fmt == "json":
             from ..graph.convert import to_json
+            from ..graph.facts import GraphFacts
 
+            if isinstance(self.graph, GraphFacts):
+                raise RenderError("this Drawing was made from a Scene alone, which keeps no "
+                                  "graph to save as JSON: save vizgrad.draw(graph) instead")
             data = to_json(self.graph).encode("utf-8")
         else:
             from .raster.picture import picture_bytes
