@@ -41,12 +41,8 @@ def counted(dot, *a, **k):
     seen.append(dot)
     return real(dot, *a, **k)
 run.run_layout = counted
-try:
-    import vizgrad.scene.scene as scene_module
-    scene_module.run_layout = counted
-except ImportError:  # an older tree: the scene lives elsewhere
-    pass
-for name in ("vizgrad.render.scene.model", "vizgrad.render.scene.layout"):
+for name in ("vizgrad.scene.make", "vizgrad.scene.scene", "vizgrad.render.scene.model",
+             "vizgrad.render.scene.layout"):  # where each tree's scene calls the layout
     try:
         mod = __import__(name, fromlist=["x"])
         if hasattr(mod, "run_layout"):

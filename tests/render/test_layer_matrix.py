@@ -44,7 +44,7 @@ def moons():
 
 def _boxes(d) -> dict[str, str]:
     """Box id → its label (L0, L1, …)."""
-    G = d.scene.graph
+    G = d.graph
     return {n: str(G.nodes[n].get("label")) for n in G if G.nodes[n].get("kind") == "group"}
 
 
@@ -67,7 +67,7 @@ def _counts(d) -> dict[str, tuple[int, int]]:
 
 def test_the_moons_layers_hold_one_cell_per_weight_and_per_bias(moons):
     d, _ = moons
-    assert d.scene.graph.graph["collapsed"]["level"] in ("layer", 1)
+    assert d.graph.graph["collapsed"]["level"] in ("layer", 1)
     assert _counts(d) == {"L0": (16, 8), "L1": (64, 8), "L2": (8, 1)}
 
 
