@@ -317,7 +317,8 @@ def test_slides_turn_only_when_that_reads_better_on_the_slide():
 
 def test_compact_is_smaller_than_docs():
     G = examples.graph("fork")
-    assert scene_of(G, preset="compact").width < scene_of(G).width < scene_of(G, preset="slides").width
+    assert scene_of(G, preset="compact").width < scene_of(G).width < scene_of(
+        G, preset="slides").width
 
 
 def test_inputs_share_the_first_rank_and_parallel_first_ops_line_up():

@@ -10,10 +10,10 @@ the embeds, the lab)::
     >>> from vizgrad import Value, examples
     >>> scene_of(examples.graph("fork")).look(7)["t-v0-grad"]["text"]
     '−3'
-    >>> make_scene(Value(2.0))
+    >>> make_scene(Value(2.0))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    vizgrad.exceptions.NotAGraphError: make_scene takes a graph, not a Value: call vizgrad.to_networkx(vizgrad.trace(v)) first, or draw it with vizgrad.draw(v) (or player_html, show), which trace it
+    vizgrad.exceptions.NotAGraphError: make_scene takes a graph, not a Value: call ...
 """
 
 from __future__ import annotations
