@@ -27,8 +27,8 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     """A number with ``decimals`` digits and a true minus; ``None`` becomes ``missing``.
 
     ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words. A
-    number from :data:`PLAIN` on that would need more digits than ``decimals`` gets them:
-    three significant digits, a plain decimal (a slide's ``0.0570``). A smaller nonzero
+    number from :data:`PLAIN` on that ``decimals`` would show with fewer than three
+    significant digits gets three, a plain decimal (a slide's ``0.0570`` and ``0.707``). A smaller nonzero
     number is written in
     scientific notation with two significant digits (``8.5e−5``), so no nonzero value
     reads as 0, small terms still add up, and a column never mixes 0.00067 with
@@ -37,11 +37,11 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     ``exp(709)`` is not 308 digits long.
 
     >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(0.0067), fmt(-3e-15, trim=True)
-    ('8.5e−5', '0.0019', '0.0067', '0')
+    ('8.5e−5', '0.0019', '0.00670', '0')
     >>> fmt(-0.0572, 2), fmt(0.0572, 4), fmt(0.00072, 2)
     ('−0.0572', '0.0572', '7.2e−4')
-    >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2), fmt(0.012, 4)
-    ('−inf', '3', '0.25', '0.0120')
+    >>> fmt(float("-inf")), fmt(3.0, 2, trim=True), fmt(0.25, 2), fmt(0.7071, 2)
+    ('−inf', '3', '0.250', '0.707')
     >>> fmt(8.218407461554972e307), fmt(-1e300, trim=True), fmt(1e15, 0)
     ('8.2184e307', '−1e300', '1000000000000000')
     """
@@ -53,7 +53,7 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     if math.isinf(x):
         return "inf" if x > 0 else MINUS + "inf"
     big = abs(x) >= SCIENTIFIC
-    if not big and PLAIN <= abs(x) < 10.0 ** (1 - decimals):  # few decimals (a slide's)
+    if not big and PLAIN <= abs(x) < 10.0 ** (2 - decimals):  # few decimals (a slide's)
         decimals = 2 - math.floor(math.log10(abs(x)))  # three significant digits, no e
     elif big or 1e-12 <= abs(x) < 10.0 ** (1 - decimals):  # huge, or under two digits
         mantissa, _, exponent = f"{x:.{decimals if big else 1}e}".partition("e")
