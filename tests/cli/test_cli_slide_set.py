@@ -47,7 +47,7 @@ def test_a_file_of_yours_survives_and_a_smaller_run_leaves_no_stale_slide(run, m
     out.mkdir()
     mine = out / "deck-9.svg"
     mine.write_text("<svg>mine</svg>", encoding="utf-8")
-    big = model(CHAIN.format(n=40), "big.py")
+    big = model(CHAIN.format(n=70), "big.py")
     result = run("render", str(big), "--collapse", "none", "--preset", "slides", "-o",
                  str(out / "deck.svg"), code=1)
     assert "deck-9.svg is not a slide vizgrad wrote" in result.output
@@ -57,7 +57,7 @@ def test_a_file_of_yours_survives_and_a_smaller_run_leaves_no_stale_slide(run, m
         str(out / "deck.svg"), "--force")
     first = _slides(out)
     assert len(first) > 9 and all(marked(out / n) for n in first)
-    small = model(CHAIN.format(n=4), "small.py")
+    small = model(CHAIN.format(n=16), "small.py")
     run("render", str(small), "--collapse", "none", "--preset", "slides", "-o",
         str(out / "deck.svg"))
     left = _slides(out)

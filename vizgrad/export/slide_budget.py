@@ -1,9 +1,9 @@
 """The budget of a slide set: every slide counted before any is drawn.
 
-Each slide of ``--preset slides -o NAME.svg`` carries the whole picture (clipped to its
-window), so a set of ``k`` slides writes about ``k`` times the picture: a 1,951-value chain
-with ``--collapse none`` made 400 slides, 1.4 GB, under a 200 MB budget before the preset
-was counted. :func:`check_slides` refuses such a set before anything is written::
+Each slide of ``--preset slides -o NAME.svg`` carries up to the whole picture (every
+edge, cut at its windows), so a set of ``k`` slides writes up to ``k`` times the picture: a
+1,951-value chain with ``--collapse none`` made 400 slides, 1.4 GB, under a 200 MB budget
+before the preset was counted. :func:`check_slides` refuses such a set before anything is written::
 
     >>> import vizgrad
     >>> G = vizgrad.to_networkx(vizgrad.Value(1.0) * 2)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..style.presets import Preset
     from .plan import Plan
 
-__all__ = ["caption_texts", "legend_texts", "wrap", "wrap_caption"]
+__all__ = ["caption_groups", "caption_texts", "legend_texts", "wrap", "wrap_caption"]
 
 Reading = Mapping[str, tuple[float, float]]
 
@@ -129,15 +129,23 @@ def _final_notes(scene: Plan, root: str, wrong: dict[str, Any], check: Any) -> l
 def wrap_caption(lines: list[str], preset: Preset, room: float) -> list[str]:
     """A step's caption ``lines`` (:func:`caption_texts`) as drawn: long lines wrap before an
     ``=`` to ``room`` points (the caption's width, less the badge's)."""
+    return [row for rows in caption_groups(lines, preset, room) for row in rows]
+
+
+def caption_groups(lines: list[str], preset: Preset, room: float) -> list[list[str]]:
+    """The rows of :func:`wrap_caption`, one list per line of ``lines`` (a slide that keeps
+    some of the rows keeps whole lines)."""
     c = preset.caption
     room -= c
-    out = [lines[0]]
+    out = [[lines[0]]]
     for line in lines[1:]:
         sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
         sep = sep if sep in line and not line.startswith("⚠") else " "  # a note: between words
+        rows: list[str] = []
         for piece in wrap(line, room, c, sep):  # a piece still too wide: between words
             wide = units(piece) * c / 1000 > room and " " in piece.strip()
-            out += wrap(piece, room, c, " ") if wide else [piece]
+            rows += wrap(piece, room, c, " ") if wide else [piece]
+        out.append(rows)
     return out
 
 
@@ -145,11 +153,16 @@ def legend_texts(scene: Plan) -> list[str]:
     """The legend's lines, unwrapped (none without a legend)."""
     if not scene.legend:
         return []
-    lines = [scene.word("legend.edge_amount" if scene.collapsed else "legend.edge"),
-             *([scene.word("legend.inputs")] if scene.inrows else []),
-             scene.word("legend.arrows"),
-             scene.word("legend.fill", scale=scene.num(scene.scale)) + " · "
-             + scene.word("legend.unreached")]
+    fit = scene.preset.fit
+    slide = fit is not None and fit[1] is not None
+    if slide:  # a slide: one short line, and the warnings
+        lines = [scene.word("legend.slide_amount" if scene.collapsed else "legend.slide")]
+    else:
+        lines = [scene.word("legend.edge_amount" if scene.collapsed else "legend.edge"),
+                 *([scene.word("legend.inputs")] if scene.inrows else []),
+                 scene.word("legend.arrows"),
+                 scene.word("legend.fill", scale=scene.num(scene.scale)) + " · "
+                 + scene.word("legend.unreached")]
     if not all(on for _, on in scene.facts.nodes(data="on_path", default=True)):
         lines.append(scene.word("legend.offpath"))
     if any(c.get("observed") for c in scene.contributions.by_edge.values()):
@@ -160,7 +173,7 @@ def legend_texts(scene: Plan) -> list[str]:
     final = scene.contributions.final
     if scene.contributions.warned or final is not None and final["status"] == "disagree":
         lines.append(scene.word("legend.warning"))
-    if scene.caption and not scene.collapsed:
+    if scene.caption and not scene.collapsed and not slide:
         G = scene.facts
         lines.append(scene.word("legend.caption", root=tx.name(G, G.graph["root"])))
     return lines

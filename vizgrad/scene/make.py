@@ -23,7 +23,7 @@ from typing import Any
 from .layout import geometry as gm
 from .layout.run import DEFAULT_TIMEOUT, run_layout
 from .plan import Plan, plan, require_graph, turned
-from .scene import Scene, fits, readable
+from .scene import Scene, fits, readable, slides_of
 
 __all__ = ["TURN_NODES", "lay_out", "make_scene", "scene_of"]
 
@@ -52,7 +52,7 @@ def scene_of(G: Any, *, backend: str | None = None, timeout: float = DEFAULT_TIM
 def make_scene(G: Any, *, rankdir: str | None = None, **options: Any) -> Scene:
     """:func:`scene_of`; ``rankdir=None`` picks the direction: left to right, unless that
     does not fit where the preset's picture is shown (a 1,400 px docs column, a 960×540
-    slide) and top to bottom is more readable there."""
+    slide) and top to bottom is more readable there (on slides: takes fewer)."""
     require_graph(G, "make_scene")
     backend, timeout = options.pop("backend", None), options.pop("timeout", DEFAULT_TIMEOUT)
     p = plan(G, rankdir=rankdir or "LR", **options)
@@ -60,6 +60,9 @@ def make_scene(G: Any, *, rankdir: str | None = None, **options: Any) -> Scene:
     if rankdir is None and not fits(scene) and len(scene.facts) <= TURN_NODES:
         q = turned(p, "TB")  # the same plan, the other way: only the DOT is written again
         tall = Scene(q, lay_out(q, backend, timeout))
+        fit = scene.preset.fit
+        if fit is not None and fit[1] is not None:  # slides: the fewer, the better
+            return tall if slides_of(tall) < slides_of(scene) else scene
         if readable(tall) > readable(scene):
             return tall
     return scene

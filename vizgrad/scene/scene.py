@@ -41,8 +41,8 @@ from .plan import Plan, require_graph
 from .shapes import ROW as _ROW
 from .shapes import Shape, place_caption, place_edges, place_legend, place_nodes
 
-__all__ = ["RANKDIRS", "SLIDE_WIDTH", "Scene", "Shape", "fits", "readable", "smallest_size",
-           "smallest_text"]
+__all__ = ["RANKDIRS", "SLIDE_WIDTH", "Scene", "Shape", "fits", "readable", "slides_of",
+           "smallest_size", "smallest_text"]
 
 #: the width of a slide, in points, that the ``slides`` preset fits
 SLIDE_WIDTH = 960.0
@@ -135,7 +135,7 @@ class Scene(Plan):
         c = p.caption
         wrap_at = max(geo.width, 40 * c)
         if p.fit is not None and p.fit[1] is not None:  # a slide: wrap to one page's width
-            wrap_at = min(wrap_at, p.fit[0] * smallest_size(p) / p.fit[2] - 2 * margin)
+            wrap_at = p.fit[0] * smallest_size(p) / p.fit[2] - 2 * margin
         # the picture's reading order: top to bottom (LR), left to right (TB)
         along = (lambda b: (b[1], b[0])) if self.rankdir == "LR" else (lambda b: (b[0], b[1]))
         reading = MappingProxyType({n: along(b) for n, b in geo.nodes.items()})
@@ -207,6 +207,17 @@ def readable(scene: Scene) -> float:
 
 
 def fits(scene: Scene) -> bool:
-    """True when every text is at least the preset's smallest size where it is shown."""
+    """True when every text is at least the preset's smallest size where it is shown: on a
+    slide, when the graph fills one slide (:mod:`.slide_plan`; its windows may be side by
+    side)."""
     fit = scene.preset.fit
+    if fit is not None and fit[1] is not None:
+        return slides_of(scene) == 1
     return fit is None or readable(scene) >= fit[2] - 1e-9
+
+
+def slides_of(scene: Scene) -> int:
+    """How many slides show the graph of ``scene`` (not counting a slide of notes)."""
+    from .slide_plan import plan
+
+    return sum(1 for page in plan(scene, None).pages if page.windows)

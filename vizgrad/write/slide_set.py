@@ -3,8 +3,8 @@ through a journal so a kill leaves the old set or the new one, never a mix.
 
 ``-o deck.svg`` with the ``slides`` preset writes ``deck.svg`` (one slide) or ``deck-1.svg``,
 ``deck-2.svg`` … Each of several slides carries a marker comment naming its set, its place
-and the set's size (:data:`MARKER`); one slide is the picture itself, byte for byte, as
-``Drawing.svg()`` makes it. Writing a set:
+and the set's size (:data:`MARKER`); one slide is written as ``Drawing.slides()`` makes it,
+with no marker. Writing a set:
 
 1. finishes or undoes what a killed run left (:func:`recover`), and sweeps its temporary files;
 2. refuses to replace a ``deck-k.svg`` without the marker (a file of yours) unless ``force``;
