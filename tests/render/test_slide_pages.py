@@ -276,7 +276,11 @@ def test_no_number_from_0_001_on_in_e_notation(decks):
 def test_a_students_net_fills_one_slide(tmp_path):
     """MLP(3, [7, 5, 1]): four layer boxes, two to a row, on one slide (once four slides,
     the first holding L0 alone); its notes (the whole caption, the legend) follow."""
-    slides = render(str(MODELS / "net753.py"), tmp_path)
+    text = (MODELS / "course.py").read_text(encoding="utf-8")  # the lecture's script, wider
+    model = tmp_path / "net753.py"
+    model.write_text(text.replace("MLP(3, [4, 4, 1])", "MLP(3, [7, 5, 1])"), encoding="utf-8")
+    assert "MLP(3, [7, 5, 1])" in model.read_text(encoding="utf-8")
+    slides = render(str(model), tmp_path / "out")
     pictures = [s for s in slides if not is_notes(s)]
     assert len(pictures) == 1 and len(slides) <= 2
     names = {"".join(t.itertext()).split(" · ")[0]
