@@ -44,12 +44,13 @@ def small():
     return G, player_html(G, collapse="neuron")
 
 
-#: what the docs preset shows (four decimals, trailing zeros dropped, U+2212 for minus,
-#: two significant digits below 0.001), written out by hand from the values in the graphs:
-#: the course net's L1.N2.w0 is −0.37970486… with grad 0.0; the mlp example's L0.N1.b has
-#: grad 0.00066663992…, L0.N2.w1 is 0.22685671… with grad 0.00715228…
+#: what the docs preset shows (four decimals, at least three significant digits from 0.001
+#: on, trailing zeros dropped, U+2212 for minus, two significant digits below 0.001),
+#: written out by hand from the values in the graphs: the course net's L1.N2.w0 is
+#: −0.37970486… with grad 0.0; the mlp example's L0.N1.b has grad 0.00066663992…, L0.N2.w1
+#: is 0.22685671… with grad 0.00715228…
 SHOWN = {"L1.N2.w0": ("−0.3797", "0"), "L0.N1.b": ("−0.137", "6.7e−4"),
-         "L0.N2.w1": ("0.2269", "0.0072")}
+         "L0.N2.w1": ("0.2269", "0.00715")}
 
 
 def _id(G, label):
