@@ -47,7 +47,7 @@ def test_a_file_of_yours_survives_and_a_smaller_run_leaves_no_stale_slide(run, m
     out.mkdir()
     mine = out / "deck-9.svg"
     mine.write_text("<svg>mine</svg>", encoding="utf-8")
-    big = model(CHAIN.format(n=70), "big.py")
+    big = model(CHAIN.format(n=90), "big.py")
     result = run("render", str(big), "--collapse", "none", "--preset", "slides", "-o",
                  str(out / "deck.svg"), code=1)
     assert "deck-9.svg is not a slide vizgrad wrote" in result.output

@@ -12,9 +12,11 @@ whose layer view is three boxes wide and two pages long still makes one slide.
 
 Of the ways to share the page, the plan takes the one that makes the fewest slides: the
 legend on each slide when the quarter holds it, else on a slide of its own after the
-pictures (the *notes*, with the whole caption); then as many whole lines of the caption as
-the quarter holds (the first at least). When the graph takes more than one slide, each is
-headed "part k of n: A → B" (its first and last box along the picture's direction)::
+pictures (the *notes*, with the whole caption); then the first slides as full as can be;
+then as many whole lines of the caption as the quarter holds (the first at least, in a
+backward step its chain rule). When the graph takes more than one slide, each is headed
+"part k of n: A → B" (its first and last box along the picture's direction), beside the
+caption's first row when it fits there::
 
     >>> from vizgrad import examples
     >>> from vizgrad.scene.scene import Scene, make_scene
@@ -23,7 +25,7 @@ headed "part k of n: A → B" (its first and last box along the picture's direct
     (1, False, ['v0', 'v1', 'v2', 'v3', 'v4'])
     >>> p = plan(make_scene(examples.graph("softmax-nll"), preset="slides"), None)
     >>> [(len(page.windows), page.heading, page.rows, page.legend) for page in p.pages]
-    [(1, True, 1, False), (2, True, 1, False), (1, True, 1, False), (2, True, 1, False), (0, False, 3, True)]
+    [(1, True, 2, False), (2, True, 2, False), (1, True, 2, False), (2, True, 2, False), (0, False, 3, True)]
 """
 
 from __future__ import annotations
@@ -148,13 +150,19 @@ def band(spans: list[tuple[float, float]], room: float) -> list[list[int]]:
     return out
 
 
-def _windows(scene: Scene, room_w: float, room_h: float) -> list[tuple[Box, list[Any]]]:
-    """The graph's windows in reading order: each the extent of what it holds."""
+def _merged(scene: Scene) -> dict[Any, Box]:
+    """Each item's extent: a box with its op circle one item, a label with its box."""
     found: dict[Any, Box] = {}
-    for key, b in _items(scene):  # a box with its op circle: one item
+    for key, b in _items(scene):
         o = found.get(key)
         found[key] = b if o is None else (min(o[0], b[0]), min(o[1], b[1]),
                                           max(o[2], b[2]), max(o[3], b[3]))
+    return found
+
+
+def _windows(scene: Scene, room_w: float, room_h: float) -> list[tuple[Box, list[Any]]]:
+    """The graph's windows in reading order: each the extent of what it holds."""
+    found = _merged(scene)
     keys = list(found)
     lr = scene.rankdir == "LR"
     a0, a1, b0, b1 = (0, 2, 1, 3) if lr else (1, 3, 0, 2)
@@ -198,13 +206,26 @@ def _down(x: float) -> float:
     return math.floor(x * 100) / 100
 
 
-def _shown_rows(scene: Scene, step: int | None) -> int:
-    """How many caption rows step ``step`` fills (its last non-empty one)."""
-    if not scene.caption:
-        return 0
-    look = scene.look(step)
-    return max((i + 1 for i in range(scene.caption_rows)
-                if look.get(ids.caption(i), {}).get("text")), default=0)
+def _shown_rows(look: dict[str, dict[str, str]], rows: int) -> int:
+    """How many caption rows a step fills (its last non-empty one) of ``rows``."""
+    return max((i + 1 for i in range(rows) if look.get(ids.caption(i), {}).get("text")),
+               default=0)
+
+
+def _inline(scene: Scene, look: dict[str, dict[str, str]], step: int | None,
+            room: float) -> bool:
+    """True when the part heading, with the longest box names, fits at the right of the
+    caption's first row (it then takes no row of its own)."""
+    from ..style.metrics import width
+
+    p = scene.preset
+    names = [look.get(ids.text(n, "name"), {}).get("text", "").split(" · ")[0]
+             for n in scene.order]
+    longest = max(names, key=lambda t: width(t, p.legend, True), default="")
+    head = scene.word("slides.part", k=99, n=99, first=longest, last=longest)
+    first = scene.caption_lines(step)[0]
+    return (scene.badge_width + p.caption * 0.6 + width(first, p.caption, True) + p.caption
+            + width(head, p.legend, True)) <= room
 
 
 def _stops(scene: Scene, step: int | None, rows: int) -> list[int]:
@@ -233,27 +254,42 @@ def plan(scene: Scene, step: int | None) -> Plan:
     leg_n = len(scene.legend_lines())
     base = Plan((pw, ph), (), p.legend * 0.6, p.caption * 1.45, p.legend * 1.45,
                 leg_n * p.legend * 1.45 + p.legend * 0.5 if leg_n else 0.0)
-    rows = _shown_rows(scene, step)
+    look = scene.look(step)
+    rows = _shown_rows(look, scene.caption_rows if scene.caption else 0)
+    if rows and _inline(scene, look, step, pw - 2 * base.edge):  # the heading beside row 1
+        base = Plan((pw, ph), (), base.edge, base.line, 0.0, base.legend_h)
+    stops = _stops(scene, step, rows)
+    # a box too big for a slide at 14 pt: the slide grows to hold it whole (smaller text)
+    items = list(_merged(scene).values()) or [(0.0, 0.0, 0.0, 0.0)]
+    need = max(max(b[3] - b[1] for b in items) + base.top(stops[-1], True) + base.bottom(False),
+               (max(b[2] - b[0] for b in items) + 2 * base.edge) * SLIDE[1] / SLIDE[0])
+    if need > ph:
+        pw, ph = _down(need * SLIDE[0] / SLIDE[1]) + 0.01, _down(need) + 0.01
+        base = Plan((pw, ph), (), base.edge, base.line, base.heading_h, base.legend_h)
     share = SHARE * ph
     gap = base.edge * 1.5  # between windows on one page
     room_w = pw - 2 * base.edge
     lr = scene.rankdir == "LR"
     best: tuple[Any, ...] | None = None
     # the fewest slides: the legend on each if the quarter holds it, else on a slide of
-    # notes; then the most caption lines (whole lines, the first at least); a heading
-    # when the graph takes more than one slide
-    stops = _stops(scene, step, rows)
+    # notes; then the first slides as full as can be; then the most caption lines (whole
+    # lines, the first at least); a heading when the graph takes more than one slide
     for legend in ((True, False) if leg_n else (False,)):
         for r in stops:
             for heading in (False, True):
                 if base.top(r, heading) + base.bottom(legend) > share + 1e-6:
                     continue
                 room_h = ph - base.top(r, heading) - base.bottom(legend)
-                pages = _fill(_windows(scene, room_w, room_h), lr, room_w, room_h, gap)
+                wins = _windows(scene, room_w, room_h)
+                if any(a[3] - a[1] > room_h + 1e-6 for a, _ in wins):
+                    continue  # a box taller than the room: fewer caption rows
+                pages = _fill(wins, lr, room_w, room_h, gap)
                 if (len(pages) > 1) != heading:
                     continue
                 notes = (not legend and leg_n > 0) or r < rows
-                key = (len(pages) + notes, rows - r, not legend)
+                # the fewest slides, the first ones fullest, then the most caption
+                key = (len(pages) + notes, tuple(-len(page) for page in pages), rows - r,
+                       not legend)
                 if best is None or key < best[0]:
                     best = (key, legend, r, heading, pages)
     if best is None:  # even the first line and the margins pass the quarter: notes apart
@@ -269,7 +305,8 @@ def plan(scene: Scene, step: int | None) -> Plan:
         out.append(Page((), fit[0], bool(leg_n), False))
     if len(pages) == 1 and not heading:  # one picture: the page as large as it reads
         wide = _frame_width(scene, step) + 2 * base.edge
-        pw, ph = _one_page(base, out[0], (pw, ph), rows, leg_n > 0, wide)
+        pw, ph = _one_page(base, out[0], (pw, ph), rows, leg_n > 0, wide,
+                           _size(pages[0], lr, gap))
         out[0] = Page(_place(pages[0], lr, base, r, False, legend, (pw, ph), gap), r, legend,
                       False)
     return Plan((pw, ph), tuple(out), base.edge, base.line, base.heading_h, base.legend_h)
@@ -286,18 +323,27 @@ def _frame_width(scene: Scene, step: int | None) -> float:
 
 
 def _one_page(base: Plan, page: Page, size: tuple[float, float], rows: int,
-              has_legend: bool, wide: float) -> tuple[float, float]:
-    """The smallest 16:9 page that holds one picture's page and its caption and legend
-    rows (``wide``), at most a slide at 14 pt, whose caption and legend still take at
-    most the quarter."""
-    (x0, y0, x1, y1) = page.windows[0].area
+              has_legend: bool, wide: float,
+              content: tuple[float, float]) -> tuple[float, float]:
+    """The smallest 16:9 page that holds one picture's page (its windows: ``content``
+    wide and high) and its caption and legend rows (``wide``), at most a slide at 14 pt,
+    whose caption and legend still take at most the quarter."""
     frame = base.top(page.rows, False) + base.bottom(page.legend)
-    ph = max(frame / SHARE, frame + y1 - y0,
-             max(x1 - x0 + 2 * base.edge, wide) * SLIDE[1] / SLIDE[0])
+    ph = max(frame / SHARE, frame + content[1],
+             max(content[0] + 2 * base.edge, wide) * SLIDE[1] / SLIDE[0])
     if not page.legend and has_legend or page.rows < rows:  # the notes slide: it too
         ph = max(ph, base.top(rows, False) + base.bottom(has_legend))
     ph = min(ph, size[1])
     return _down(ph * SLIDE[0] / SLIDE[1]), _down(ph)
+
+
+def _size(block: list[tuple[Box, list[Any]]], lr: bool, gap: float) -> tuple[float, float]:
+    """The width and height of a page's windows together: stacked or side by side."""
+    ws = [a[2] - a[0] for a, _ in block]
+    hs = [a[3] - a[1] for a, _ in block]
+    if lr:
+        return max(ws), sum(hs) + gap * (len(hs) - 1)
+    return sum(ws) + gap * (len(ws) - 1), max(hs)
 
 
 def _place(block: list[tuple[Box, list[Any]]], lr: bool, base: Plan, rows: int, heading: bool,
@@ -308,8 +354,7 @@ def _place(block: list[tuple[Box, list[Any]]], lr: bool, base: Plan, rows: int, 
     top, bottom = base.top(rows, heading), base.bottom(legend)
     ws = [a[2] - a[0] for a, _ in block]
     hs = [a[3] - a[1] for a, _ in block]
-    total_w = max(ws) if lr else sum(ws) + gap * (len(ws) - 1)
-    total_h = sum(hs) + gap * (len(hs) - 1) if lr else max(hs)
+    total_w, total_h = _size(block, lr, gap)
     x = max(base.edge, (pw - total_w) / 2)
     y = top + max(0.0, (ph - top - bottom - total_h) / 2)
     out = []

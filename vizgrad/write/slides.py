@@ -50,7 +50,7 @@ def slides(scene: Scene, step: int | None, whole: Callable[[], str], title: str)
 
 def heading(scene: Scene, page: Page, k: int, n: int,
             look: dict[str, Any] | None = None) -> str:
-    """"part k of n: A → B": the first box of the page's first window and the last of its
+    """"part k of n: A → B" ("part k of n: A" for one box): the first box of the page's first window and the last of its
     last along the picture's direction (values before constants; names as the boxes show
     them, in ``look``: by default the final view's)."""
     shown = scene.look(None) if look is None else look
@@ -62,6 +62,8 @@ def heading(scene: Scene, page: Page, k: int, n: int,
                                            _centre(scene, m)[1 - along]))
 
     first, last = ends(page.windows[0])[0], ends(page.windows[-1])[-1]
+    if first == last:  # one box on the slide
+        return scene.word("slides.part_one", k=k, n=n, first=_name(scene, shown, first))
     return scene.word("slides.part", k=k, n=n, first=_name(scene, shown, first),
                       last=_name(scene, shown, last))
 
@@ -135,9 +137,12 @@ def _page(scene: Scene, pl: Plan, look: dict[str, Any], title: str, page: Page, 
         where = heading(scene, page, sum(1 for pg in pl.pages[:i + 1] if pg.windows), parts,
                         look)
         name = f"{title} · {where}"
-        head = [f'<text class="vg-page" x="{_n(pl.edge)}" y="{_n(pl.edge + p.legend * 1.05)}" '
-                f'font-size="{_n(p.legend)}" font-weight="bold" fill="{th.muted}">'
-                f"{xml_text(where)}</text>"]
+        x, y, anchor = pl.edge, pl.edge + p.legend * 1.05, ""
+        if not pl.heading_h:  # at the right of the caption's first row
+            first = next(sh for sh in scene.shapes if sh.id == ids.caption(0))
+            x, y, anchor = pw - pl.edge, first.geom[1] + top - margin, ' text-anchor="end"'
+        head = [f'<text class="vg-page" x="{_n(x)}" y="{_n(y)}" font-size="{_n(p.legend)}"'
+                f'{anchor} font-weight="bold" fill="{th.muted}">{xml_text(where)}</text>']
     body = [f'<g transform="translate({_n(pl.edge - margin)},{_n(top - margin)})">',
             *(el for _, el in drawn["caption"]), "</g>"] if rows or not page.windows else []
     clips: list[str] = []
