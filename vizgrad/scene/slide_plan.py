@@ -35,29 +35,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import ids
+from .slide_windows import Window, fill, merged, place, size, windows
 
 if TYPE_CHECKING:
     from .parts import Drawn as Scene
 
-__all__ = ["SHARE", "SLIDE", "Page", "Plan", "Window", "band", "plan", "slide_count"]
+__all__ = ["SHARE", "SLIDE", "Page", "Plan", "Window", "page_size", "plan"]
 
 #: the slide, in points, and the smallest text on it
 SLIDE = (960.0, 540.0, 14.0)
 #: the most of a slide's height the caption and the legend may take together
 SHARE = 0.25
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1
-
-
-@dataclass(frozen=True)
-class Window:
-    """A part of the graph (``area``, in the scene's points) and where its top left goes
-    on the page (``at``); ``nodes`` are the boxes it holds, ``labels`` its edge labels'
-    ``(u, v, slot)``."""
-
-    area: Box
-    at: tuple[float, float]
-    nodes: tuple[str, ...]
-    labels: tuple[tuple[str, str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -91,108 +79,6 @@ class Plan:
     def bottom(self, legend: bool) -> float:
         """The height the legend takes at the page's bottom (the margin alone without it)."""
         return self.edge + (self.legend_h if legend else 0.0)
-
-
-def _items(scene: Scene) -> list[tuple[Any, Box]]:
-    """Every box, op circle and edge label as (key, extent); a node's box and op circle
-    share the key ``("n", node)``, a label and its box ``("l", u, v, slot)``."""
-    out: list[tuple[Any, Box]] = []
-    for sh in scene.shapes:
-        p, g = ids.parse(sh.id), sh.geom
-        if p is None:
-            continue
-        if sh.kind == "rect" and p.kind == "box":
-            out.append((("n", p.node), (g[0], g[1], g[0] + g[2], g[1] + g[3])))
-        elif sh.kind == "ellipse" and p.kind == "op":
-            out.append((("n", p.node), (g[0] - g[2], g[1] - g[3], g[0] + g[2], g[1] + g[3])))
-        elif sh.kind == "rect" and p.kind == "edge_box":
-            out.append((("l", p.node, p.target, p.slot),
-                        (g[0], g[1], g[0] + g[2], g[1] + g[3])))
-    return out
-
-
-def band(spans: list[tuple[float, float]], room: float) -> list[list[int]]:
-    """The indices of ``spans`` in bands of at most ``room``: overlapping spans stay in one
-    band (a cut never goes through one), bands in order, each as full as fits.
-
-    >>> band([(0, 40), (50, 90), (100, 140)], 95)
-    [[0, 1], [2]]
-    >>> band([(0, 40), (30, 90), (100, 140)], 100)  # the first two overlap: together
-    [[0, 1], [2]]
-    >>> band([(0, 40), (30, 90), (80, 130)], 60)  # too long together: each whole apart
-    [[0], [1], [2]]
-    """
-    order = sorted(range(len(spans)), key=lambda i: spans[i])
-    clusters: list[list[int]] = []
-    hi = float("-inf")
-    for i in order:
-        if clusters and spans[i][0] < hi:
-            clusters[-1].append(i)
-            hi = max(hi, spans[i][1])
-        else:
-            clusters.append([i])
-            hi = spans[i][1]
-    out: list[list[int]] = []
-    lo = 0.0
-    for c in clusters:
-        c_lo, c_hi = min(spans[i][0] for i in c), max(spans[i][1] for i in c)
-        if out and c_hi - lo <= room + 1e-6:
-            out[-1].extend(c)
-        elif c_hi - c_lo <= room + 1e-6:
-            out.append(list(c))
-            lo = c_lo
-        else:  # overlapping spans longer than a page: parts of it, each span whole
-            for i in c:
-                if not out or spans[i][1] - lo > room + 1e-6:
-                    out.append([])
-                    lo = spans[i][0]
-                out[-1].append(i)
-    return out
-
-
-def _merged(scene: Scene) -> dict[Any, Box]:
-    """Each item's extent: a box with its op circle one item, a label with its box."""
-    found: dict[Any, Box] = {}
-    for key, b in _items(scene):
-        o = found.get(key)
-        found[key] = b if o is None else (min(o[0], b[0]), min(o[1], b[1]),
-                                          max(o[2], b[2]), max(o[3], b[3]))
-    return found
-
-
-def _windows(scene: Scene, room_w: float, room_h: float) -> list[tuple[Box, list[Any]]]:
-    """The graph's windows in reading order: each the extent of what it holds."""
-    found = _merged(scene)
-    keys = list(found)
-    lr = scene.rankdir == "LR"
-    a0, a1, b0, b1 = (0, 2, 1, 3) if lr else (1, 3, 0, 2)
-    room_a, room_b = (room_w, room_h) if lr else (room_h, room_w)
-    out = []
-    for part in band([(found[k][a0], found[k][a1]) for k in keys], room_a):
-        held = [keys[i] for i in part]
-        for sub in band([(found[k][b0], found[k][b1]) for k in held], room_b):
-            ks = [held[i] for i in sub]
-            area = (min(found[k][0] for k in ks), min(found[k][1] for k in ks),
-                    max(found[k][2] for k in ks), max(found[k][3] for k in ks))
-            out.append((area, ks))
-    return out
-
-
-def _fill(wins: list[tuple[Box, list[Any]]], lr: bool, room_w: float, room_h: float,
-          gap: float) -> list[list[tuple[Box, list[Any]]]]:
-    """Windows onto pages, in order: stacked (a left-to-right picture) or side by side."""
-    pages: list[list[tuple[Box, list[Any]]]] = []
-    used = 0.0
-    for w in wins:
-        (x0, y0, x1, y1), _ = w
-        size, room = (y1 - y0, room_h) if lr else (x1 - x0, room_w)
-        if pages and used + gap + size <= room + 1e-6:
-            pages[-1].append(w)
-            used += gap + size
-        else:
-            pages.append([w])
-            used = size
-    return pages
 
 
 def page_size(scene: Scene) -> tuple[float, float]:
@@ -260,7 +146,7 @@ def plan(scene: Scene, step: int | None) -> Plan:
         base = Plan((pw, ph), (), base.edge, base.line, 0.0, base.legend_h)
     stops = _stops(scene, step, rows)
     # a box too big for a slide at 14 pt: the slide grows to hold it whole (smaller text)
-    items = list(_merged(scene).values()) or [(0.0, 0.0, 0.0, 0.0)]
+    items = list(merged(scene).values()) or [(0.0, 0.0, 0.0, 0.0)]
     need = max(max(b[3] - b[1] for b in items) + base.top(stops[-1], True) + base.bottom(False),
                (max(b[2] - b[0] for b in items) + 2 * base.edge) * SLIDE[1] / SLIDE[0])
     if need > ph:
@@ -280,10 +166,10 @@ def plan(scene: Scene, step: int | None) -> Plan:
                 if base.top(r, heading) + base.bottom(legend) > share + 1e-6:
                     continue
                 room_h = ph - base.top(r, heading) - base.bottom(legend)
-                wins = _windows(scene, room_w, room_h)
+                wins = windows(scene, room_w, room_h)
                 if any(a[3] - a[1] > room_h + 1e-6 for a, _ in wins):
                     continue  # a box taller than the room: fewer caption rows
-                pages = _fill(wins, lr, room_w, room_h, gap)
+                pages = fill(wins, lr, room_w, room_h, gap)
                 if (len(pages) > 1) != heading:
                     continue
                 notes = (not legend and leg_n > 0) or r < rows
@@ -295,20 +181,20 @@ def plan(scene: Scene, step: int | None) -> Plan:
     if best is None:  # even the first line and the margins pass the quarter: notes apart
         r = stops[-1]
         room_h = ph - base.top(r, True) - base.bottom(False)
-        pages = _fill(_windows(scene, room_w, room_h), lr, room_w, room_h, gap)
+        pages = fill(windows(scene, room_w, room_h), lr, room_w, room_h, gap)
         best = (None, False, r, len(pages) > 1, pages)
     _, legend, r, heading, pages = best
-    out = [Page(_place(block, lr, base, r, heading, legend, (pw, ph), gap), r, legend, heading)
-           for block in pages]
+    out = [Page(place(block, lr, base.top(r, heading), base.bottom(legend), (pw, ph), gap,
+                      base.edge), r, legend, heading) for block in pages]
     if not legend and leg_n or r < rows:  # the notes: the caption's lines that fit a page
         fit = [n for n in stops if base.top(n, False) + base.bottom(leg_n > 0) <= ph] or [r]
         out.append(Page((), fit[0], bool(leg_n), False))
     if len(pages) == 1 and not heading:  # one picture: the page as large as it reads
         wide = _frame_width(scene, step) + 2 * base.edge
         pw, ph = _one_page(base, out[0], (pw, ph), rows, leg_n > 0, wide,
-                           _size(pages[0], lr, gap))
-        out[0] = Page(_place(pages[0], lr, base, r, False, legend, (pw, ph), gap), r, legend,
-                      False)
+                           size(pages[0], lr, gap))
+        out[0] = Page(place(pages[0], lr, base.top(r, False), base.bottom(legend), (pw, ph),
+                            gap, base.edge), r, legend, False)
     return Plan((pw, ph), tuple(out), base.edge, base.line, base.heading_h, base.legend_h)
 
 
@@ -322,7 +208,7 @@ def _frame_width(scene: Scene, step: int | None) -> float:
     return max([0.0, *rows, *(width(t, p.legend) for t in scene.legend_lines())])
 
 
-def _one_page(base: Plan, page: Page, size: tuple[float, float], rows: int,
+def _one_page(base: Plan, page: Page, slide: tuple[float, float], rows: int,
               has_legend: bool, wide: float,
               content: tuple[float, float]) -> tuple[float, float]:
     """The smallest 16:9 page that holds one picture's page (its windows: ``content``
@@ -333,42 +219,5 @@ def _one_page(base: Plan, page: Page, size: tuple[float, float], rows: int,
              max(content[0] + 2 * base.edge, wide) * SLIDE[1] / SLIDE[0])
     if not page.legend and has_legend or page.rows < rows:  # the notes slide: it too
         ph = max(ph, base.top(rows, False) + base.bottom(has_legend))
-    ph = min(ph, size[1])
+    ph = min(ph, slide[1])
     return _down(ph * SLIDE[0] / SLIDE[1]), _down(ph)
-
-
-def _size(block: list[tuple[Box, list[Any]]], lr: bool, gap: float) -> tuple[float, float]:
-    """The width and height of a page's windows together: stacked or side by side."""
-    ws = [a[2] - a[0] for a, _ in block]
-    hs = [a[3] - a[1] for a, _ in block]
-    if lr:
-        return max(ws), sum(hs) + gap * (len(hs) - 1)
-    return sum(ws) + gap * (len(ws) - 1), max(hs)
-
-
-def _place(block: list[tuple[Box, list[Any]]], lr: bool, base: Plan, rows: int, heading: bool,
-           legend: bool, size: tuple[float, float], gap: float) -> tuple[Window, ...]:
-    """The windows of one page, where they go: stacked (or side by side) and centred in
-    the room between the caption and the legend."""
-    pw, ph = size
-    top, bottom = base.top(rows, heading), base.bottom(legend)
-    ws = [a[2] - a[0] for a, _ in block]
-    hs = [a[3] - a[1] for a, _ in block]
-    total_w, total_h = _size(block, lr, gap)
-    x = max(base.edge, (pw - total_w) / 2)
-    y = top + max(0.0, (ph - top - bottom - total_h) / 2)
-    out = []
-    for (area, keys), w, h in zip(block, ws, hs):
-        out.append(Window(area, (round(x, 2), round(y, 2)),
-                          tuple(k[1] for k in keys if k[0] == "n"),
-                          tuple(k[1:] for k in keys if k[0] == "l")))
-        if lr:
-            y += h + gap
-        else:
-            x += w + gap
-    return tuple(out)
-
-
-def slide_count(scene: Scene, step: int | None = None) -> int:
-    """How many slides the scene makes at ``step``, notes included."""
-    return len(plan(scene, step).pages)
