@@ -28,13 +28,12 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
 
     ``trim`` drops trailing zeros (``3.0000`` → ``3``). nan and inf stay words. A
     number from :data:`PLAIN` on that ``decimals`` would show with fewer than three
-    significant digits gets three, a plain decimal (a slide's ``0.0570`` and ``0.707``). A smaller nonzero
-    number is written in
-    scientific notation with two significant digits (``8.5e−5``), so no nonzero value
-    reads as 0, small terms still add up, and a column never mixes 0.00067 with
-    0.000085; below 1e−12 it is rounding noise and shows as 0. From :data:`SCIENTIFIC` on,
-    a number is shown with ``decimals`` digits after the point in scientific notation, so
-    ``exp(709)`` is not 308 digits long.
+    significant digits gets three, a plain decimal (a slide's ``0.0570`` and ``0.707``). A
+    smaller nonzero number is written in scientific notation with two significant digits
+    (``8.5e−5``), so no nonzero value reads as 0, small terms still add up, and a column
+    never mixes 0.00067 with 0.000085; below 1e−12 it is rounding noise and shows as 0.
+    From :data:`SCIENTIFIC` on, a number is shown with ``decimals`` digits after the point
+    in scientific notation, so ``exp(709)`` is not 308 digits long.
 
     >>> fmt(8.5e-5), fmt(0.0019, 2, trim=True), fmt(0.0067), fmt(-3e-15, trim=True)
     ('8.5e−5', '0.0019', '0.00670', '0')

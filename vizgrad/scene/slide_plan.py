@@ -25,7 +25,9 @@ caption's first row when it fits there::
     (1, False, ['v0', 'v1', 'v2', 'v3', 'v4'])
     >>> p = plan(make_scene(examples.graph("softmax-nll"), preset="slides"), None)
     >>> [(len(page.windows), page.heading, page.rows, page.legend) for page in p.pages]
-    [(1, True, 2, False), (2, True, 2, False), (1, True, 2, False), (2, True, 2, False), (0, False, 3, True)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [(1, True, 2, False), (2, True, 2, False), (1, True, 2, False), (2, True, 2, False),
+     (0, False, 3, True)]
 """
 
 from __future__ import annotations

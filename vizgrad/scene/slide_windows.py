@@ -35,18 +35,20 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 class Window:
     """A part of the graph (``area``, in the scene's points) and where its top left goes
     on the page (``at``); ``nodes`` are the boxes it holds, ``labels`` its edge labels'
-    ``(u, v, slot)``."""
+    ``(u, v, slot)``, ``ops`` the op circles it holds apart from their box (one far from
+    its box is an item of its own)."""
 
     area: Box
     at: tuple[float, float]
     nodes: tuple[str, ...]
     labels: tuple[tuple[str, str, str], ...]
+    ops: tuple[str, ...] = ()
 
 
 
 def items(scene: Scene) -> list[tuple[Any, Box]]:
-    """Every box, op circle and edge label as (key, extent); a node's box and op circle
-    share the key ``("n", node)``, a label and its box ``("l", u, v, slot)``."""
+    """Every box, op circle and edge label as (key, extent): ``("n", node)`` a node's box,
+    ``("o", node)`` its op circle, ``("l", u, v, slot)`` a label with its box."""
     out: list[tuple[Any, Box]] = []
     for sh in scene.shapes:
         p, g = ids.parse(sh.id), sh.geom
@@ -55,7 +57,7 @@ def items(scene: Scene) -> list[tuple[Any, Box]]:
         if sh.kind == "rect" and p.kind == "box":
             out.append((("n", p.node), (g[0], g[1], g[0] + g[2], g[1] + g[3])))
         elif sh.kind == "ellipse" and p.kind == "op":
-            out.append((("n", p.node), (g[0] - g[2], g[1] - g[3], g[0] + g[2], g[1] + g[3])))
+            out.append((("o", p.node), (g[0] - g[2], g[1] - g[3], g[0] + g[2], g[1] + g[3])))
         elif sh.kind == "rect" and p.kind == "edge_box":
             out.append((("l", p.node, p.target, p.slot),
                         (g[0], g[1], g[0] + g[2], g[1] + g[3])))
@@ -102,12 +104,16 @@ def band(spans: list[tuple[float, float]], room: float) -> list[list[int]]:
 
 
 def merged(scene: Scene) -> dict[Any, Box]:
-    """Each item's extent: a box with its op circle one item, a label with its box."""
-    found: dict[Any, Box] = {}
-    for key, b in items(scene):
-        o = found.get(key)
-        found[key] = b if o is None else (min(o[0], b[0]), min(o[1], b[1]),
-                                          max(o[2], b[2]), max(o[3], b[3]))
+    """Each item's extent: a box with its op circle one item when the circle stands next
+    to the box (within three lines of text), else two; a label with its box."""
+    found = dict(items(scene))
+    near = scene.preset.font * 3
+    for key in [k for k in found if k[0] == "o" and ("n", k[1]) in found]:
+        a, b = found[key], found[("n", key[1])]
+        if max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3]) <= near:
+            found[("n", key[1])] = (min(a[0], b[0]), min(a[1], b[1]),
+                                    max(a[2], b[2]), max(a[3], b[3]))
+            del found[key]
     return found
 
 
@@ -169,7 +175,8 @@ def place(block: list[tuple[Box, list[Any]]], lr: bool, top: float, bottom: floa
     for (area, keys), w, h in zip(block, ws, hs):
         out.append(Window(area, (round(x, 2), round(y, 2)),
                           tuple(k[1] for k in keys if k[0] == "n"),
-                          tuple(k[1:] for k in keys if k[0] == "l")))
+                          tuple(k[1:] for k in keys if k[0] == "l"),
+                          tuple(k[1] for k in keys if k[0] == "o")))
         if lr:
             y += h + gap
         else:

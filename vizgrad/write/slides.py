@@ -50,9 +50,9 @@ def slides(scene: Scene, step: int | None, whole: Callable[[], str], title: str)
 
 def heading(scene: Scene, page: Page, k: int, n: int,
             look: dict[str, Any] | None = None) -> str:
-    """"part k of n: A → B" ("part k of n: A" for one box): the first box of the page's first window and the last of its
-    last along the picture's direction (values before constants; names as the boxes show
-    them, in ``look``: by default the final view's)."""
+    """"part k of n: A → B" ("part k of n: A" for one box): the first box of the page's
+    first window and the last of its last along the picture's direction (values before
+    constants; names as the boxes show them, in ``look``: by default the final view's)."""
     shown = scene.look(None) if look is None else look
     along = 0 if scene.rankdir == "LR" else 1
 
@@ -79,9 +79,10 @@ def _name(scene: Scene, look: dict[str, Any], n: str) -> str:
     return text.split(" · ")[0]
 
 
-def _owner(sh: Shape) -> tuple[str, Any]:
-    """Who a shape belongs to: ("n", node), ("l", (u, v, slot)), ("caption"|"legend", None),
-    or ("edge", None) for what is drawn in every window, cut at its border."""
+def _owner(sh: Shape, apart: set[str]) -> tuple[str, Any]:
+    """Who a shape belongs to: ("n", node), ("o", node) for an op circle apart from its box
+    (``apart``), ("l", (u, v, slot)), ("caption"|"legend", None), or ("edge", None) for what
+    is drawn in every window, cut at its border."""
     p = ids.parse(sh.id)
     if sh.id in (ids.badge(), ids.badge_text()) or p is not None and p.kind == "caption":
         return "caption", None
@@ -89,6 +90,8 @@ def _owner(sh: Shape) -> tuple[str, Any]:
         return "edge", None
     if p.kind == "legend":
         return "legend", None
+    if p.node in apart and (p.kind == "op" or p.kind == "text" and p.slot == "op"):
+        return "o", p.node
     if p.kind in _NODE_KINDS:
         return "n", p.node
     if p.kind in ("edge_label", "edge_box"):
@@ -103,9 +106,10 @@ def _window(scene: Scene, w: Window, j: int, prefix: str, pad: float,
     cid = f"{prefix}w{j}"
     clip = (f'<clipPath id="{cid}"><rect x="{_n(x0 - pad)}" y="{_n(y0 - pad)}" '
             f'width="{_n(x1 - x0 + 2 * pad)}" height="{_n(y1 - y0 + 2 * pad)}"/></clipPath>')
-    own_n, own_l = set(w.nodes), set(w.labels)
+    own_n, own_l, own_o = set(w.nodes), set(w.labels), set(w.ops)
     body = [el for _, el in drawn["edge"]]
     body += [el for key, el in drawn["l"] if key in own_l]
+    body += [el for key, el in drawn["o"] if key in own_o]
     body += [el for key, el in drawn["n"] if key in own_n]
     dx, dy = w.at[0] - x0, w.at[1] - y0
     return clip, [f'<g transform="translate({_n(dx)},{_n(dy)})">',
@@ -121,12 +125,13 @@ def _page(scene: Scene, pl: Plan, look: dict[str, Any], title: str, page: Page, 
     rows = page.rows
     dropped = {ids.caption(k) for k in range(rows, scene.caption_rows)}
     drawn: dict[str, list[tuple[Any, str]]] = {"caption": [], "legend": [], "n": [], "l": [],
-                                               "edge": []}
+                                               "o": [], "edge": []}
+    apart = {m for pg in pl.pages for w in pg.windows for m in w.ops}
     for sh in layered(scene):
         lk = look.get(sh.id, {})
         if lk.get("hidden") or sh.id in dropped:
             continue
-        part, key = _owner(sh)
+        part, key = _owner(sh, apart)
         drawn[part].append((key, shape_element(sh, lk, f'id="{prefix}{sh.id}" class="{sh.cls}"',
                                                hatch)))
     margin = p.font  # where the scene put its caption and legend
