@@ -19,8 +19,8 @@ backward step its chain rule). When the graph takes more than one slide, each is
 caption's first row when it fits there::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene, make_scene
-    >>> p = plan(Scene(examples.graph("fork"), preset="slides"), None)
+    >>> from vizgrad.scene.make import make_scene, scene_of
+    >>> p = plan(scene_of(examples.graph("fork"), preset="slides"), None)
     >>> len(p.pages), p.pages[0].heading, sorted(p.pages[0].windows[0].nodes)
     (1, False, ['v0', 'v1', 'v2', 'v3', 'v4'])
     >>> p = plan(make_scene(examples.graph("softmax-nll"), preset="slides"), None)
@@ -40,7 +40,7 @@ from . import ids
 from .slide_windows import Window, fill, merged, place, size, windows
 
 if TYPE_CHECKING:
-    from .parts import Drawn as Scene
+    from .slide_windows import Pictured as Scene
 
 __all__ = ["SHARE", "SLIDE", "Page", "Plan", "Window", "page_size", "plan"]
 
@@ -124,10 +124,11 @@ def _stops(scene: Scene, step: int | None, rows: int) -> list[int]:
         return [0]
     from .captions import caption_groups
 
-    steps = scene.graph.graph["steps"]
+    steps = scene.facts.graph["steps"]
     least = 2 if step is not None and steps[step].get("kind") == "backward" else 1
     ends, total = [], 0
-    for group in caption_groups(scene, step):
+    for group in caption_groups(scene.caption_texts(step), scene.preset,
+                                scene.wrap_at - scene.badge_width):
         total += len(group)
         ends.append(total)
     if total != rows:  # rows drawn otherwise (a scene of another kind): any row

@@ -8,8 +8,8 @@ of the items it holds; windows then fill pages in order, stacked (left to right 
 or side by side (top to bottom)::
 
     >>> from vizgrad import examples
-    >>> from vizgrad.scene.scene import Scene
-    >>> scene = Scene(examples.graph("fork"), preset="slides")
+    >>> from vizgrad.scene.make import scene_of
+    >>> scene = scene_of(examples.graph("fork"), preset="slides")
     >>> [sorted(k[1] for k in keys if k[0] == "n") for _, keys in windows(scene, 900, 400)]
     [['v0', 'v1', 'v2', 'v3', 'v4']]
     >>> len(windows(scene, 300, 400)) > 1
@@ -19,16 +19,46 @@ or side by side (top to bottom)::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Mapping, Protocol
 
+from ..style.presets import Preset
 from . import ids
 
-if TYPE_CHECKING:
-    from .parts import Drawn as Scene
-
-__all__ = ["Box", "Window", "band", "fill", "items", "merged", "place", "size", "windows"]
+__all__ = ["Box", "Pictured", "Window", "band", "fill", "items", "merged", "place", "size",
+           "windows"]
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+class Pictured(Protocol):
+    """What the slides read of a :class:`~vizgrad.scene.scene.Scene` (which imports them:
+    no cycle)."""
+
+    preset: Preset
+    rankdir: str
+    shapes: tuple[Any, ...]
+    facts: Any
+    order: tuple[str, ...]
+    reading: Mapping[str, tuple[float, float]]
+    caption: bool
+    caption_rows: int
+    badge_width: float
+    wrap_at: float
+
+    def look(self, k: int | None) -> dict[str, dict[str, str]]: ...
+
+    def word(self, key: str, **values: Any) -> str: ...
+
+    def kind(self, n: str) -> str: ...
+
+    def caption_texts(self, k: int | None) -> list[str]: ...
+
+    def caption_lines(self, k: int | None) -> list[str]: ...
+
+    def legend_lines(self) -> list[str]: ...
+
+
+Scene = Pictured
 
 
 @dataclass(frozen=True)

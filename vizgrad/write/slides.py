@@ -75,7 +75,7 @@ def _centre(scene: Scene, n: str) -> tuple[float, float]:
 
 def _name(scene: Scene, look: dict[str, Any], n: str) -> str:
     text = look.get(ids.text(n, "name"), {}).get("text") or \
-        str(scene.graph.nodes[n].get("label") or n)
+        str(scene.facts.nodes[n].get("label") or n)
     return text.split(" · ")[0]
 
 
