@@ -52,6 +52,10 @@ def check_replay(G, H):
     shown = {}
     for st, step in zip(states(H.graph["steps"]), H.graph["steps"]):
         for c in step["contributions"]:
+            if c.get("grads") is not None:  # a batch's inputs: each cell its own, no total
+                assert c["before"] is None and c["after"] is None, c
+                shown[c["target"]] = None
+                continue
             assert c["before"] == shown.get(c["target"], 0.0), (step, c)
             assert H.has_edge(c["target"], c["source"], c["slot"]), c
             shown[c["target"]] = c["after"]
@@ -198,18 +202,20 @@ def test_five_thousand_grouped_nodes_collapse_sanely():
     assert 4500 < G.number_of_nodes() < 6000
     H = auto_collapse(G)
     assert 1 < H.number_of_nodes() <= 60
-    sizes = [H.nodes[b]["size"] for b in boxes(H)]
-    assert min(sizes) >= 1 and all(H.nodes[b]["members"] for b in boxes(H))
+    both = boxes(H) + boxes(H, "inputs")  # the neurons' boxes, and the batch's inputs'
+    assert len(both) == len(boxes(H)) + 1
+    sizes = [H.nodes[b]["size"] for b in both]
+    assert min(sizes) >= 1 and all(H.nodes[b]["members"] for b in both)
     assert sum(sizes) + H.number_of_nodes() - len(sizes) == G.number_of_nodes()
     check_replay(G, H)
     assert vizgrad.to_json(H) == vizgrad.to_json(auto_collapse(G))
     # past 100 grouped values draw() collapses by itself, what lies after the net (the loss
-    # of 10 samples) folded as one box; with the contributions between boxes written in the
-    # target boxes, the 25 neurons fit a 1,400 px docs column
+    # of 10 samples) folded as one box, the 10 samples' inputs as one box x; beside that box
+    # the 25 neurons no longer fit a 1,400 px docs column (1,445 pt wide, 8.7 pt text), so
+    # it draws the layers, each with its matrix
     drawn = vizgrad.draw(G)
     D = drawn.graph
-    assert sorted(D.nodes[b]["label"] for b in D) == sorted(
-        [f"L0/N{i}" for i in range(12)] + [f"L1/N{i}" for i in range(12)] + ["L2/N0", "loss"])
+    assert sorted(D.nodes[b]["label"] for b in D) == ["L0", "L1", "L2", "loss", "x"]
     assert sum(D.nodes[b]["size"] for b in D) == G.number_of_nodes()
     svg = drawn.svg()
     assert all(f'id="n-{b}"' in svg for b in D)  # one box per node, none left out

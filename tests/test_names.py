@@ -315,15 +315,16 @@ def test_collapsing_the_course_net_draws_its_inputs_into_the_first_layer(course)
 
     G, net = course
     H = collapse(G, "neuron")
-    named = {H.nodes[n]["name"]: n for n in H if str(H.nodes[n].get("name", "")).startswith("x[")}
-    assert sorted(named) == [f"x[{s}][{i}]" for s in range(4) for i in range(3)]
+    # a batch's inputs are one box (issue 33): a cell per x[s][i], in order
+    box = next(n for n in H if H.nodes[n]["kind"] == "inputs")
+    cells = {name: data for name, data, _ in H.nodes[box]["grid"]}
+    assert list(cells) == [f"x[{s}][{i}]" for s in range(4) for i in range(3)]
     for j in range(4):
-        box = next(b for b in H if H.nodes[b].get("label") == f"L0/N{j}")
-        feeding = {H.nodes[p]["name"] for p, _ in H.in_edges(box)}
-        assert feeding == set(named), j  # each neuron of the first layer reads every input
+        neuron = next(b for b in H if H.nodes[b].get("label") == f"L0/N{j}")
+        assert [p for p, _ in H.in_edges(neuron)] == [box], j  # one edge: every input
     assert H.graph["collapsed"]["nodes"] == 394  # the values of the graph given
     # the merged input's data is the lecture's number (sample 2, feature 0 is 0.5)
-    assert H.nodes[named["x[2][0]"]]["data"] == 0.5
+    assert cells["x[2][0]"] == 0.5
     apart = collapse(G, "neuron", inputs=False)
     # the copies stay inside their neurons' boxes: no input is drawn
     assert not [n for n in apart if str(apart.nodes[n].get("name", "")).startswith("x[")]

@@ -123,11 +123,13 @@ def test_the_step_svgs_of_one_picture_are_not_counted(tmp_path):
 @pytest.mark.parametrize("flag, inputs", [((), 12), (("--merge-constants",), 12),
                                           (("--no-merge-constants",), 0)])
 def test_the_inputs_are_drawn_unless_the_copies_are_kept(tmp_path, flag, inputs):
-    """By default the 4 samples × 3 features are drawn once each, x[0][0] … x[3][2];
-    --no-merge-constants keeps micrograd's copies inside the neurons' boxes."""
+    """By default the 4 samples × 3 features are drawn once each, x[0][0] … x[3][2], as the
+    cells of one box (each cell's tooltip names its input); --no-merge-constants keeps
+    micrograd's copies inside the neurons' boxes."""
     pytest.importorskip("micrograd", reason="micrograd 0.1.0 is a test dependency")
     out = tmp_path / "course.svg"
     result = CliRunner().invoke(main, ["render", str(COURSE), *flag, "-o", str(out), "--quiet"])
     assert result.exit_code == 0, result.output
-    names = sorted({t for t in texts(out.read_text()) if re.fullmatch(r"x\[\d\]\[\d\]", t)})
+    tips = re.findall(r'id="c-[a-z]+\d+-s\d+x\d+"[^>]*><title>(x\[\d\]\[\d\]) ', out.read_text())
+    names = sorted(set(tips))
     assert len(names) == inputs and (not inputs or names[0] == "x[0][0]" and names[-1] == "x[3][2]")

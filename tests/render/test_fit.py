@@ -116,14 +116,13 @@ def test_slides_are_saved_one_file_each(tmp_path):
         d.save_slides(tmp_path / "tanh.png")
 
 
-def test_the_course_net_on_slides_goes_by_layer_with_its_inputs_inside():
-    """By neuron, with its 12 inputs beside the boxes, the lecture's net does not fit a slide;
-    by layer it does, in two slides of the picture (and one of its caption and legend, which
-    would take more than a quarter of each), once the inputs stay inside the first layer's
-    box."""
+def test_the_course_net_on_slides_goes_by_layer_with_its_inputs_as_one_box():
+    """By neuron the lecture's net does not fit a slide; by layer it does, in two slides of
+    the picture (and one of its caption and legend, which would take more than a quarter of
+    each), its 12 inputs one box x of 4 samples × 3 features before the first layer."""
     d = _drawn("course", preset="slides")
     G = d.graph
-    assert sorted(G.nodes[n]["label"] for n in G) == ["L0", "L1", "L2", "loss"]
+    assert sorted(G.nodes[n]["label"] for n in G) == ["L0", "L1", "L2", "loss", "x"]
     pictures = [p for p in d.slides() if "vg-notes" not in p.split(">", 2)[1]]
     assert len(pictures) <= 2 and all(slide_pt(p) >= 14 for p in d.slides())
 

@@ -154,10 +154,11 @@ def test_a_64_by_64_layer_is_4096_small_cells_without_text_and_reads_at_12_px(wi
 
 
 def test_a_neurons_box_keeps_its_rows_of_parameter_grads():
-    """The neuron view (the course MLP folded by neuron) has no matrix."""
+    """The neuron view (the course MLP folded by neuron) has no weight matrix (its one
+    matrix is the batch's inputs)."""
     loss, net = _run("course")
     d = vizgrad.draw(loss, model=net, collapse="neuron")
-    assert not d.scene.matrices
+    assert [m.inputs for m, _ in d.scene.matrices.values()] == [True]
     assert not any(WEIGHT.match(i) for i in _cells(d.svg()))
     assert any(rows for rows in d.scene.params.values())
 

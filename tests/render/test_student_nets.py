@@ -27,9 +27,10 @@ def _data(page: str) -> dict:
 
 @pytest.fixture(scope="module")
 def bce(tmp_path_factory):
-    """MLP(4, [6, 3, 1]) with a cross-entropy written with exp and log: its page."""
-    path = tmp_path_factory.mktemp("bce") / "bce.html"
-    result = CliRunner().invoke(main, ["render", str(MODELS / "bce.py"), "-o", str(path), "-q"])
+    """A net drawn by layer by default: the moons net, MLP(2, [8, 8, 1]) on 8 points (bce.py's
+    MLP(4, [6, 3, 1]), its inputs one box beside the neurons, now fits by neuron)."""
+    path = tmp_path_factory.mktemp("moons") / "moons.html"
+    result = CliRunner().invoke(main, ["render", str(MODELS / "moons.py"), "-o", str(path), "-q"])
     assert result.exit_code == 0, (result.output, result.exception)
     return path.read_text(encoding="utf-8")
 

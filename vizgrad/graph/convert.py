@@ -40,7 +40,7 @@ _NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order", "group"
 _GRAPH_KEYS = ("format", "root", "also", "derivatives", "backward_ran", "default_step", "steps")
 _HUGE = re.compile(r"\d{4301,}")
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_ROWS = {"outputs", "inputs", "params", "param_data"}  # rows of vizgrad.graph.collapse boxes
+_ROWS = {"outputs", "inputs", "params", "param_data", "grid"}  # rows of collapsed boxes
 _NUMERIC = {"data", "grad", "value", "local", "upstream", "amount", "before", "after"}
 
 

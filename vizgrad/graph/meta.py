@@ -171,6 +171,13 @@ def check_folded_contribution(c: Fields) -> None:
     per output shown), the samples reached (``others``), how many contributions it stands for
     (``all``), its ``terms`` per sample, and a layer's ``rule`` (the cell it states)."""
     _numbers(c, "cells")
+    _numbers(c, "grads", null=True)  # a batch's inputs: each one's grad after the step
+    if "row" in c.obj:  # … and what the marked sample's row received: [w_ij, g_i, w_ij · g_i]
+        row = Fields(c.obj["row"], f"{c.where}.row")
+        row.count("sample", required=True)
+        _numbers(row, "after", null=True)
+        for j, ts in enumerate(row.get("terms", "list")):
+            _rule_terms(ts, f"{row.where}.terms[{j}]")
     for j, x in enumerate(c.get("others", "list", required=False, default=())):
         if not (_int(x) and x >= 0):
             raise fail(f"{c.where}.others[{j}]", f"must be a sample number ≥ 0, got {show(x)}")
@@ -181,11 +188,18 @@ def check_folded_contribution(c: Fields) -> None:
     if "rule" in c.obj:
         rule = Fields(c.obj["rule"], f"{c.where}.rule")
         rule.count("cell", required=True)
-        for j, row in enumerate(rule.get("terms", "list")):  # [w_ij, g_i, w_ij · g_i]
-            if (type(row) is not list or len(row) != 3 or not _real(row[2])
-                    or not all(x is None or _real(x) for x in row[:2])):
-                raise fail(f"{rule.where}.terms[{j}]",
-                           f"must be [number or null, number or null, number], got {show(row)}")
+        _rule_terms(rule.get("terms", "list"), f"{rule.where}.terms")
+
+
+def _rule_terms(items: Any, where: str) -> None:
+    """``[[w_ij, g_i, w_ij · g_i], …]``: the terms of a vector rule (a factor may be null)."""
+    if type(items) is not list:
+        raise fail(where, f"must be a list of [w_ij, g_i, w_ij · g_i] terms, got {show(items)}")
+    for j, row in enumerate(items):
+        if (type(row) is not list or len(row) != 3 or not _real(row[2])
+                or not all(x is None or _real(x) for x in row[:2])):
+            raise fail(f"{where}[{j}]",
+                       f"must be [number or null, number or null, number], got {show(row)}")
 
 
 def check_box(f: Fields) -> None:
@@ -207,6 +221,11 @@ def check_box(f: Fields) -> None:
         f.rows("param_data", 2)
     if "cells" in obj:
         f.rows("cells", 3)
+    if "grid" in obj:  # a batch's inputs: [name, data, grad] of each
+        f.rows("grid", 3)
+    shape = f.get("shape", "list", required=False, default=[1, 1])
+    if len(shape) != 2 or not all(_int(x) and x >= 0 for x in shape):
+        raise fail(f"{f.where}.shape", f"must be [samples, features], got {show(shape)}")
     if "all" in obj:  # an output's data summed over the samples (``by_sample``: each one's)
         f.get("all", "number|null")
     _numbers(f, "by_sample", null=True)

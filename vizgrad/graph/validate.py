@@ -28,7 +28,9 @@ from ..tracing.recorder import READ_FORMATS
 __all__ = ["check_document", "KINDS", "STEP_KINDS"]
 
 #: node kinds and step kinds of the format
-KINDS = ("input", "const", "op", "output", "group", "stub")
+KINDS = ("input", "const", "op", "output", "group", "stub", "inputs")
+#: the kinds of box that hold no value of their own: a focus stub, a batch's inputs
+_VALUELESS = ("stub", "inputs")
 _TRANSFORMED = ("collapsed", "focus", "merged")  # collapse's graphs: ids of their own
 STEP_KINDS = ("inputs", "forward", "seed", "backward")
 _BOXES = ("group", "stub")
@@ -63,7 +65,7 @@ def _check_nodes(nodes: list[Any], transformed: bool) -> tuple[dict[str, int], d
         kind = f.get("kind", "str")
         if kind not in KINDS:
             raise fail(f.where, f"'kind' must be one of {', '.join(KINDS)}, got {_show(kind)}")
-        f.get("data", "number|null" if kind == "stub" else "number")
+        f.get("data", "number|null" if kind in _VALUELESS else "number")
         f.get("grad", "number|null", required=False)
         f.get("on_path", "bool", required=False)
         f.get("group", "str|null", required=False)
@@ -140,8 +142,10 @@ def _check_contributions(f: Fields, node: Any, contributions: list[Any], orders:
                                 f"function of {node!r}")
         if (target, source, slot) not in triples:
             raise fail(c.where, f"{target!r} is not operand {slot} of {source!r} (no such edge)")
-        for key in ("upstream", "amount", "after"):
-            c.get(key, "number")
+        c.get("upstream", "number")
+        c.get("amount", "number")
+        # a batch's inputs hold no grad of their own: their cells' are in ``grads``
+        c.get("after", "number|null" if "grads" in c.obj else "number")
         c.get("local", "number|null")  # null: observed with an upstream of 0
         c.get("before", "number|null")
         c.get("observed", "bool", required=False)
@@ -165,9 +169,9 @@ def _check_step(f: Fields, k: int, orders: dict[str, int], kinds: dict[str, str]
         for n in values.obj:
             if n not in orders:
                 raise fail(values.where, f"{_show(n)} is not a node")
-            values.get(n, "number|null" if kinds[n] == "stub" else "number")
+            values.get(n, "number|null" if kinds[n] in _VALUELESS else "number")
     elif kind == "forward":
-        f.get("value", "number|null" if kinds[node] == "stub" else "number")
+        f.get("value", "number|null" if kinds[node] in _VALUELESS else "number")
     elif kind == "seed":
         f.get("grad", "number")
     elif kind == "backward":

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..scene import ids
+from ..scene.matrix import read_inputs, slot
 from ..style import text as tx
 
 if TYPE_CHECKING:
     from ..scene.scene import Scene
 
-__all__ = ["find_examples", "index"]
+__all__ = ["find_examples", "index", "inputs_index"]
 
 
 def find_examples(scene: Scene, index: list[list[str]] | None = None) -> str:
@@ -43,13 +45,30 @@ def find_examples(scene: Scene, index: list[list[str]] | None = None) -> str:
     return ", ".join(dict.fromkeys(out))
 
 
+def inputs_index(G: Any) -> list[list[str]]:
+    """``[name, "", box id, cell id]`` of every input of a batch drawn in its box's matrix
+    (:mod:`vizgrad.graph.collapse.batch`): the find box marks its cell and its table row.
+
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("g0", kind="inputs", order=0, grid=[["x[0][0]", 2.0, 0.5], ["x[1][0]", 1.0, 0.1]])
+    >>> inputs_index(G)[1]
+    ['x[1][0]', '', 'g0', 'c-g0-s1x0']
+    """
+    out = []
+    for n in sorted(G, key=lambda n: G.nodes[n]["order"]):
+        m = read_inputs(G, n) if G.nodes[n].get("kind") == "inputs" else None
+        out += [[c.name, "", n, ids.cell(n, slot(c))] for c in (m.cells if m else ())]
+    return out
+
+
 def index(base: Any, collapsed: Any, opens: Any = ()) -> list[list[str]]:
     """What the find box searches: ``[name, group path or "", node id]`` of every value
     inside a group of ``collapsed`` (``base`` is the graph it was collapsed from); the path
     is the innermost group in ``opens`` (the paths with a view) holding the value, else the
-    box's own."""
+    box's own; then each input of a batch (:func:`inputs_index`)."""
     opens = set(opens)
-    out = []
+    out = inputs_index(collapsed)
     for b in sorted(collapsed, key=lambda n: collapsed.nodes[n]["order"]):
         a = collapsed.nodes[b]
         if a.get("kind") != "group" or not a.get("group"):

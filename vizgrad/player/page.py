@@ -35,6 +35,7 @@ from ..scene.groups import sample_choices
 from .bundle import bundle
 from .views import (MAX_VIEWS, VIEW_BUDGET, find_examples, index, plan, positions, shown,
                      table_rows, views)
+from .finding import inputs_index
 from ..style.theme import robust_scale
 from ..write.playback import pack, playback, scene_svg
 from ..scene.pacing import pace
@@ -297,7 +298,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
                else parts["words"]["step"].format(k=first, n=last))
     data = {"playback": parts["playback"], "rows": parts["rows"], "ids": parts["ids"],
             "words": parts["words"], "prefix": _PREFIX, "from": parts["from"],
-            "boxes": parts["boxes"], "views": [], "index": [], "left_out": [],
+            "boxes": parts["boxes"], "views": [], "index": inputs_index(G), "left_out": [],
             "last": last,
             "samples": sample_choices(scene)}
     if opened is not None:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..style import text as tx
 from ..scene import ids
-from ..scene.cells import full_text, is_row, short_names
+from ..scene.cells import GradRows, full_text, is_row, short_names
 from ..scene.groups import box_name, ordered_params
 from ..style.verdicts import terms_text
 from ..scene.frames import step_map
@@ -88,6 +88,21 @@ def _params(scene: Scene, source: Any, n: str, done: int | None) -> list[dict[st
     return out
 
 
+def _inputs(scene: Scene, n: str) -> list[dict[str, Any]]:
+    """A batch's inputs as table rows: name, data, final grad (the sum of what each step
+    added), the position from which that grad is final (its last step's)."""
+    grads = GradRows(scene.facts, scene.order, "grads")
+    steps, rows = grads.steps.get(n, []), grads.rows.get(n, [])
+    how = scene.word("player.input_of")
+    out = []
+    for j, (name, data, grad) in enumerate(scene.facts.nodes[n].get("grid") or ()):
+        last = [k for k, row, before in zip(steps, rows, [None, *rows])
+                if before is None or row[j] != before[j]]
+        out.append({"name": str(name), "data": scene.num(data), "grad": scene.num(grad),
+                    "how": how, "done": last[-1] if last else scene.last + 1})
+    return out
+
+
 def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
     """:func:`~vizgrad.write.playback.node_table` with each group's path and
     parameter rows, and the texts a row shows where its box has none (a constant has no
@@ -115,6 +130,10 @@ def table_rows(scene: Scene, source: Any = None) -> list[dict[str, Any]]:
                                   inputs=", ".join(tx.name(G, p) for p in ins) or "—")
             r["params"] = _params(scene, source, n, scene.params_done.get(n))
             r["path"] = str(G.nodes[n].get("group") or r["name"])
+        elif scene.kind(n) == "inputs":  # a batch's inputs: a row each, as parameters have
+            r["data"] = r["grad"] = ""
+            r["how"] = scene.word("player.inputs.how")
+            r["params"] = _inputs(scene, n)
         elif opened and scene.kind(n) == "input" and str(G.nodes[n].get("group") or "") in opened:
             r["how"] = scene.word("player.param", path=str(G.nodes[n]["group"]))
     return rows

@@ -71,6 +71,7 @@ def _texts(scene: Plan, reading: Reading, k: int | None) -> list[str]:
         parts = [f"∂{root}/∂{tx.name(G, n)} = {scene.num(st.grad.get(n))}"
                  + (" ⚠" if n in wrong else "") for n in ins[:6]]
         grads = ["   ".join(parts) + (" …" if len(ins) > 6 else "")] if parts else []
+        grads += _grid_final(scene, root)
         head = scene.word("caption.final_wrong") if wrong else tx.caption(G, None, scene.lang)
         return [head, *grads, *_final_notes(scene, root, wrong, check), *notes]
     return [tx.caption(G, k, scene.lang),
@@ -78,6 +79,19 @@ def _texts(scene: Plan, reading: Reading, k: int | None) -> list[str]:
                            order=lambda n: reading.get(n, (0.0, 0.0))),
             *params_line(G, k, scene, scene.params, scene.params_done), *_radd(scene, k),
             *notes]
+
+
+def _grid_final(scene: Plan, root: str) -> list[str]:
+    """The final view's line on a batch's inputs: the marked sample's gradients."""
+    out = []
+    for n in scene.order:
+        m = scene.matrices.get(n, (None,))[0]
+        if scene.kind(n) == "inputs" and m is not None and m.sample in m.neurons:
+            row = [c for c in m.cells if c.row == m.neurons.index(m.sample)]
+            out.append(scene.word("final.inputs", root=root, s=m.sample,
+                                  values=", ".join(scene.num(c.grad) for c in row),
+                                  sample=scene.word("chain.sample", s=m.sample)))
+    return out
 
 
 def _radd(scene: Plan, k: int) -> list[str]:
@@ -160,6 +174,8 @@ def legend_texts(scene: Plan) -> list[str]:
     else:
         lines = [scene.word("legend.edge_amount" if scene.collapsed else "legend.edge"),
                  *([scene.word("legend.inputs")] if scene.inrows else []),
+                 *([scene.word("legend.grid")] if any(m.inputs for m, _ in
+                                                      scene.matrices.values()) else []),
                  scene.word("legend.arrows"),
                  scene.word("legend.fill", scale=scene.num(scene.scale)) + " · "
                  + scene.word("legend.unreached")]
@@ -167,7 +183,7 @@ def legend_texts(scene: Plan) -> list[str]:
         lines.append(scene.word("legend.offpath"))
     if any(c.get("observed") for c in scene.contributions.by_edge.values()):
         lines.append(scene.word("legend.observed"))
-    if scene.collapsed and any(c.get("count", 1) > 1
+    if scene.collapsed and any(c.get("count", 1) > 1 and c.get("grads") is None
                                for c in scene.contributions.by_edge.values()):
         lines.append(scene.word("legend.sum"))
     final = scene.contributions.final

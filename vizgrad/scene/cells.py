@@ -64,18 +64,19 @@ def short_names(G: Any, n: str) -> list[str]:
 
 class GradRows:
     """For each box of ``order`` that shows a row (:func:`is_row`), its cells' grads after
-    every step that sent it a contribution, read once from the steps of ``G``."""
+    every step that sent it a contribution, read once from the steps of ``G``; with
+    ``key="grads"``, each batch's inputs' grads (:mod:`vizgrad.graph.collapse.batch`)."""
 
-    def __init__(self, G: Any, order: Any) -> None:
+    def __init__(self, G: Any, order: Any, key: str = "cells") -> None:
         self.steps: dict[str, list[int]] = {}
         self.rows: dict[str, list[list[float]]] = {}
-        rows = {n for n in order if is_row(G, n)}
+        rows = {n for n in order if key != "cells" or is_row(G, n)}
         for s in G.graph["steps"]:
             for c in s.get("contributions", ()):
                 t = c["target"]
-                if t in rows and c.get("cells") is not None:
+                if t in rows and c.get(key) is not None:
                     self.steps.setdefault(t, []).append(s["index"])
-                    self.rows.setdefault(t, []).append(list(c["cells"]))
+                    self.rows.setdefault(t, []).append(list(c[key]))
 
     def at(self, n: str, k: int | None) -> list[float] | None:
         """The row of grads box ``n`` shows after step ``k`` (``None``: the final view);

@@ -105,6 +105,11 @@ def box_sizes(G: Any, order: Any, s: Settings, params: Mapping[str, Any],
         if kind(G, n) in ("const", "stub"):
             out[n] = (width(name, f * 0.9) + f, line + f * 0.4)
             continue
+        if kind(G, n) == "inputs" and n in matrices:  # its name, then its matrix
+            grid = matrices[n][1]
+            out[n] = (max(width(name, f, True), grid.width) + f * 1.2,
+                      line + grid.height + f * 0.6)
+            continue
         rows = params.get(n, ())
         labels = row_labels(G, n, s.word)  # a layer's sums, a net's sample
         inner = max(width(v, f) for v in vals) + f * 0.8 + max(width(w, ROW * f) for w in labels)

@@ -41,8 +41,9 @@ LARGE = 100
 
 
 def box_name(G: Any, n: str, word: Word) -> str:
-    """The title of box ``n`` of ``G``: a value's name, ``L0/N2 · 8 values``, or
-    ``… 37 more`` (``word``: the picture's :meth:`~vizgrad.scene.parts.Settings.word`)."""
+    """The title of box ``n`` of ``G``: a value's name, ``L0/N2 · 8 values``, ``… 37 more``,
+    or ``inputs · 6 samples × 3 features`` (``word``: the picture's
+    :meth:`~vizgrad.scene.parts.Settings.word`)."""
     a = G.nodes[n]
     kind = a.get("kind")
     if kind == "group":
@@ -50,6 +51,10 @@ def box_name(G: Any, n: str, word: Word) -> str:
         return f"{tx.name(G, n)} · {word('box.group', size=size)}"
     if kind == "stub" and isinstance(a.get("hidden"), int):
         return word("box.stub", n=f"{a['hidden']:,}")
+    if kind == "inputs" and a.get("shape"):  # a batch's inputs: samples × features
+        samples, features = a["shape"]
+        return word("box.inputs_one" if features == 1 else "box.inputs",
+                    samples=f"{samples:,}", features=f"{features:,}")
     if a.get("short"):  # inside an opened group's frame: its name there
         return str(a["short"])
     return tx.name(G, n)

@@ -42,7 +42,7 @@ class Looks:
     """
 
     __slots__ = ("plan", "captions_drawn", "caption_rows", "legend", "contrib", "made",
-                 "scale", "wrong", "rows", "_edges_of")
+                 "scale", "wrong", "rows", "grids", "_edges_of")
 
     def __init__(self, plan: Plan, captions: Mapping[int | None, tuple[str, ...]],
                  caption_rows: int, legend: tuple[str, ...]) -> None:
@@ -61,6 +61,8 @@ class Looks:
         put(self, "scale", plan.scale)
         #: a layer's row of grads, one per neuron, after each step that reached it
         put(self, "rows", GradRows(plan.facts, plan.order))
+        #: a batch's inputs' grads, one per input, after each step that reached them
+        put(self, "grids", GradRows(plan.facts, plan.order, "grads"))
         final = plan.contributions.final
         #: the inputs whose final gradient disagrees with its central difference
         put(self, "wrong", frozenset(w[0] for w in final["wrong"]) if final is not None
@@ -147,6 +149,14 @@ class Looks:
         if kind in ("const", "stub"):
             box["dash"] = "4 3" if kind == "stub" else ""
             out[ids.text(n, "name")] = {"text": name, "fill": th.muted}
+            return out
+        if kind == "inputs" and n in s.matrices:  # a batch's inputs: each cell its own
+            box.update(dash="", stroke=th.active if active else th.border)
+            out[ids.text(n, "name")] = {"text": name, "fill": th.text, "bold": _ON}
+            out[ids.sep(n)] = {"stroke": th.border, "sw": "0.8", "dash": ""}
+            grads = self.grids.at(n, None if ctx["final"] else st.step)
+            out.update(matrix_looks(s, n, *s.matrices[n], True, False, on_path,
+                                    lambda g: grad_color(g, self.scale, th), grads))
             return out
         grad = st.grad.get(n)
         reached = grad is not None

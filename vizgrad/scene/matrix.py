@@ -26,18 +26,20 @@ line under the matrix says how many more there are (the player's table lists eve
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import ids
+from ..graph.collapse.batch import KIND as GRID
+from ..graph.collapse.batch import at
 from ..style.metrics import width
 
 if TYPE_CHECKING:
     from .parts import Settings
 
 __all__ = ["BIAS", "MAX_SIDE", "PRINT_ROWS", "PRINT_WIDTH", "Cell", "Grid", "Matrix",
-           "grid", "head_text", "foot_text", "matrices", "matrix_looks", "read_matrix", "slot",
-           "tip"]
+           "grid", "head_text", "heads", "foot_text", "matrices", "matrix_looks", "read_inputs",
+           "read_matrix", "slot", "tip"]
 
 #: the most neurons (rows) and inputs (columns) a box draws; past it, a line says how
 #: many more there are (64 × 64 = 4,096 cells still draw as small rectangles)
@@ -61,6 +63,8 @@ class Cell:
     col: int
     data: float | None
     grad: float | None
+    #: the slot's letter: ``w`` a parameter, ``s`` an input of a batch (row: its sample)
+    of: str = "w"
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,11 @@ class Matrix:
     cells: tuple[Cell, ...]
     more_rows: int = 0
     more_cols: int = 0
+    #: a batch's inputs (samples × features, no biases): the sample whose row is marked,
+    #: and each cell's place in the box's ``grid`` (its grads in a step's ``grads``)
+    inputs: bool = False
+    sample: int | None = None
+    spots: tuple[int, ...] = ()
 
 
 def read_matrix(G: Any, n: str) -> Matrix | None:
@@ -105,19 +114,60 @@ def read_matrix(G: Any, n: str) -> Matrix | None:
                   len(neurons) - len(shown), max(0, inputs - MAX_SIDE))
 
 
+def read_inputs(G: Any, n: str) -> Matrix | None:
+    """Box ``n``'s inputs (a batch's, :mod:`vizgrad.graph.collapse.batch`) as a matrix: a row
+    per sample, a column per feature; None for any other box.
+
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("g0", kind="inputs", sample=1, grid=[["x[0][0]", 2.0, 0.5],
+    ...     ["x[0][1]", 3.0, None], ["x[1][0]", -1.0, 0.25], ["x[1][1]", 0.5, 1.0]])
+    >>> m = read_inputs(G, "g0")
+    >>> m.rows, m.cols, m.sample, [slot(c) for c in m.cells][-1], m.cells[2].data
+    (2, 2, 1, 's1x1', -1.0)
+    """
+    a = G.nodes[n]
+    grid = a.get("grid") or ()
+    if a.get("kind") != GRID or not grid:
+        return None
+    found = [(p, k, str(name), d, g) for k, (name, d, g) in enumerate(grid)
+             if (p := at(name)) is not None]
+    samples = sorted({s for (s, _), *_ in found})
+    features = 1 + max((i for (_, i), *_ in found), default=-1)
+    shown = samples[:MAX_SIDE]
+    row = {s: r for r, s in enumerate(shown)}
+    keep = [(row[s], i, k, name, d, g) for (s, i), k, name, d, g in found
+            if s in row and i < MAX_SIDE]
+    sample = a.get("sample")
+    return Matrix(tuple(shown), len(shown), min(features, MAX_SIDE),
+                  tuple(Cell(name, r, i, d, g, "s") for r, i, _, name, d, g in keep),
+                  len(samples) - len(shown), max(0, features - MAX_SIDE), True,
+                  sample if isinstance(sample, int) else None, tuple(k for *_, k, _, _, _ in keep))
+
+
 def matrices(G: Any, order: Any, s: Settings, size: float) -> dict[str, tuple[Matrix, Grid]]:
-    """Every layer box of ``order`` with its matrix and grid (texts ``size`` points)."""
+    """Every layer box of ``order`` with its matrix and grid (texts ``size`` points), and
+    the box of a batch's inputs with its."""
     out = {}
     for n in order:
-        m = read_matrix(G, n)
+        m = read_matrix(G, n) or read_inputs(G, n)
         if m is not None:
             out[n] = (m, grid(s, m, size))
     return out
 
 
 def slot(c: Cell) -> str:
-    """The id slot of a parameter's cell: ``w3x1`` (neuron row 3, input 1), ``b3``."""
-    return f"b{c.row}" if c.col == BIAS else f"w{c.row}x{c.col}"
+    """The id slot of a parameter's cell: ``w3x1`` (neuron row 3, input 1), ``b3``; of an
+    input's: ``s3x1`` (sample row 3, feature 1)."""
+    return f"b{c.row}" if c.col == BIAS else f"{c.of}{c.row}x{c.col}"
+
+
+def heads(m: Matrix) -> tuple[list[str], list[str]]:
+    """The names over a matrix's columns (``∂w0 … ∂b``; an input's feature ``[0] …``) and
+    before its rows (``N0 …``; an input's sample ``x[0] …``)."""
+    if m.inputs:
+        return [f"[{i}]" for i in range(m.cols)], [f"x[{s}]" for s in m.neurons]
+    return [f"∂w{i}" for i in range(m.cols)] + ["∂b"], [f"N{j}" for j in m.neurons]
 
 
 def tip(c: Cell, num: Callable[[float | None], str], done: bool = True) -> str:
@@ -144,6 +194,8 @@ class Grid:
 
 def head_text(m: Matrix) -> str:
     """The line over a matrix too small to print: what its cells are, and its shape."""
+    if m.inputs:
+        return f"x {m.rows + m.more_rows} × {m.cols + m.more_cols}"
     return f"∂W {m.rows + m.more_rows} × {m.cols + m.more_cols} · ∂b"
 
 
@@ -151,7 +203,8 @@ def foot_text(m: Matrix, scene: Settings) -> str:
     """The line under a matrix cut at :data:`MAX_SIDE`: how many more there are."""
     if not (m.more_rows or m.more_cols):
         return ""
-    return scene.word("box.matrix_more", rows=f"{m.more_rows:,}", cols=f"{m.more_cols:,}")
+    return scene.word("box.inputs_more" if m.inputs else "box.matrix_more",
+                      rows=f"{m.more_rows:,}", cols=f"{m.more_cols:,}")
 
 
 def grid(scene: Settings, m: Matrix, size: float) -> Grid:
@@ -160,43 +213,59 @@ def grid(scene: Settings, m: Matrix, size: float) -> Grid:
     :data:`PRINT_WIDTH`), else small squares sized to the matrix (each at least 3 points)."""
     f = scene.preset.font
     line = 1.3 * f
-    texts = [scene.num(c.grad) for c in m.cells] + [f"∂w{m.cols - 1}", "∂b"]
+    cols, rows = heads(m)
+    texts = [scene.num(c.data if m.inputs else c.grad) for c in m.cells] + cols
     cell_w = max(width(t, size) for t in texts) + 0.5 * f
-    label_w = max(width(f"N{j}", size) for j in m.neurons) + 0.5 * f
-    across = label_w + (m.cols + 1) * cell_w + 0.3 * f
+    label_w = max(width(r, size) for r in rows) + 0.5 * f
+    across = label_w + len(cols) * cell_w + (0 if m.inputs else 0.3 * f)
     foot = foot_text(m, scene)
     foot_h = line if foot else 0.0
     if m.rows <= PRINT_ROWS and across <= PRINT_WIDTH * f:
         return Grid(True, cell_w, line, label_w, 0.3 * f, line, foot_h,
                     across, line + m.rows * line + foot_h)
-    side = max(3.0, min(0.9 * f, 24 * f / max(m.rows, m.cols + 1)))
+    side = max(3.0, min(0.9 * f, 24 * f / max(m.rows, len(cols))))
     gap = max(side, 0.3 * f)
-    w = max((m.cols + 1) * side + gap, width(head_text(m), size), width(foot, size))
+    w = max(len(cols) * side + (0 if m.inputs else gap), width(head_text(m), size),
+            width(foot, size))
     return Grid(False, side, side, 0.0, gap, line, foot_h, w, line + m.rows * side + foot_h)
 
 
 def matrix_looks(scene: Settings, n: str, m: Matrix, g: Grid, done: bool, bold: bool,
-                 on_path: bool, color: Callable[[float | None], str]) -> dict[str, dict[str, str]]:
+                 on_path: bool, color: Callable[[float | None], str],
+                 grads: list[float | None] | None = None) -> dict[str, dict[str, str]]:
     """What the matrix shows: each cell filled by its grad once ``done`` (hatched before),
-    with its tooltip; the printed grads; the head and row names."""
+    with its tooltip; the printed grads; the head and row names. A batch's inputs print
+    their data, and each cell is filled by its input's grad after the step, ``grads`` (in
+    the box's ``grid`` order; ``None``: none has arrived); the marked sample's row is
+    outlined."""
     th = scene.theme
     out: dict[str, dict[str, str]] = {}
+    cols, rows = heads(m)
     if g.printed:
-        for i in range(m.cols):
-            out[ids.text(n, f"mh{i}")] = {"text": f"∂w{i}", "fill": th.muted}
-        out[ids.text(n, "mhb")] = {"text": "∂b", "fill": th.muted}
-        for row, j in enumerate(m.neurons):
-            out[ids.text(n, f"mr{row}")] = {"text": f"N{j}", "fill": th.muted}
+        for i, text in enumerate(cols):
+            key = "mhb" if not m.inputs and i == m.cols else f"mh{i}"
+            out[ids.text(n, key)] = {"text": text, "fill": th.muted}
+        for row, text in enumerate(rows):
+            out[ids.text(n, f"mr{row}")] = {"text": text, "fill": th.muted}
     else:
         out[ids.text(n, "mh")] = {"text": head_text(m), "fill": th.muted}
     if g.foot_h:
         out[ids.text(n, "mf")] = {"text": foot_text(m, scene), "fill": th.muted}
-    for c in m.cells:
-        shown = c.grad if done else None
+    for k, c in enumerate(m.cells):
+        if m.inputs:
+            shown = None if grads is None else grads[m.spots[k]]
+            arrived = shown is not None
+        else:
+            shown, arrived = (c.grad if done else None), done
         out[ids.cell(n, slot(c))] = {
-            "fill": color(shown if on_path else None), "hatch": "" if done else "1",
-            "stroke": "none", "sw": "0", "dash": "", "title": tip(c, scene.num, done)}
+            "fill": color(shown if on_path else None), "hatch": "" if arrived else "1",
+            "stroke": "none", "sw": "0", "dash": "",
+            "title": tip(replace(c, grad=shown), scene.num)}
         if g.printed:
-            out[ids.text(n, slot(c))] = {"text": scene.num(shown), "fill": th.text,
-                                        "bold": "1" if bold else ""}
+            out[ids.text(n, slot(c))] = {
+                "text": scene.num(c.data if m.inputs else shown), "fill": th.text,
+                "bold": "1" if bold and not m.inputs else ""}
+    if m.inputs and m.sample in m.neurons:
+        out[ids.cell(n, "sel")] = {"fill": "none", "hatch": "", "stroke": th.active, "sw": "2",
+                                  "dash": ""}
     return out

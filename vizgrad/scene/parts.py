@@ -65,8 +65,9 @@ def settings(*, preset: str | Preset = "docs", theme: str | Theme = "light",
 
 
 def kind(G: Any, n: str) -> str:
-    """What node ``n`` of ``G`` is drawn as: input, const, op, output, group or stub."""
+    """What node ``n`` of ``G`` is drawn as: input, const, op, output, group, stub or inputs
+    (a batch's inputs, :mod:`vizgrad.graph.collapse.batch`)."""
     k = G.nodes[n].get("kind")
-    if k in ("input", "const", "op", "output", "group", "stub"):
+    if k in ("input", "const", "op", "output", "group", "stub", "inputs"):
         return str(k)
     return "op" if G.in_degree(n) else "input"

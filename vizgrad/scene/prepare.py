@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..graph.lite import LiteGraph
-from ..graph.collapse import AUTO_NODES, fold_outside, group_depth, transform_step
+from ..graph.collapse import AUTO_NODES, batch_inputs, fold_outside, group_depth, transform_step
 from ..graph.collapse import prepare as shrink_graph
 from ..exceptions import GraphTooLargeError, LayoutTimeoutError
 from ..graph.convert import as_graph, lite_or_networkx
@@ -224,8 +224,10 @@ def _coarser(p: Prepared, scene: Any, options: Options, ends: float) -> tuple[Pr
     depth = group_depth(p.source)
     now = (p.graph.graph.get("collapsed") or {}).get("level", depth + 1)
     now = {"layer": 1, "neuron": 2}.get(now, now) if isinstance(now, str) else now
-    # a coarser level did not fit the inputs beside the boxes either: they stay inside
-    keep = options.replace(merge_constants=False) if options.merge_constants is None else options
+    # a coarser level did not fit the inputs beside the boxes either: they stay inside, but
+    # a batch's, which are one box of samples × features (graph.collapse.batch)
+    keep = options.replace(merge_constants=False) if options.merge_constants is None and \
+        not batch_inputs(p.source) else options
     for level in range(min(depth, int(now) - 1), 0, -1):
         q = prepare(fold_outside(p.source), keep.replace(collapse=level, model=None))
         # chosen automatically, from the folded source and with the inputs as ``keep`` says:

@@ -216,8 +216,9 @@ def _matrix(add: Any, preset: Preset, n: str, m: Matrix, g: Grid, x: float, y: f
         for i in range(m.cols):
             add(Shape(ids.text(n, f"mh{i}"), "text", (_r(x0 + (i + 0.5) * g.cell_w), mid),
                       "vg-row-label", size, False, "middle"))
-        add(Shape(ids.text(n, "mhb"), "text", (_r(bias_x + g.cell_w / 2), mid),
-                  "vg-row-label", size, False, "middle"))
+        if not m.inputs:
+            add(Shape(ids.text(n, "mhb"), "text", (_r(bias_x + g.cell_w / 2), mid),
+                      "vg-row-label", size, False, "middle"))
         for row in range(m.rows):
             add(Shape(ids.text(n, f"mr{row}"), "text",
                       (_r(left + 0.2 * preset.font),
@@ -233,6 +234,10 @@ def _matrix(add: Any, preset: Preset, n: str, m: Matrix, g: Grid, x: float, y: f
         if g.printed:
             add(Shape(ids.text(n, slot(c)), "text", (_r(cx + g.cell_w / 2),
                       _baseline(cy + g.cell_h / 2, size)), "vg-grad", size, False, "middle"))
+    if m.inputs and m.sample in m.neurons:  # the marked sample's row, outlined
+        add(Shape(ids.cell(n, "sel"), "rect", (_r(x0), _r(top + m.neurons.index(m.sample)
+                                                         * g.cell_h), _r(m.cols * g.cell_w),
+                                                _r(g.cell_h), 0.0), "vg-grad-cell"))
     if g.foot_h:
         add(Shape(ids.text(n, "mf"), "text", (_r(left), _baseline(y + g.height - g.foot_h / 2,
                                                                   size)), "vg-row-label", size))
@@ -263,6 +268,13 @@ def place_nodes(G: Any, order: Any, preset: Preset, params: Mapping[str, Any],
             continue
         top = y + 0.3 * f
         add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
+        if kind == "inputs" and n in matrices:  # a batch's inputs: a cell each
+            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, f)),
+                      "vg-name", f, True, "middle"))
+            add(Shape(ids.sep(n), "path", ((_r(x), _r(top + line)),) * 2
+                      + ((_r(x + w), _r(top + line)),) * 2, "vg-rule-line"))
+            _matrix(add, preset, n, *matrices[n], x, top + line + 0.15 * f, w)
+            continue
         box_params = params.get(n, ())
         ins = inrows.get(n, ())
         rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom

@@ -32,6 +32,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..columns import distinct, in_order, namer
+from .batch import batch_inputs, box_attrs
 from .contract import contract
 from .fold import FOLD_MIN, OUTSIDE, fold_outside
 from .merge import (MAX_INPUTS, depth_of, finish, group_key, merge_constants,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 __all__ = ["AUTO_BOXES", "AUTO_NODES", "FOLD_MIN", "LEVELS", "MAX_INPUTS", "OUTSIDE",
-           "auto_collapse",
+           "INPUTS_BOX", "auto_collapse", "batch_inputs",
            "collapse", "focus", "fold_outside", "group_depth", "map_step", "merge_constants",
            "merge_inputs", "prepare", "transform_step"]
 
@@ -62,6 +63,8 @@ def group_depth(G: Any) -> int:
 
 
 _LOOSE = "\0loose"  # a node in no box at ``depth``: in a run, if any
+#: the id of the box of a batch's inputs (:mod:`.batch`)
+INPUTS_BOX = "in0"
 
 
 def _box_path(g: Any, depth: int, expand: frozenset[str]) -> str | None:
@@ -78,16 +81,22 @@ def _box_path(g: Any, depth: int, expand: frozenset[str]) -> str | None:
 
 
 def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
-           expand: frozenset[str] = frozenset()) -> tuple[dict[str, str], dict[str, Any]]:
+           expand: frozenset[str] = frozenset(), inputs: Any = ()
+           ) -> tuple[dict[str, str], dict[str, Any]]:
     """Nodes grouped at ``depth`` into boxes ``g0, g1 …`` (in order of first member), but
     for the groups in ``expand``; with ``runs``, the other nodes but the root go into that
-    many runs of the topological order."""
+    many runs of the topological order; ``inputs`` (a batch's, :func:`.batch.batch_inputs`)
+    go into one box of their own."""
     box_of: dict[str, str] = {}
     boxes: dict[str, dict[str, Any]] = {}
     ids: dict[str, str] = {}  # group path → its box
     loose = []
     kinds: dict[Any, str | None] = {}  # group path → its box's path, _LOOSE, or None (apart)
+    data_in = set(inputs)
     for n, g in in_order(G, "group"):
+        if n in data_in:  # the batch's data: one box, wherever micrograd wrapped its copies
+            box_of[n] = INPUTS_BOX
+            continue
         if g not in kinds:
             kinds[g] = _box_path(g, depth, expand)
         path = kinds[g]
@@ -99,6 +108,8 @@ def _boxes(G: Any, depth: int, runs: int | None = None, root_apart: bool = True,
                 b = ids[path] = f"g{len(boxes)}"
                 boxes[b] = {"label": path, "kind": "group", "op": "group", "group": path}
             box_of[n] = b
+    if data_in:  # the same id at every level and with any group opened
+        boxes[INPUTS_BOX] = box_attrs()
     if runs is None:
         loose = []
     elif root_apart:
@@ -137,7 +148,9 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
         sample: of a net run on several samples (:mod:`vizgrad.graph.samples`), the one
             whose values the boxes show (``"all"``: their sum); grads are always totals.
         inputs: draw a net's inputs once per sample and feature (:func:`merge_inputs`),
-            so that the first layer's boxes have their inputs; False keeps the copies.
+            so that the first layer's boxes have their inputs; False keeps the copies
+            inside the boxes that wrap them. A batch's inputs, merged or not, are one box
+            of samples × features (:mod:`.batch`).
 
     >>> import vizgrad
     >>> G = vizgrad.examples.graph("mlp")
@@ -155,7 +168,8 @@ def collapse(x: Any, level: str | int, *, steps: str = "merge",
         raise OptionError(f"expand must be a list of group paths, got {expand!r}")
     values = G.number_of_nodes()
     G = merge_inputs(G) if inputs else G  # same steps, fewer nodes
-    box_of, boxes = _boxes(G, depth, expand=frozenset(expand))
+    box_of, boxes = _boxes(G, depth, expand=frozenset(expand),
+                           inputs=batch_inputs(G) if inputs else ())
     chosen = pick(G, sample)
     H = finish(G, contract(G, box_of, boxes, steps=mode, pick=chosen), "collapsed",
                 {"level": level, "steps": mode, **_sample_info(chosen, sample)})

@@ -14,7 +14,10 @@ from typing import Any
 
 from ..columns import edge_lists, getter
 
-__all__ = ["Boxes", "exact_sum"]
+#: the kind of the box of a batch's inputs (:mod:`vizgrad.graph.collapse.batch`)
+GRID = "inputs"
+
+__all__ = ["GRID", "Boxes", "exact_sum"]
 
 
 def exact_sum(xs: list[float]) -> float:
@@ -70,6 +73,10 @@ class Boxes:
         self.valueless = {b for b, a in boxes.items() if a.get("kind") == "stub"}
         #: the boxes of a group (a neuron, a layer): they show their output Values, per sample
         self.groups = {b for b, a in boxes.items() if a.get("kind", "group") == "group"}
+        #: the box of a batch's inputs (:mod:`.batch`): a cell per input, no value of its own
+        self.grids = {b for b, a in boxes.items() if a.get("kind") == GRID}
+        #: each such box's inputs' names and members, once read (``contract``)
+        self.cells: dict[str, Any] = {}
 
     def of(self, n: str) -> str:
         return self.box_of.get(n, n)
@@ -90,6 +97,8 @@ class Boxes:
         """The box's value: its ``data`` if given, else its shown outputs' sum (a focus stub
         among them holds no value and adds nothing; ``None`` when none holds one)."""
         given = self.attrs[b].get("data")
+        if b in self.grids:  # a batch's inputs: each its own, never added up
+            return None
         if given is not None:
             return given  # type: ignore[no-any-return]
         data = getter(self.G, "data")
@@ -99,7 +108,7 @@ class Boxes:
     def sample_attrs(self, b: str) -> dict[str, Any]:
         """``sample``: the one sample the box's value is of; ``samples``: how many samples
         its value adds up (only when more than one); ``adds``: how many outputs."""
-        if self.pick is None or self.attrs[b].get("data") is not None:
+        if self.pick is None or self.attrs[b].get("data") is not None or b in self.grids:
             return {}
         of, shown = self.pick[0], self.shown_outputs(b)
         seen = {of[o] for o in shown if o in of}

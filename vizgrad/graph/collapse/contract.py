@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 from .boxes import Boxes as _Boxes
 from .boxes import exact_sum as _sum
-from .cells import add_cell, box_cells, param_terms, per_sample, start_cells
+from .batch import cells_of, grid_attrs, grid_step
+from .cells import add_cell, box_cells, param_terms, per_sample, start_cells, upstream_of
 from ..columns import getter, member_steps, namer
 from ...tracing.records import contributions_of, heads_of, totals_of
 
@@ -135,6 +136,10 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
                     exact[(P, key)] = outs[0]  # the output's own totals, exactly
                 if P in bx.groups:  # a group's outputs: the selected sample's own
                     start_cells(rec, bx.shown_outputs(P), vis)
+                elif P in bx.grids:  # a batch's inputs: what each received
+                    rec["_grid"] = {}
+            if "_grid" in rec:
+                rec["_grid"].setdefault(t, []).append([local, upstream_of(local, amount), amount])
             if "_sel" in rec:
                 add_cell(rec, t, local, amount)
             rec["amount"].append(amount)
@@ -152,6 +157,11 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
         amounts, locals_ = rec["amount"], rec["local"]
         rec["count"] = len(amounts)
         of = rec.pop("of")
+        got = rec.pop("_grid", None)
+        if got is not None:  # a batch's inputs: each cell's own grad, never their sum
+            grid_step(rec, got, vis, *_grid_cells(bx, P), _selected(bx))
+            out.append(rec)
+            continue
         sel = rec.pop("_sel", None)
         if sel is not None:
             rec["_of"] = of  # a box's outputs: what the selected sample's Values received
@@ -175,6 +185,19 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
             rec["after"] = bx.shown[P] = float(after)
         out.append(rec)
     return upstream, out
+
+
+def _grid_cells(bx: _Boxes, b: str) -> tuple[list[str], list[list[str]]]:
+    """The names of the inputs in box ``b`` and each one's members, read once."""
+    got = bx.cells.get(b)
+    if got is None:
+        got = bx.cells[b] = cells_of(bx.G, bx.members[b])
+    return got  # type: ignore[no-any-return]
+
+
+def _selected(bx: _Boxes) -> int | None:
+    """The sample whose values the boxes show (``None``: all, or a graph of one)."""
+    return bx.pick[1] if bx.pick is not None else None
 
 
 def _heads(steps: Any) -> Any:
@@ -360,6 +383,7 @@ def contract(G: Any, box_of: dict[str, str], boxes: dict[str, dict[str, Any]], *
             "params": [[str(label(m)), grad(m)] for m in leaves if label(m)],
             "param_data": [[str(label(m)), data(m)] for m in leaves if label(m)],
             **box_cells(bx, c, named, data, grad, terms),
+            **(grid_attrs(G, ms, _selected(bx)) if c in bx.grids else {}),
         })
     for (P, N, key), n in sorted(count.items(), key=lambda e: (H.nodes[e[0][1]]["order"],
                                                                e[0][2])):

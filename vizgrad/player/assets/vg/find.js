@@ -22,7 +22,7 @@ export function attach(box, out, page) {
       var path = first.boxOf[id];
       entries.push(path ? { name: path, box: path } : { name: tr.querySelector("th").textContent, id: id });
     });
-    page.index.forEach(function (e) { entries.push({ name: e[0], path: e[1], id: e[2] }); });
+    page.index.forEach(function (e) { entries.push({ name: e[0], path: e[1], id: e[2], cell: e[3] }); });
     return entries;
   }
 
@@ -90,9 +90,9 @@ export function attach(box, out, page) {
       markShape(boxId(closed));
       markRow(m.box ? page.rows()[closed] : paramRow(closed, m.name) || page.rows()[closed]);
       if (!m.box) { note = fill(page.words.find_closed, { name: m.name, path: path }); }
-    } else {
-      markShape(boxId(m.id));
-      markRow(page.rows()[m.id]);
+    } else {  // a value, or an input of a batch: its cell and its row under its box's
+      markShape(m.cell || boxId(m.id));
+      markRow((m.cell && paramRow(m.id, m.name)) || page.rows()[m.id]);
     }
     out.textContent = note;
   }
@@ -109,7 +109,7 @@ export function attach(box, out, page) {
     allEntries().forEach(function (e, order) {
       var name = e.name.toLowerCase();
       var where = name.indexOf(q);
-      var key = (e.box || e.path || "") + "|" + (e.id || "");
+      var key = (e.box || e.path || "") + "|" + (e.id || "") + "|" + (e.cell || "");
       if (where < 0 || seen[key]) { return; }
       seen[key] = true;
       matches.push({ e: e, rank: name === q ? 0 : where === 0 ? 1 : 2, order: order });

@@ -20,7 +20,8 @@ function cell(tr, tag, cls, text) {
 }
 
 // A <tbody> of `rows` (each {id, name, how, kind, on_path, data, grad, path, params}):
-// one row per value, then its group's parameters. `words.param` says where a parameter is.
+// one row per value, then its group's parameters (or a batch's inputs, each with its own
+// `how`). `words.param` says where a parameter is.
 export function buildRows(rows, words) {
   const body = document.createElement("tbody");
   rows.forEach(function (r) {
@@ -41,7 +42,7 @@ export function buildRows(rows, words) {
       const th = cell(pr, "th", "", "");
       th.setAttribute("scope", "row");
       cell(th, "span", "nest", p.name);
-      cell(pr, "td", "", fill(words.param, { path: r.path || r.name }));
+      cell(pr, "td", "", p.how || fill(words.param, { path: r.path || r.name }));
       cell(pr, "td", "number data", p.data);
       cell(pr, "td", "number grad", p.grad);
       body.appendChild(pr);
