@@ -178,7 +178,27 @@ def _inputs_table(page: _Page, G: Any, decimals: int = 4) -> list[str]:
         got = " + ".join(_num(a, decimals) for a in _received(G, n)) or "—"
         rows.append(f"| `{name(G, n)}` | {_num(G.nodes[n]['data'], decimals)} | "
                     f"{_num(G.nodes[n]['grad'], decimals)} | {got} |")
+    for n in _nodes(G, "inputs"):  # a batch's inputs, one box: a row per cell
+        for label, data, grad, got in _cells_received(G, n):
+            rows.append(f"| `{label}` | {_num(data, decimals)} | {_num(grad, decimals)} | "
+                        f"{' + '.join(_num(a, decimals) for a in got) or '—'} |")
     return rows
+
+
+def _cells_received(G: Any, box: str) -> list[tuple[str, Any, Any, list[float]]]:
+    """Each input of a batch's box: its name, data, grad, and what each step added to it
+    (the rise of its grad, read from the steps' ``grads``)."""
+    seen = [c["grads"] for s in G.graph["steps"] for c in s.get("contributions", [])
+            if c["target"] == box and c.get("grads") is not None]
+    out = []
+    for j, (label, data, grad) in enumerate(G.nodes[box].get("grid") or ()):
+        got, before = [], None
+        for grads in seen:
+            if grads[j] is not None and grads[j] != before:
+                got.append(grads[j] - (before or 0.0))
+                before = grads[j]
+        out.append((str(label), data, grad, got))
+    return out
 
 
 def _summary(page: _Page) -> None:
