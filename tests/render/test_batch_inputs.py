@@ -192,3 +192,22 @@ def test_a_folded_graph_with_an_inputs_box_round_trips_through_json():
     grads = [c["grads"] for s in back.graph["steps"] for c in s["contributions"]
              if c["target"] == box]
     assert grads and grads[-1] == [g for _, _, g in H.nodes[box]["grid"]]
+
+
+def test_by_layer_the_step_into_the_inputs_states_the_terms_of_its_largest_cell():
+    """moons by layer: L0 sends each input the sum over its 8 neurons, Σ_i w_ij · g_i; the
+    line gives the terms of the feature that moved most, which add up to its number in
+    the vector, and the largest term's factors, checked against the net's own weights."""
+    loss, net = _model("moons")
+    scene = vizgrad.draw(loss, model=net).scene
+    lines = [line for k in range(len(scene.graph.graph["steps"]))
+             for line in scene.caption_texts(k) if line.startswith("L0 → x[0] (sample 0)")]
+    assert len(lines) == 1, lines
+    vector = [_number(v) for v in re.search(r"= \[([^\]]*)\]", lines[0]).group(1).split(", ")]
+    j, total = re.search(r"; x_(\d): .*? = (\S+);", lines[0]).groups()
+    assert _number(total) == vector[int(j)]
+    w, g, a = re.search(r"the largest term: w_ij × g_i = (\S+) × \((\S+)\) = (\S+);",
+                        lines[0]).groups()
+    weights = [n.w[int(j)].data for n in net.layers[0].neurons]
+    assert any(abs(_number(w) - x) < 5e-5 for x in weights)
+    assert _number(w) * _number(g) == pytest.approx(_number(a), abs=1e-4)

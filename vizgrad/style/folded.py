@@ -49,7 +49,14 @@ def layer_line(c: dict[str, Any], src: str, tgt: str, names: list[str], s: Any,
     rule = c.get("rule")
     if not rule or not rule["terms"]:
         return head
-    j, terms = rule["cell"], rule["terms"]
+    j = rule["cell"]
+    cell = names[j] if j < len(names) else str(j)
+    return f"{head}; " + _terms_of(rule["terms"], cell, decimals, trim, lang)
+
+
+def _terms_of(terms: list[list[Any]], cell: str, decimals: int, trim: bool, lang: str) -> str:
+    """``x_N3: w × g + … = total; the largest term: w_ij × g_i = …``: the terms one cell
+    received in a step (each what one ``+=`` of the code added), the largest first."""
     amounts = [a for *_, a in terms]
     total = fmt(sum(amounts), decimals, trim=trim)
     big = sorted(range(len(terms)), key=lambda i: (-abs(amounts[i]), i))[:TERMS_SHOWN]
@@ -61,8 +68,7 @@ def layer_line(c: dict[str, Any], src: str, tgt: str, names: list[str], s: Any,
     body = " + ".join(_paren(x) for x in shown)
     if len(terms) > TERMS_SHOWN:
         body += " + " + t("chain.more_terms", lang, n=len(terms))
-    cell = names[j] if j < len(names) else str(j)
-    line = f"{head}; x_{cell}" + (f": {body} = {total}" if len(terms) > 1 else "")
+    line = f"x_{cell}" + (f": {body} = {total}" if len(terms) > 1 else "")
     local, up, amount = terms[big[0]]
     if local is not None and up is not None:  # the largest term's factors, w_ij × g_i
         w, g, a = product(local, up, amount, decimals, trim)
@@ -93,7 +99,7 @@ def inputs_line(c: dict[str, Any], src: str, root: str, samples: int, decimals: 
     row = c.get("row") or {}
     s, terms = row.get("sample", 0), row.get("terms") or []
     num = lambda x: fmt(x, decimals, trim=trim)  # noqa: E731
-    added = [num(math.fsum(a for *_, a in ts)) if ts else "—" for ts in terms]
+    added = [num(sum(a for *_, a in ts)) if ts else "—" for ts in terms]
     parts = [t("chain.inputs", lang, source=src, s=s, sample=sample_word(s, lang), root=root,
                values=", ".join(added))]
     ups = [ts[0][1] for ts in terms if len(ts) == 1]
@@ -101,8 +107,11 @@ def inputs_line(c: dict[str, Any], src: str, root: str, samples: int, decimals: 
             math.isclose(u, ups[0], rel_tol=1e-9) for u in ups):  # one neuron: one g
         parts.append(t("chain.inputs_one", lang, source=src, w=", ".join(
             num(ts[0][0]) if ts[0][0] is not None else "—" for ts in terms), g=num(ups[0])))
-    elif terms:
+    elif terms:  # several neurons: the terms of the feature that moved most
+        j = max(range(len(terms)), key=lambda i: (abs(math.fsum(a for *_, a in terms[i])), -i))
         parts.append(t("chain.inputs_many", lang, source=src))
+        if terms[j]:
+            parts.append(_terms_of(terms[j], str(j), decimals, trim, lang))
     after = ["—" if g is None else num(g) for g in row.get("after") or ()]
     if after and after != added:  # the row held grads before: its running totals
         parts.append(t("chain.inputs_after", lang, s=s, values=", ".join(after)))

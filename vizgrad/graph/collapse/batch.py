@@ -12,7 +12,8 @@ edge from it to each box that reads them::
     >>> net = MLP(2, [2, 1], seed=1)
     >>> loss = sum((net([x, 1.0]) - 1.0) ** 2 for x in (0.5, -0.5, 2.0))
     >>> loss.backward()
-    >>> G = vizgrad.to_networkx(loss, net)
+    >>> from vizgrad.graph.convert import as_graph
+    >>> G = as_graph(loss, net)
     >>> found = batch_inputs(G)
     >>> sorted({G.nodes[n]["name"] for n in found})[:3], len(found)
     (['x[0][0]', 'x[0][1]', 'x[1][0]'], 12)
@@ -31,8 +32,8 @@ from .boxes import GRID, exact_sum
 from ..columns import getter
 from ..samples import count
 
-__all__ = ["KIND", "at", "batch_inputs", "box_attrs", "cells_of", "grid_attrs", "grid_step",
-           "shape"]
+__all__ = ["KIND", "at", "batch_inputs", "box_attrs", "cells_of", "grid_attrs", "grid_cells",
+           "grid_step", "shape"]
 
 #: the kind of the box that holds a batch's inputs
 KIND = GRID
@@ -83,6 +84,14 @@ def cells_of(G: Any, members: Iterable[str]) -> tuple[list[str], list[list[str]]
         by.setdefault(str(name(m)), []).append(m)
     names = sorted(by, key=lambda k: at(k) or (0, 0))
     return names, [by[k] for k in names]
+
+
+def grid_cells(bx: Any, b: str) -> tuple[list[str], list[list[str]]]:
+    """:func:`cells_of` box ``b`` of ``bx`` (a :class:`~.boxes.Boxes`), read once."""
+    got = bx.cells.get(b)
+    if got is None:
+        got = bx.cells[b] = cells_of(bx.G, bx.members[b])
+    return got  # type: ignore[no-any-return]
 
 
 def _total(xs: list[float | None]) -> float | None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 from .boxes import Boxes as _Boxes
 from .boxes import exact_sum as _sum
-from .batch import cells_of, grid_attrs, grid_step
+from .batch import grid_attrs, grid_cells, grid_step
 from .cells import add_cell, box_cells, param_terms, per_sample, start_cells, upstream_of
 from ..columns import getter, member_steps, namer
 from ...tracing.records import contributions_of, heads_of, totals_of
@@ -159,7 +159,7 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
         of = rec.pop("of")
         got = rec.pop("_grid", None)
         if got is not None:  # a batch's inputs: each cell's own grad, never their sum
-            grid_step(rec, got, vis, *_grid_cells(bx, P), _selected(bx))
+            grid_step(rec, got, vis, *grid_cells(bx, P), _selected(bx))
             out.append(rec)
             continue
         sel = rec.pop("_sel", None)
@@ -185,14 +185,6 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
             rec["after"] = bx.shown[P] = float(after)
         out.append(rec)
     return upstream, out
-
-
-def _grid_cells(bx: _Boxes, b: str) -> tuple[list[str], list[list[str]]]:
-    """The names of the inputs in box ``b`` and each one's members, read once."""
-    got = bx.cells.get(b)
-    if got is None:
-        got = bx.cells[b] = cells_of(bx.G, bx.members[b])
-    return got  # type: ignore[no-any-return]
 
 
 def _selected(bx: _Boxes) -> int | None:
