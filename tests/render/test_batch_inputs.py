@@ -211,3 +211,27 @@ def test_by_layer_the_step_into_the_inputs_states_the_terms_of_its_largest_cell(
     weights = [n.w[int(j)].data for n in net.layers[0].neurons]
     assert any(abs(_number(w) - x) < 5e-5 for x in weights)
     assert _number(w) * _number(g) == pytest.approx(_number(a), abs=1e-4)
+
+
+def test_the_player_lists_every_input_and_finds_one(open_page, tmp_path):
+    """squares.py's page: the table lists each x[s][i] under the inputs' box with its data,
+    and its grad from the step it is final; Find marks x[3][1]'s cell and row."""
+    expect = pytest.importorskip("playwright.sync_api",
+                                 reason="Playwright for Python is not installed").expect
+    out = tmp_path / "squares.html"
+    result = CliRunner().invoke(main, ["render", str(MODELS / "squares.py"), "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    pg = open_page(out.read_text("utf-8"), "#step=final")
+    rows = pg.locator("tr.param").filter(has_text=re.compile(r"^x\[\d\]\[\d\]"))
+    expect(rows).to_have_count(18)
+    data, grads = _squares_truth()
+    cells = rows.nth(3 * 3 + 1).locator("td")  # x[3][1]
+    assert rows.nth(10).locator("th").text_content() == "x[3][1]"
+    assert _number(cells.nth(1).text_content()) == pytest.approx(data[3][1], abs=5e-5)
+    assert _number(cells.nth(2).text_content()) == pytest.approx(grads[3][1], abs=5e-5)
+    find = pg.get_by_label("Find")
+    find.fill("x[3][1]")
+    find.press("Enter")
+    expect(pg.locator("#found")).to_have_text(re.compile(r"^1 of 1: x\[3\]\[1\]"))
+    assert pg.locator("rect.vg-found").count() == 1
+    assert pg.locator("tr.found th").text_content() == "x[3][1]"

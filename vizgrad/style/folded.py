@@ -117,4 +117,4 @@ def inputs_line(c: dict[str, Any], src: str, root: str, samples: int, decimals: 
         parts.append(t("chain.inputs_after", lang, s=s, values=", ".join(after)))
     if samples > 1:
         parts.append(t("chain.inputs_others", lang, n=samples - 1))
-    return "; ".join(parts)
+    return t("chain.inputs_sep", lang).join(parts)
