@@ -20,6 +20,8 @@ ALLOWED |= {part for name in examples.names() for part in name.split("-")}
 ALLOWED |= {"collapse", "False", "sample", "all", "backward"}
 #: the running gradient is written x.grad in both languages, as the chapter writes out.grad
 ALLOWED |= {"grad"}
+#: the indices of the vector rule ∂loss/∂x_j += Σ_i w_ij · g_i, written alike in both
+ALLOWED |= {"ij"}
 
 #: the text of every text node under <body> except scripts, styles and noscript
 TEXT_NODES = """() => {

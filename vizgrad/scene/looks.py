@@ -235,8 +235,9 @@ class Looks:
         label = self.contrib.get((v, u, slot))
         shown = c is not None
         warned = (v, u, slot) in s.contributions.warned
-        if shown:
-            colour = th.warning if warned else edge_color(c["amount"], th)
+        if shown:  # a bundle into a batch's inputs carries both signs: no sign's colour
+            colour = th.warning if warned else edge_color(
+                None if c.get("grads") is not None else c["amount"], th)
             line = {"stroke": colour, "sw": "1.8" if ctx["final"] else "3", "dash": ""}
             if not ctx["final"]:
                 fwd = {"fill": colour, "hidden": _ON}

@@ -170,9 +170,14 @@ def heads(m: Matrix) -> tuple[list[str], list[str]]:
     return [f"∂w{i}" for i in range(m.cols)] + ["∂b"], [f"N{j}" for j in m.neurons]
 
 
-def tip(c: Cell, num: Callable[[float | None], str], done: bool = True) -> str:
-    """A cell's tooltip: the parameter's name, data and grad (``—`` before it arrives)."""
-    return f"{c.name} data {num(c.data)} grad {num(c.grad if done else None)}"
+def tip(c: Cell, num: Callable[[float | None], str], done: bool = True,
+        word: Callable[..., str] | None = None) -> str:
+    """A cell's tooltip: the parameter's (or input's) name, data and grad (``—`` before it
+    arrives), in the words of ``word`` (a scene's) when given."""
+    data, grad = num(c.data), num(c.grad if done else None)
+    if word is not None:
+        return word("box.cell_tip", name=c.name, data=data, grad=grad)
+    return f"{c.name} data {data} grad {grad}"
 
 
 @dataclass(frozen=True)
@@ -260,7 +265,7 @@ def matrix_looks(scene: Settings, n: str, m: Matrix, g: Grid, done: bool, bold: 
         out[ids.cell(n, slot(c))] = {
             "fill": color(shown if on_path else None), "hatch": "" if arrived else "1",
             "stroke": "none", "sw": "0", "dash": "",
-            "title": tip(replace(c, grad=shown), scene.num)}
+            "title": tip(replace(c, grad=shown), scene.num, word=scene.word)}
         if g.printed:
             out[ids.text(n, slot(c))] = {
                 "text": scene.num(c.data if m.inputs else shown), "fill": th.text,
