@@ -51,7 +51,8 @@ def inputs_index(G: Any) -> list[list[str]]:
 
     >>> import networkx as nx
     >>> G = nx.MultiDiGraph()
-    >>> G.add_node("g0", kind="inputs", order=0, grid=[["x[0][0]", 2.0, 0.5], ["x[1][0]", 1.0, 0.1]])
+    >>> G.add_node("g0", kind="inputs", order=0,
+    ...            grid=[["x[0][0]", 2.0, 0.5], ["x[1][0]", 1.0, 0.1]])
     >>> inputs_index(G)[1]
     ['x[1][0]', '', 'g0', 'c-g0-s1x0']
     """

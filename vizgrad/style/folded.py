@@ -93,8 +93,12 @@ def inputs_line(c: dict[str, Any], src: str, root: str, samples: int, decimals: 
 
         >>> c = {"row": {"sample": 0, "terms": [[[2.0, 0.5, 1.0]], [[-1.0, 0.5, -0.5]]],
         ...              "after": [1.0, 0.25]}}
-        >>> inputs_line(c, "L0/N1", "loss", 3, 4, True, "en").split("; ")[:3]
-        ['L0/N1 → x[0] (sample 0): ∂loss/∂x_j += Σ_i w_ij · g_i = [1, −0.5]', 'w_ij: the weights of L0/N1 [2, −1], g_i: the gradient at its sum, 0.5', 'x[0].grad now [1, 0.25]']
+        >>> for part in inputs_line(c, "L0/N1", "loss", 3, 4, True, "en").split("; "):
+        ...     print(part)
+        L0/N1 → x[0] (sample 0): ∂loss/∂x_j += Σ_i w_ij · g_i = [1, −0.5]
+        w_ij: the weights of L0/N1 [2, −1], g_i: the gradient at its sum, 0.5
+        x[0].grad now [1, 0.25]
+        the other 2 samples' inputs: their cells (tooltips) and the table
     """
     row = c.get("row") or {}
     s, terms = row.get("sample", 0), row.get("terms") or []
