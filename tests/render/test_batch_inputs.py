@@ -141,7 +141,7 @@ def test_a_steps_own_caption_lines_are_few(name):
     loss, net = _model(name)
     scene = vizgrad.draw(loss, model=net).scene
     notes = len(scene.notes)
-    steps = range(len(scene.graph.graph["steps"]))
+    steps = range(len(scene.facts.graph["steps"]))
     own = {k: len(scene.caption_texts(k)) - notes for k in [*steps, None]}
     assert max(own.values()) <= 8, own
     assert notes <= 4
@@ -155,10 +155,11 @@ def test_the_step_into_the_inputs_states_sample_0s_row_as_a_vector():
     the running totals after it are ∂loss/∂x[0], checked against the net run on Values."""
     G = vizgrad.examples.graph("course-mlp")
     scene = vizgrad.draw(G).scene
-    last = len(scene.graph.graph["steps"]) - 1
+    last = len(scene.facts.graph["steps"]) - 1
     lines = scene.caption_texts(last)
     assert lines[0].endswith("backward through L0/N0(x)")
-    rule = next(line for line in lines if "→ x[0] (sample 0)" in line)
+    assert any(line.startswith("L0/N0 → x[0] (sample 0)") for line in lines)
+    rule = "\n".join(lines)
     now = re.search(r"x\[0\]\.grad now \[([^\]]*)\]", rule)
     assert now is not None, rule
     shown = [_number(v) for v in now.group(1).split(", ")]
@@ -200,14 +201,15 @@ def test_by_layer_the_step_into_the_inputs_states_the_terms_of_its_largest_cell(
     the vector, and the largest term's factors, checked against the net's own weights."""
     loss, net = _model("moons")
     scene = vizgrad.draw(loss, model=net).scene
-    lines = [line for k in range(len(scene.graph.graph["steps"]))
-             for line in scene.caption_texts(k) if line.startswith("L0 → x[0] (sample 0)")]
-    assert len(lines) == 1, lines
-    vector = [_number(v) for v in re.search(r"= \[([^\]]*)\]", lines[0]).group(1).split(", ")]
-    j, total = re.search(r"; x_(\d): .*? = (\S+);", lines[0]).groups()
+    steps = [k for k in range(len(scene.facts.graph["steps"]))
+             if any(line.startswith("L0 → x[0] (sample 0)") for line in scene.caption_texts(k))]
+    assert len(steps) == 1, steps
+    text = "\n".join(scene.caption_texts(steps[0]))
+    vector = [_number(v) for v in re.search(r"= \[([^\]]*)\]", text).group(1).split(", ")]
+    j, total = re.search(r"; x_(\d): .*? = (\S+);", text).groups()
     assert _number(total) == vector[int(j)]
-    w, g, a = re.search(r"the largest term: w_ij × g_i = (\S+) × \((\S+)\) = (\S+);",
-                        lines[0]).groups()
+    w, g, a = re.search(r"the largest term: w_ij × g_i = (\S+) × \((\S+)\) = (\S+)\n",
+                        text).groups()
     weights = [n.w[int(j)].data for n in net.layers[0].neurons]
     assert any(abs(_number(w) - x) < 5e-5 for x in weights)
     assert _number(w) * _number(g) == pytest.approx(_number(a), abs=1e-4)

@@ -20,7 +20,7 @@ from typing import Any
 from ..core.numerals import MINUS, fmt, product
 from ..i18n import t
 
-__all__ = ["TERMS_SHOWN", "inputs_line", "layer_line", "other_line", "sample_word"]
+__all__ = ["TERMS_SHOWN", "inputs_lines", "layer_line", "other_line", "sample_word"]
 
 #: the most products ``w_ij · g_i`` a layer's line prints; past it, how many there are
 TERMS_SHOWN = 3
@@ -84,41 +84,43 @@ def other_line(c: dict[str, Any], tgt: str, s: Any, lang: str) -> str:
              others=others)
 
 
-def inputs_line(c: dict[str, Any], src: str, root: str, samples: int, decimals: int,
-                trim: bool, lang: str) -> str:
+def inputs_lines(c: dict[str, Any], src: str, root: str, samples: int, decimals: int,
+                 trim: bool, lang: str) -> list[str]:
     """A step into a batch's inputs (:mod:`vizgrad.graph.collapse.batch`), stated for the
-    marked sample's row as a vector: what each feature ``x_j`` received, ``Σ_i w_ij · g_i``
-    over this step's neurons (one neuron: its weights and ``g``), the row's grads after it
-    when they held some before, and where the other samples' are::
+    marked sample's row as a vector: what each feature ``x_j`` received (the rule's line,
+    first: a slide keeps it), then ``Σ_i w_ij · g_i`` over this step's neurons (one neuron:
+    its weights and ``g``; several: the terms of the feature that moved most), then the
+    row's grads after it when they held some before, and where the other samples' are::
 
         >>> c = {"row": {"sample": 0, "terms": [[[2.0, 0.5, 1.0]], [[-1.0, 0.5, -0.5]]],
         ...              "after": [1.0, 0.25]}}
-        >>> for part in inputs_line(c, "L0/N1", "loss", 3, 4, True, "en").split("; "):
-        ...     print(part)
+        >>> for line in inputs_lines(c, "L0/N1", "loss", 3, 4, True, "en"):
+        ...     print(line)
         L0/N1 → x[0] (sample 0): ∂loss/∂x_j += Σ_i w_ij · g_i = [1, −0.5]
         w_ij: the weights of L0/N1 [2, −1], g_i: the gradient at its sum, 0.5
-        x[0].grad now [1, 0.25]
-        the other 2 samples' inputs: their cells (tooltips) and the table
+        x[0].grad now [1, 0.25]; the other 2 samples' inputs: their cells (tooltips) and the table
     """
     row = c.get("row") or {}
     s, terms = row.get("sample", 0), row.get("terms") or []
     num = lambda x: fmt(x, decimals, trim=trim)  # noqa: E731
     added = [num(sum(a for *_, a in ts)) if ts else "—" for ts in terms]
-    parts = [t("chain.inputs", lang, source=src, s=s, sample=sample_word(s, lang), root=root,
+    lines = [t("chain.inputs", lang, source=src, s=s, sample=sample_word(s, lang), root=root,
                values=", ".join(added))]
     ups = [ts[0][1] for ts in terms if len(ts) == 1]
     if terms and len(ups) == len(terms) and None not in ups and all(
             math.isclose(u, ups[0], rel_tol=1e-9) for u in ups):  # one neuron: one g
-        parts.append(t("chain.inputs_one", lang, source=src, w=", ".join(
+        lines.append(t("chain.inputs_one", lang, source=src, w=", ".join(
             num(ts[0][0]) if ts[0][0] is not None else "—" for ts in terms), g=num(ups[0])))
     elif terms:  # several neurons: the terms of the feature that moved most
         j = max(range(len(terms)), key=lambda i: (abs(math.fsum(a for *_, a in terms[i])), -i))
-        parts.append(t("chain.inputs_many", lang, source=src))
-        if terms[j]:
-            parts.append(_terms_of(terms[j], str(j), decimals, trim, lang))
+        many = t("chain.inputs_many", lang, source=src)
+        lines.append(many + (t("chain.inputs_sep", lang) + _terms_of(terms[j], str(j), decimals,
+                                                                     trim, lang)
+                             if terms[j] else ""))
+    tail = []
     after = ["—" if g is None else num(g) for g in row.get("after") or ()]
     if after and after != added:  # the row held grads before: its running totals
-        parts.append(t("chain.inputs_after", lang, s=s, values=", ".join(after)))
+        tail.append(t("chain.inputs_after", lang, s=s, values=", ".join(after)))
     if samples > 1:
-        parts.append(t("chain.inputs_others", lang, n=samples - 1))
-    return t("chain.inputs_sep", lang).join(parts)
+        tail.append(t("chain.inputs_others", lang, n=samples - 1))
+    return lines + ([t("chain.inputs_sep", lang).join(tail)] if tail else [])

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..tracing.names import NAME_LENGTH, base, compose, kept, tight
 from ..tracing.rules import check_contribution
-from .folded import inputs_line, layer_line, other_line, sample_word
+from .folded import inputs_lines, layer_line, other_line, sample_word
 from .verdicts import disagreement_text, terms_text
 from ..core.numerals import MINUS, NOT_REACHED, SCIENTIFIC, fmt, product
 from ..i18n import t
@@ -335,8 +335,8 @@ def chain_rule(G: Any, k: int, decimals: int = 4, trim: bool = False,
         src, tgt = name(G, c["source"]), name(G, c["target"])
         if c.get("grads") is not None:  # a batch's inputs: the marked sample's row
             shape = G.nodes[c["target"]].get("shape") or (1, 1)
-            lines.append(inputs_line(c, src, name(G, G.graph["root"]), int(shape[0]),
-                                     decimals, trim, lang))
+            lines += inputs_lines(c, src, name(G, G.graph["root"]), int(shape[0]),
+                                  decimals, trim, lang)
             continue
         before = NOT_REACHED if first_arrival(G, c) else fmt(c["before"], decimals, trim=trim)
         total = f"   ({before} → {fmt(c['after'], decimals, trim=trim)})"
