@@ -174,3 +174,17 @@ def test_parameter_terms_are_the_users_contributions_and_add_up(demo):
         name = line.split(".grad")[0]
         assert _rounds_to(params[name].grad, total)
         assert f"(from {name}²)" in line
+        assert line.endswith("the += of each sample, then any use outside the samples"), line
+
+
+def test_parameter_terms_name_no_use_outside_the_samples_where_there_is_none():
+    """The course MLP's loss uses no parameter outside the samples (no L2 penalty): its
+    caption says so by naming only the samples' +=."""
+    H = collapse(vizgrad.examples.graph("course-mlp"), "neuron")
+    scene = scene_of(H)
+    lines = [line for k in range(scene.last + 1) for line in scene.caption_texts(k)
+             if re.match(r"L\d\.N\d+\.(w\d+|b)\.grad \+= ", line)]
+    assert len(lines) >= 4
+    for line in lines:
+        assert line.endswith(": the += of each sample"), line
+        assert "outside" not in line and "(from " not in line, line

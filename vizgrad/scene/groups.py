@@ -169,7 +169,9 @@ def params_line(G: Any, k: int, s: Settings, params: Mapping[str, Any],
     if terms:  # the parameter with the largest |grad|: what each sample's += added
         name, g, rows = max(terms, key=lambda p: (abs(p[1]), p[0]))
         text = terms_text({"amount": g, "terms": rows}, s.decimals, s.trim, s.lang)
-        out.append(s.word("chain.param_terms", name=name, terms=text))
+        outside = any(isinstance(sample, str) for sample, _ in rows)  # an L2 penalty's use
+        out.append(s.word("chain.param_terms" if outside else "chain.param_terms_samples",
+                          name=name, terms=text))
     return out
 
 
