@@ -153,6 +153,9 @@ def caption_groups(lines: list[str], preset: Preset, room: float) -> list[list[s
     room -= c
     out = [[lines[0]]]
     for line in lines[1:]:
+        if units(line) * c / 1000 <= room:  # it fits whole: no piece of it would wrap
+            out.append(line)
+            continue
         sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
         sep = sep if sep in line and not line.startswith("⚠") else " "  # a note: between words
         rows: list[str] = []

@@ -18,6 +18,7 @@ width, and 0.7 em otherwise.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 __all__ = ["units", "width"]
 
@@ -56,14 +57,19 @@ def _other(c: str) -> int:
     return 1000 if unicodedata.east_asian_width(c) in "WF" else 700
 
 
+@lru_cache(maxsize=4096)  # a caption line is measured to wrap it, then for the block's width
 def units(text: str, bold: bool = False) -> int:
     """The advance width of ``text`` in 1/1000 em: whole numbers, so the units of two
     pieces add up to the units of the pieces joined."""
     table = _TABLES[bold]
     try:
         return sum(map(table.__getitem__, text))
-    except KeyError:  # a character outside the table
-        return sum(table.get(c) or _other(c) for c in text)
+    except KeyError:  # a character outside the table: its width joins the table (a
+        # subscript ₄ in every name of a long chain is then looked up, not worked out)
+        for c in text:
+            if c not in table:
+                table[c] = _other(c)
+        return sum(map(table.__getitem__, text))
 
 
 def width(text: str, size: float, bold: bool = False) -> float:
