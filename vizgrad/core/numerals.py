@@ -7,6 +7,7 @@ write a number the same way.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 __all__ = ["MAX_DECIMALS", "MINUS", "NOT_REACHED", "PLAIN", "SCIENTIFIC", "fmt", "parse",
            "product"]
@@ -44,6 +45,13 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     >>> fmt(8.218407461554972e307), fmt(-1e300, trim=True), fmt(1e15, 0)
     ('8.2184e307', '−1e300', '1000000000000000')
     """
+    try:  # the same number is written again and again: in its box, on edges, in captions
+        return _written(x, decimals, missing, trim)
+    except TypeError:  # x cannot be a key: written afresh (or float() refuses it)
+        return _write(x, decimals, missing, trim)
+
+
+def _write(x: float | None, decimals: int, missing: str, trim: bool) -> str:
     if x is None:
         return missing
     x = float(x)
@@ -65,6 +73,11 @@ def fmt(x: float | None, decimals: int = 4, missing: str = NOT_REACHED, trim: bo
     if text.startswith("-"):
         text = text[1:] if float(text) == 0 else MINUS + text[1:]
     return text
+
+
+#: what :func:`fmt` wrote, by its arguments and their types (``-0.0`` and ``0.0`` are one
+#: key, and :func:`_write` writes both as ``0``)
+_written = lru_cache(maxsize=1 << 16, typed=True)(_write)
 
 
 def parse(text: str) -> float:
