@@ -32,17 +32,23 @@ MANY_LABELS = 300
 _PAD = 3.0  # room kept between a label and a box or another label, points
 
 
+def _weights(t: float) -> tuple[float, float, float, float]:
+    u = 1 - t
+    return u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+
+
+#: the Bernstein weights of the points a curve is cut at, worked out once
+_WEIGHTS = tuple(_weights(k / _STEPS) for k in range(1, _STEPS + 1))
+
+
 def curve(points: tuple[Point, ...]) -> list[Point]:
     """A cubic Bezier spline (start, then three points per curve) as a polyline."""
     out = [points[0]]
+    add = out.append
     for i in range(1, len(points) - 2, 3):
-        p0, p1, p2, p3 = points[i - 1], points[i], points[i + 1], points[i + 2]
-        for k in range(1, _STEPS + 1):
-            t = k / _STEPS
-            u = 1 - t
-            a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
-            out.append((a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0],
-                        a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1]))
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[i - 1:i + 3]
+        for a, b, c, d in _WEIGHTS:
+            add((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
     return out
 
 

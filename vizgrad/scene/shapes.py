@@ -121,17 +121,20 @@ def _unit(a: Point, b: Point) -> Point:
     return dx / d, dy / d
 
 
+_HALF = _ARROW * 0.38  # half an arrowhead's base
+
+
 def _arrow(tip: Point, base_dir: Point) -> tuple[Point, ...]:
     """A triangle with its point at ``tip``, its base ``_ARROW`` along ``base_dir``."""
     ux, uy = base_dir
-    bx, by = tip[0] + ux * _ARROW, tip[1] + uy * _ARROW
-    hw = _ARROW * 0.38
-    return ((_r(tip[0]), _r(tip[1])), (_r(bx - uy * hw), _r(by + ux * hw)),
-            (_r(bx + uy * hw), _r(by - ux * hw)))
+    tx_, ty = tip
+    bx, by = tx_ + ux * _ARROW, ty + uy * _ARROW
+    return ((round(tx_, 2), round(ty, 2)), (round(bx - uy * _HALF, 2), round(by + ux * _HALF, 2)),
+            (round(bx + uy * _HALF, 2), round(by - ux * _HALF, 2)))
 
 
 def _edge(add: Any, eid: str, e: gm.Edge, dx: float, dy: float, backward: bool) -> None:
-    pts = tuple((_r(x + dx), _r(y + dy)) for x, y in e.points)
+    pts = tuple([(round(x + dx, 2), round(y + dy, 2)) for x, y in e.points])
     add(Shape(eid, "path", pts, "vg-edge"))
     if e.tip is not None:
         tip = (e.tip[0] + dx, e.tip[1] + dy)
