@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..scene import ids
@@ -26,9 +27,11 @@ FONTS = ("'DejaVu Sans', Verdana, 'Helvetica Neue', Arial, 'Noto Sans CJK SC', "
          "'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif")
 #: the characters XML cannot carry (tab and newline it can)
 _NOT_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
+_CAPTION_HEAD = ids.PATTERNS["caption"].split("{", 1)[0]
 _LAYER = {"vg-edge": 0, "vg-arrow": 0, "vg-arrow vg-back": 0, "vg-label-bg": 1, "vg-label": 1}
 
 
+@lru_cache(maxsize=4096)  # "data", "grad" and many numbers recur in every box
 def xml_text(s: str) -> str:
     """Text safe inside XML: escaped, characters XML cannot carry become U+FFFD.
 
@@ -43,7 +46,10 @@ def _attr(s: str) -> str:
 
 
 def _n(v: float) -> str:
-    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    text = f"{v:.2f}"
+    if text[-1] != "0":  # nothing to trim (and not "-0")
+        return text
+    text = text.rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
 
 
@@ -83,7 +89,10 @@ def shape_element(sh: Shape, lk: dict[str, str], head: str, hatch: str) -> str:
     if sh.kind == "poly":
         pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in g)
         return f'<polygon {head} points="{pts}" {_paint(lk, hatch)}/>'
-    is_caption = (p := ids.parse(sh.id)) is not None and p.kind == "caption"
+    # only an id that starts as a caption's can be one (parsed only then: a text is drawn
+    # for every box's row)
+    is_caption = (sh.id.startswith(_CAPTION_HEAD) and (p := ids.parse(sh.id)) is not None
+                  and p.kind == "caption")
     anchor = "" if sh.anchor == "start" else f' text-anchor="{sh.anchor}"'
     weight = ' font-weight="bold"' if lk.get("bold") else ""
     # captions keep their runs of spaces ("= 3   (−6 → −3)"), which browsers would collapse
