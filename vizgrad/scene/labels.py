@@ -17,9 +17,9 @@ before it, and as far from every other edge as it can be, nearer the edge's head
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from typing import Iterable, Iterator
 
-__all__ = ["MANY_LABELS", "Obstacles", "curve", "nearest_on", "place_label"]
+__all__ = ["MANY_LABELS", "Obstacles", "curve", "curve_points", "nearest_on", "place_label"]
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -43,13 +43,17 @@ _WEIGHTS = tuple(_weights(k / _STEPS) for k in range(1, _STEPS + 1))
 
 def curve(points: tuple[Point, ...]) -> list[Point]:
     """A cubic Bezier spline (start, then three points per curve) as a polyline."""
-    out = [points[0]]
-    add = out.append
+    return list(curve_points(points))
+
+
+def curve_points(points: tuple[Point, ...], dx: float = 0.0, dy: float = 0.0) -> Iterator[Point]:
+    """The points of :func:`curve`, each moved by ``(dx, dy)``, one at a time."""
+    x, y = points[0]
+    yield x + dx, y + dy
     for i in range(1, len(points) - 2, 3):
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[i - 1:i + 3]
         for a, b, c, d in _WEIGHTS:
-            add((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
-    return out
+            yield (a * x0 + b * x1 + c * x2 + d * x3 + dx, a * y0 + b * y1 + c * y2 + d * y3 + dy)
 
 
 def _lerp(a: Point, b: Point, t: float) -> Point:
@@ -146,21 +150,25 @@ def _through(a: Point, b: Point, r: Rect) -> bool:
     return True
 
 
-def nearest_on(line: list[Point], p: Point) -> Point:
-    """The point of the polyline ``line`` nearest ``p``.
+def nearest_on(line: Iterable[Point], p: Point) -> Point:
+    """The point of the polyline ``line`` (a list, or its points one at a time) nearest ``p``.
 
     >>> nearest_on([(0.0, 0.0), (10.0, 0.0)], (4.0, 3.0))
     (4.0, 0.0)
     """
-    best, spot = math.inf, line[0]
-    for a, b in zip(line, line[1:]):
-        dx, dy = b[0] - a[0], b[1] - a[1]
+    points = iter(line)
+    ax, ay = spot = next(points)
+    px, py = p
+    best = math.inf
+    for bx, by in points:
+        dx, dy = bx - ax, by - ay
         n = dx * dx + dy * dy
-        t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
-        q = (a[0] + t * dx, a[1] + t * dy)
+        t = 0.0 if n == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / n))
+        q = (ax + t * dx, ay + t * dy)
         d = math.dist(p, q)
         if d < best:
             best, spot = d, q
+        ax, ay = bx, by
     return spot
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from .layout import geometry as gm
 from . import ids
 from ..style import text as tx
-from .labels import MANY_LABELS, Obstacles, curve, nearest_on, place_label
+from .labels import MANY_LABELS, Obstacles, curve_points, nearest_on, place_label
 from .matrix import BIAS, Grid, Matrix, slot
 from ..style.metrics import width
 from .parts import kind as node_kind
@@ -175,15 +175,15 @@ def place_edges(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, 
         routed[eid] = geo.edges.get(eid) or _straight(
             s.rankdir, geo, u, gm.op_id(v) if v in ops else v)
     labels = sum(1 for t in texts.values() if t)
-    moved = [(eid, [(x + dx, y + dy) for x, y in curve(e.points)]) for eid, e in routed.items()]
-    room = None
-    if labels <= MANY_LABELS:
-        moved += [(ids.op_edge(n), [(x + dx, y + dy) for x, y in
-                                 curve(geo.edges[ids.op_edge(n)].points)]) for n in ops]
+    room, lines = None, {}
+    if labels <= MANY_LABELS:  # past it each label's own curve is walked once, below
+        moved = [(eid, list(curve_points(e.points, dx, dy))) for eid, e in routed.items()]
+        moved += [(ids.op_edge(n), list(curve_points(geo.edges[ids.op_edge(n)].points, dx, dy)))
+                  for n in ops]
         boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
                  for x, y, w, h in geo.nodes.values()]
         room = Obstacles(moved, boxes, (1.0, dy, right - 1.0, dy + geo.height), labels)
-    lines = dict(moved)
+        lines = dict(moved)
     for (u, v, slot), label in texts.items():
         eid = ids.edge(u, v, slot)
         e = routed[eid]
@@ -194,7 +194,7 @@ def place_edges(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, 
             # past MANY_LABELS, on its own edge where Graphviz put it beside it
             spot = (e.label[0] + dx, e.label[1] + dy)
             lx, ly = (place_label(lines[eid], (w, size * 1.3), room, eid, spot)
-                      if room is not None else nearest_on(lines[eid], spot))
+                      if room is not None else nearest_on(curve_points(e.points, dx, dy), spot))
             add(Shape(ids.edge_box(u, v, slot), "rect", (_r(lx - w / 2), _r(ly - size * 0.65),
                                                          _r(w), _r(size * 1.3), _r(size * 0.3)),
                       "vg-label-bg"))
