@@ -84,10 +84,10 @@ def shape_element(sh: Shape, lk: dict[str, str], head: str, hatch: str) -> str:
         return (f'<ellipse {head} cx="{_n(g[0])}" cy="{_n(g[1])}" rx="{_n(g[2])}" '
                 f'ry="{_n(g[3])}" {_paint(lk, hatch)}/>')
     if sh.kind == "path":
-        d = f"M{_n(g[0][0])},{_n(g[0][1])}C" + " ".join(f"{_n(x)},{_n(y)}" for x, y in g[1:])
+        d = f"M{_n(g[0][0])},{_n(g[0][1])}C" + " ".join([f"{_n(x)},{_n(y)}" for x, y in g[1:]])
         return f'<path {head} d="{d}" fill="none" {_paint(lk, hatch)}/>'
     if sh.kind == "poly":
-        pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in g)
+        pts = " ".join([f"{_n(x)},{_n(y)}" for x, y in g])
         return f'<polygon {head} points="{pts}" {_paint(lk, hatch)}/>'
     # only an id that starts as a caption's can be one (parsed only then: a text is drawn
     # for every box's row)
