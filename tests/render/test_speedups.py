@@ -12,9 +12,9 @@ import pytest
 
 from vizgrad import examples
 from vizgrad.core.numerals import fmt
-from vizgrad.scene.captions import caption_texts, wrap, wrap_caption
+from vizgrad.scene.captions import wrap, wrap_caption
 from vizgrad.scene.labels import curve, curve_points, nearest_on
-from vizgrad.scene.scene import Scene
+from vizgrad.scene.make import scene_of
 from vizgrad.scene.shapes import Shape
 from vizgrad.style.metrics import units, width
 from vizgrad.write.svgout import shape_element
@@ -78,15 +78,13 @@ def test_the_cache_writes_what_a_fresh_call_writes():
 
 # -- caption lines --------------------------------------------------------------------------
 
-def _wrapped_the_long_way(scene: Scene, k: int | None) -> list[str]:
+def _wrapped_the_long_way(lines: list[str], c: float, room: float) -> list[str]:
     """The caption lines as wrapped before the shortcut: every line cut, then joined."""
-    c = scene.preset.caption
-    lines = caption_texts(scene, k)
+    room -= c
     out = [lines[0]]
     for line in lines[1:]:
         sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
         sep = sep if sep in line and not line.startswith("⚠") else " "
-        room = scene.wrap_at - scene.badge_width - c
         for piece in wrap(line, room, c, sep):
             wide = units(piece) * c / 1000 > room and " " in piece.strip()
             out += wrap(piece, room, c, " ") if wide else [piece]
@@ -97,13 +95,15 @@ def _wrapped_the_long_way(scene: Scene, k: int | None) -> list[str]:
     ("fork", "docs", 0), ("mlp", "slides", 5), ("softmax-nll", "compact", 0),
     ("softmax-nll", "slides", 2), ("tanh-native", "slides", 0)])
 def test_caption_lines_wrap_as_every_line_cut_would(name, preset, steps_wrapped):
-    scene = Scene(examples.graph(name), preset=preset)
+    scene = scene_of(examples.graph(name), preset=preset)
+    room = scene.wrap_at - scene.badge_width
     wrapped = 0
     for k in [*range(scene.last + 1), None]:
-        got = wrap_caption(scene, k)
-        assert got == _wrapped_the_long_way(scene, k), k
-        assert tuple(got) == tuple(scene.caption_lines(k))
-        wrapped += len(got) > len(caption_texts(scene, k))
+        texts = scene.caption_texts(k)
+        got = wrap_caption(texts, scene.preset, room)
+        assert got == _wrapped_the_long_way(texts, scene.preset.caption, room), k
+        assert got == scene.caption_lines(k)
+        wrapped += len(got) > len(texts)
     assert wrapped == steps_wrapped  # where lines did not fit, the long way ran too
 
 
