@@ -30,6 +30,7 @@ from vizgrad.scene import captions as _captions
 from vizgrad.scene import dot as _dot
 from vizgrad.scene.layout import geometry
 from vizgrad.scene.layout import run as layout
+from vizgrad.scene import make as make_module
 from vizgrad.scene import scene as scene_module
 from vizgrad.scene import prepare as prepare_module
 from vizgrad.write import svg as svg_module
@@ -42,7 +43,7 @@ PHASES = (
     (prepare_module, "shrink_graph", "collapse pass (nothing to collapse here)"),
     (_dot, "box_sizes", "box sizes (every value each box shows)"),
     (_dot, "dot_parts", "edge labels' room and aligned ranks for the DOT"),
-    (scene_module, "run_layout", "Graphviz layout (embedded, in its worker process)"),
+    (make_module, "run_layout", "Graphviz layout (embedded, in its worker process)"),
     (geometry, "parse", "reading the layout (json0)"),
     (_captions, "wrap_caption", "caption lines of every step (the caption's size)"),
     (scene_module.Scene, "_place", "placing shapes: edges, labels on edges, boxes, legend"),
