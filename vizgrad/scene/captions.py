@@ -154,7 +154,7 @@ def caption_groups(lines: list[str], preset: Preset, room: float) -> list[list[s
     out = [[lines[0]]]
     for line in lines[1:]:
         if units(line) * c / 1000 <= room:  # it fits whole: no piece of it would wrap
-            out.append(line)
+            out.append([line])
             continue
         sep = " = " if "=" in line.split("   ")[0].split(" = ", 1)[-1] else "   "
         sep = sep if sep in line and not line.startswith("⚠") else " "  # a note: between words
