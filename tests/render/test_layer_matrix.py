@@ -176,3 +176,24 @@ def test_the_players_table_lists_every_weight_with_its_data_and_grad(tmp_path):
     w = net.layers[1].neurons[3].w[1]
     assert _number(params["L1.N3.w1"]["data"]) == pytest.approx(w.data, abs=5e-5)
     assert _number(params["L1.N3.w1"]["grad"]) == pytest.approx(w.grad, abs=5e-5)
+
+
+def test_a_64_by_64_matrix_is_compact_on_slides_only():
+    """The grid of L1 (64 × 64): on slides its cells are 1.5–2 pt (the matrix about 110 pt
+    square), in the docs preset at least 3 pt as before."""
+    import networkx as nx
+
+    from vizgrad.scene.matrix import grid, read_matrix
+    from vizgrad.scene.parts import settings
+
+    G = nx.MultiDiGraph()
+    G.add_node("g1", label="L1", kind="group",
+               params=[[f"L1.N{j}.{'b' if i == 64 else f'w{i}'}", 0.5 - (i + j) % 3]
+                       for j in range(64) for i in range(65)])
+    m = read_matrix(G, "g1")
+    assert (m.rows, m.cols) == (64, 64)
+    slides = grid(settings(preset="slides"), m, 14.2)
+    docs = grid(settings(preset="docs"), m, 12.0)
+    assert slides.compact and not slides.printed and 1.5 <= slides.cell_w <= 2.0
+    assert 96 <= 64 * slides.cell_h <= 128
+    assert not docs.compact and docs.cell_w >= 3.0

@@ -32,8 +32,7 @@ micrograd = pytest.importorskip("micrograd.nn", reason="micrograd==0.1.0 is a te
 SVG = "{http://www.w3.org/2000/svg}"
 MODELS = Path(__file__).resolve().parents[1] / "models"
 STUDENT = ["moons", "squares", "bce", "wide", "deep64"]
-#: nets with a layer box taller than a slide at 14 pt (a 64-neuron layer's matrix): their
-#: slides grow to hold it whole, so their text is smaller (see the xfail test below)
+#: nets with 64-neuron layers: their matrices are compact on slides (at 14 pt, tested below)
 TALL_BOXES = {"wide", "deep64"}
 E_NUMBER = re.compile(r"([−-]?\d+(?:\.\d+)?)e([−-]?\d+)")
 PART = {"en": re.compile(r"^part (\d+) of (\d+): (.+?)(?: → (.+))?$"),
@@ -204,8 +203,6 @@ def test_every_slide_reads_at_14_pt_and_is_16_by_9(decks):
                 assert smallest_pt(svg) >= 14.0 - 1e-6, name
 
 
-@pytest.mark.xfail(strict=True, reason="a 64-neuron layer's weight matrix is taller than a "
-                   "slide at 14 pt: it needs a compact matrix on slides (issue 33 item 1)")
 @pytest.mark.parametrize("name", sorted(TALL_BOXES))
 def test_a_net_of_64_wide_layers_reads_at_14_pt(decks, name):
     assert all(smallest_pt(svg) >= 14.0 - 1e-6 for svg in decks[name])
@@ -341,3 +338,29 @@ def test_a_net_of_three_hidden_layers_of_64_is_drawn_by_layer(decks):
     names = {"".join(t.itertext()).split(" · ")[0] for svg in decks["deep64"]
              for t in ET.fromstring(svg).iter(f"{SVG}text") if t.get("class") == "vg-name"}
     assert {"L0", "L1", "L2", "L3", "loss"} <= names
+
+
+def test_a_64_wide_layer_is_a_compact_matrix_its_rows_inside_its_box(decks):
+    """On slides a 64 × 64 matrix is about 110 pt square (cells under 2 pt), its box's data
+    and grad rows elided ("… (64)") and drawn wholly inside the box, not past its label."""
+    checked = 0
+    for name in sorted(TALL_BOXES):
+        for svg in decks[name]:
+            root, found = shapes(svg)
+            by_id = {el.get("id"): (el, box) for el, box, _ in found if el.get("id")}
+            for key, (el, box) in by_id.items():
+                m = re.fullmatch(r"(p\d+)-n-([a-z]+\d+)", key)
+                cells = [b for k, (_, b) in by_id.items() if m and re.fullmatch(
+                    rf"{m.group(1)}-c-{m.group(2)}-w\d+x\d+", k)]
+                if len(cells) < 64 * 64:
+                    continue
+                side = max(b[3] for b in cells) - min(b[1] for b in cells)
+                across = max(b[2] for b in cells) - min(b[0] for b in cells)
+                assert 90 <= side <= 130 and 90 <= across <= 130, (name, key, side, across)
+                for slot in ("data", "grad"):
+                    text, t = by_id[f"{m.group(1)}-t-{m.group(2)}-{slot}"]
+                    _, label = by_id[f"{m.group(1)}-t-{m.group(2)}-{slot[0]}l"]
+                    assert "".join(text.itertext()).endswith("(64)"), name
+                    assert label[2] < t[0] and inside(t, box, 0.0), (name, key, slot)
+                checked += 1
+    assert checked >= 3  # wide's L1, deep64's L1 and L2

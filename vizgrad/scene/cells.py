@@ -8,6 +8,8 @@ box's tooltip and in the player's table::
 
     >>> row_text(["0.1", "−0.2", "0.3", "0.4", "0.5", "0.6"])
     '0.1  −0.2  0.3 … 0.6 (6)'
+    >>> row_text(["0.1", "−0.2", "0.3", "0.4", "0.5", "0.6"], room=120.0, size=16.5)
+    '0.1 … 0.6 (6)'
     >>> full_text(["N0", "N1"], ["0.1", "−0.2"])
     'N0 0.1 · N1 −0.2'
     >>> import networkx as nx
@@ -22,6 +24,8 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
+from ..style.metrics import width
+
 __all__ = ["SHOWN", "GradRows", "full_text", "is_row", "row_text", "short_names"]
 
 #: the most cells of a layer's row that its box prints (the first ones and the last); the
@@ -34,12 +38,21 @@ def is_row(G: Any, n: str) -> bool:
     return len(G.nodes[n].get("cells") or ()) > 1
 
 
-def row_text(texts: list[str]) -> str:
+def row_text(texts: list[str], room: float | None = None, size: float = 0.0) -> str:
     """A row of values, the first :data:`SHOWN` − 1 and the last when there are more, with
-    how many there are."""
-    if len(texts) <= SHOWN:
-        return "  ".join(texts)
-    return "  ".join(texts[:SHOWN - 1]) + f" … {texts[-1]} ({len(texts)})"
+    how many there are; given ``room`` (points, the text ``size`` points), fewer of the first
+    ones, then the first alone, then the count alone, until it fits."""
+    n = len(texts)
+    if n <= SHOWN:
+        tries = ["  ".join(texts)]
+        first = SHOWN - 1 if n == SHOWN else n - 1
+    else:
+        tries, first = [], SHOWN
+    tries += ["  ".join(texts[:k]) + f" … {texts[-1]} ({n})" for k in range(first - 1, 0, -1)]
+    if room is None:
+        return tries[0]
+    tries += [f"{texts[0]} … ({n})", f"… ({n})"]
+    return next((t for t in tries if width(t, size) <= room), tries[-1])
 
 
 def full_text(names: list[str], texts: list[str]) -> str:

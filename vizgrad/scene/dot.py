@@ -28,6 +28,7 @@ from ..style import text as tx
 from ..style.metrics import width
 from .cells import GradRows, is_row, row_text
 from .groups import box_name, row_labels
+from .matrix import COMPACT_ROOM
 from .parts import kind
 from .shapes import ROW, op_glyph
 
@@ -125,6 +126,8 @@ def box_sizes(G: Any, order: Any, s: Settings, params: Mapping[str, Any],
         below = 0.0
         if n in matrices:  # a layer's parameters as a matrix, under its rows
             grid = matrices[n][1]
+            if grid.compact:  # on slides: its rows elided to the room (looks.py)
+                inner = min(inner, COMPACT_ROOM * f)
             inner, below = max(inner, grid.width), grid.height + 0.3 * f
         out[n] = (max(width(name, f, True), inner) + f * 1.2,
                   (3 + -(-len(rows) // cols) + -(-len(ins) // icols)) * line + f * 0.6 + below)

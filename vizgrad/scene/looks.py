@@ -18,7 +18,8 @@ from .cells import GradRows, full_text, is_row, row_text, short_names
 from .contributions import Contributions, final_state
 from .groups import box_name, row_labels
 from .matrix import matrix_looks
-from .shapes import op_glyph
+from .shapes import ROW, op_glyph
+from ..style.metrics import width
 from ..style.theme import edge_color, grad_color
 
 if TYPE_CHECKING:
@@ -119,6 +120,16 @@ class Looks:
             out.update((c["source"], c["target"]))
         return out
 
+    def _row_room(self, n: str, *labels: str) -> float | None:
+        """The room, in points, for the values of a layer's row in box ``n`` when its matrix
+        is compact (its box no wider than the matrix needs, :mod:`.matrix`), else None."""
+        s = self.plan
+        got = s.matrices.get(n)
+        if got is None or not got[1].compact:
+            return None
+        f = s.preset.font
+        return s.box_sizes[n][0] - 2.0 * f - max(width(t, f * ROW) for t in labels)
+
     def _context(self, st: State) -> dict[str, Any]:
         cur = {(c["source"], c["target"], c["slot"]): c for c in st.contributions}
         final = st.kind == "final"
@@ -179,9 +190,11 @@ class Looks:
             row = self.rows.at(n, None if ctx["final"] else st.step)
             texts = {"data": None if pending else [s.num(c[1]) for c in cells],
                      "grad": None if row is None else [s.num(g) for g in row]}
+            room = self._row_room(n, data_label, grad_label)
             for slot, got in texts.items():  # the box prints what fits; "full": every cell
                 if got is not None:
-                    out[ids.text(n, slot)].update(text=row_text(got), full=full_text(names, got))
+                    out[ids.text(n, slot)].update(text=row_text(got, room, s.preset.font),
+                                                  full=full_text(names, got))
                 elif slot == "grad":
                     out[ids.text(n, slot)]["text"] = tx.NOT_REACHED
             if row:  # its colour: the cell of the largest |grad|, a Value's own grad

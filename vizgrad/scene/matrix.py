@@ -37,9 +37,9 @@ from ..style.metrics import width
 if TYPE_CHECKING:
     from .parts import Settings
 
-__all__ = ["BIAS", "MAX_SIDE", "PRINT_ROWS", "PRINT_WIDTH", "Cell", "Grid", "Matrix",
-           "grid", "head_text", "heads", "foot_text", "matrices", "matrix_looks", "read_inputs",
-           "read_matrix", "slot", "tip"]
+__all__ = ["BIAS", "COMPACT_LONG", "COMPACT_ROOM", "COMPACT_SIDE", "MAX_SIDE", "PRINT_ROWS",
+           "PRINT_WIDTH", "Cell", "Grid", "Matrix", "grid", "head_text", "heads", "foot_text",
+           "matrices", "matrix_looks", "on_slides", "read_inputs", "read_matrix", "slot", "tip"]
 
 #: the most neurons (rows) and inputs (columns) a box draws; past it, a line says how
 #: many more there are (64 × 64 = 4,096 cells still draw as small rectangles)
@@ -48,6 +48,14 @@ MAX_SIDE = 64
 #: :data:`PRINT_WIDTH` fonts across; else its cells are small squares with tooltips
 PRINT_ROWS = 16
 PRINT_WIDTH = 48.0
+#: on slides (a preset whose picture is a page of fixed height), a matrix of more than
+#: :data:`PRINT_ROWS` rows or columns is *compact*: its longer side about
+#: :data:`COMPACT_LONG` fonts (cells down to :data:`COMPACT_SIDE` points: a 64 × 64 matrix
+#: about 110 points square), and its box at most :data:`COMPACT_ROOM` fonts across inside,
+#: its data and grad rows elided to fit, so that a layer of 64 fits a 960×540 slide at 14 pt
+COMPACT_LONG = 6.5
+COMPACT_SIDE = 1.5
+COMPACT_ROOM = 17.0
 #: the column of the biases
 BIAS = -1
 _NAME = r"\.N(\d+)\.(?:w(\d+)|b)\Z"
@@ -184,7 +192,8 @@ def tip(c: Cell, num: Callable[[float | None], str], done: bool = True,
 class Grid:
     """Where a matrix goes in its box, in points: a head line, then ``rows`` rows of
     ``cell_h``; ``label_w`` for the row names, cells ``cell_w`` wide, the bias column
-    after a gap; ``printed``: the grads are written in the cells."""
+    after a gap; ``printed``: the grads are written in the cells; ``compact``: a big matrix
+    on slides (see :data:`COMPACT_LONG`)."""
 
     printed: bool
     cell_w: float
@@ -195,6 +204,7 @@ class Grid:
     foot_h: float
     width: float
     height: float
+    compact: bool = False
 
 
 def head_text(m: Matrix) -> str:
@@ -212,10 +222,17 @@ def foot_text(m: Matrix, scene: Settings) -> str:
                       rows=f"{m.more_rows:,}", cols=f"{m.more_cols:,}")
 
 
+def on_slides(scene: Settings) -> bool:
+    """True when the picture goes on slides: its preset's target has a height."""
+    fit = scene.preset.fit
+    return fit is not None and fit[1] is not None
+
+
 def grid(scene: Settings, m: Matrix, size: float) -> Grid:
     """The matrix's grid: its grads printed (at ``size`` points, the row labels' size) when
     every one fits its cell and the matrix is small (:data:`PRINT_ROWS`,
-    :data:`PRINT_WIDTH`), else small squares sized to the matrix (each at least 3 points)."""
+    :data:`PRINT_WIDTH`), else small squares sized to the matrix (each at least 3 points;
+    on slides a matrix past :data:`PRINT_ROWS` is compact, its cells smaller)."""
     f = scene.preset.font
     line = 1.3 * f
     cols, rows = heads(m)
@@ -228,11 +245,17 @@ def grid(scene: Settings, m: Matrix, size: float) -> Grid:
     if m.rows <= PRINT_ROWS and across <= PRINT_WIDTH * f:
         return Grid(True, cell_w, line, label_w, 0.3 * f, line, foot_h,
                     across, line + m.rows * line + foot_h)
-    side = max(3.0, min(0.9 * f, 24 * f / max(m.rows, len(cols))))
+    long = max(m.rows, len(cols))
+    compact = on_slides(scene) and long > PRINT_ROWS
+    if compact:
+        side = max(COMPACT_SIDE, min(0.9 * f, COMPACT_LONG * f / long))
+    else:
+        side = max(3.0, min(0.9 * f, 24 * f / long))
     gap = max(side, 0.3 * f)
     w = max(len(cols) * side + (0 if m.inputs else gap), width(head_text(m), size),
             width(foot, size))
-    return Grid(False, side, side, 0.0, gap, line, foot_h, w, line + m.rows * side + foot_h)
+    return Grid(False, side, side, 0.0, gap, line, foot_h, w, line + m.rows * side + foot_h,
+                compact)
 
 
 def matrix_looks(scene: Settings, n: str, m: Matrix, g: Grid, done: bool, bold: bool,

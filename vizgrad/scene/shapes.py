@@ -228,7 +228,7 @@ def _matrix(add: Any, preset: Preset, n: str, m: Matrix, g: Grid, x: float, y: f
                        _baseline(top + (row + 0.5) * g.cell_h, size)), "vg-row-label", size))
     else:
         add(Shape(ids.text(n, "mh"), "text", (_r(left), mid), "vg-row-label", size))
-    inset = 0.5 if g.printed else min(0.5, g.cell_w * 0.1)
+    inset = 0.5 if g.printed else 0.0 if g.compact else min(0.5, g.cell_w * 0.1)
     for c in m.cells:
         cx = bias_x if c.col == BIAS else x0 + c.col * g.cell_w
         cy = top + c.row * g.cell_h
