@@ -52,10 +52,28 @@ def scene_of(G: Any, *, backend: str | None = None, timeout: float = DEFAULT_TIM
 def make_scene(G: Any, *, rankdir: str | None = None, **options: Any) -> Scene:
     """:func:`scene_of`; ``rankdir=None`` picks the direction: left to right, unless that
     does not fit where the preset's picture is shown (a 1,400 px docs column, a 960×540
-    slide) and top to bottom is more readable there (on slides: takes fewer)."""
+    slide) and top to bottom is more readable there (on slides: takes fewer). On slides a
+    picture of layer matrices that takes more than one slide is also drawn *dense* (a
+    matrix too wide to print its grads at 14 pt compact, :mod:`.matrix`), kept if that
+    takes fewer slides."""
     require_graph(G, "make_scene")
     backend, timeout = options.pop("backend", None), options.pop("timeout", DEFAULT_TIMEOUT)
     p = plan(G, rankdir=rankdir or "LR", **options)
+    scene = _directed(p, rankdir, backend, timeout)
+    fit = scene.preset.fit
+    if (fit is not None and fit[1] is not None and p.matrices and not fits(scene)
+            and len(scene.facts) <= TURN_NODES):
+        q = plan(G, rankdir=rankdir or "LR", dense=True, **options)
+        if any(q.matrices[n][1] != g for n, (_, g) in p.matrices.items()):
+            dense = _directed(q, rankdir, backend, timeout)
+            if slides_of(dense) < slides_of(scene):
+                return dense
+    return scene
+
+
+def _directed(p: Plan, rankdir: str | None, backend: str | None, timeout: float) -> Scene:
+    """Plan ``p`` laid out left to right, or top to bottom when ``rankdir`` is None and
+    that fits better (see :func:`make_scene`)."""
     scene = Scene(p, lay_out(p, backend, timeout))
     if rankdir is None and not fits(scene) and len(scene.facts) <= TURN_NODES:
         q = turned(p, "TB")  # the same plan, the other way: only the DOT is written again

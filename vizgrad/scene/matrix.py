@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     from .parts import Settings
 
 __all__ = ["BIAS", "COMPACT_LONG", "COMPACT_ROOM", "COMPACT_SIDE", "MAX_SIDE", "PRINT_ROWS",
-           "PRINT_WIDTH", "Cell", "Grid", "Matrix", "grid", "head_text", "heads", "foot_text",
-           "matrices", "matrix_looks", "on_slides", "read_inputs", "read_matrix", "slot", "tip"]
+           "PRINT_WIDTH", "SLIDE_PRINT_WIDTH", "Cell", "Grid", "Matrix", "grid", "head_text",
+           "heads", "foot_text", "matrices", "matrix_looks", "on_slides", "read_inputs",
+           "read_matrix", "slot", "tip"]
 
 #: the most neurons (rows) and inputs (columns) a box draws; past it, a line says how
 #: many more there are (64 × 64 = 4,096 cells still draw as small rectangles)
@@ -48,14 +49,16 @@ MAX_SIDE = 64
 #: :data:`PRINT_WIDTH` fonts across; else its cells are small squares with tooltips
 PRINT_ROWS = 16
 PRINT_WIDTH = 48.0
-#: on slides (a preset whose picture is a page of fixed height), a matrix of more than
-#: :data:`PRINT_ROWS` rows or columns is *compact*: its longer side about
-#: :data:`COMPACT_LONG` fonts (cells down to :data:`COMPACT_SIDE` points: a 64 × 64 matrix
-#: about 110 points square), and its box at most :data:`COMPACT_ROOM` fonts across inside,
-#: its data and grad rows elided to fit, so that a layer of 64 fits a 960×540 slide at 14 pt
+#: on slides (a preset whose picture is a page of fixed height) a matrix of more than
+#: :data:`PRINT_ROWS` rows or columns is *compact* (in a *dense* picture, also one whose
+#: grads do not fit :data:`SLIDE_PRINT_WIDTH` fonts across, as an 8 × 8's): its longer side
+#: about :data:`COMPACT_LONG` fonts (cells down to :data:`COMPACT_SIDE` points: a 64 × 64
+#: matrix about 107 points square), its box at most :data:`COMPACT_ROOM` fonts across
+#: inside, its data and grad rows elided to fit, so a layer of 64 fits a slide at 14 pt
 COMPACT_LONG = 6.5
 COMPACT_SIDE = 1.5
 COMPACT_ROOM = 17.0
+SLIDE_PRINT_WIDTH = 20.0
 #: the column of the biases
 BIAS = -1
 _NAME = r"\.N(\d+)\.(?:w(\d+)|b)\Z"
@@ -153,14 +156,15 @@ def read_inputs(G: Any, n: str) -> Matrix | None:
                   sample if isinstance(sample, int) else None, tuple(k for *_, k, _, _, _ in keep))
 
 
-def matrices(G: Any, order: Any, s: Settings, size: float) -> dict[str, tuple[Matrix, Grid]]:
-    """Every layer box of ``order`` with its matrix and grid (texts ``size`` points), and
-    the box of a batch's inputs with its."""
+def matrices(G: Any, order: Any, s: Settings, size: float,
+             dense: bool = False) -> dict[str, tuple[Matrix, Grid]]:
+    """Every layer box of ``order`` with its matrix and grid (texts ``size`` points;
+    ``dense``: see :func:`grid`), and the box of a batch's inputs with its."""
     out = {}
     for n in order:
         m = read_matrix(G, n) or read_inputs(G, n)
         if m is not None:
-            out[n] = (m, grid(s, m, size))
+            out[n] = (m, grid(s, m, size, dense))
     return out
 
 
@@ -192,8 +196,8 @@ def tip(c: Cell, num: Callable[[float | None], str], done: bool = True,
 class Grid:
     """Where a matrix goes in its box, in points: a head line, then ``rows`` rows of
     ``cell_h``; ``label_w`` for the row names, cells ``cell_w`` wide, the bias column
-    after a gap; ``printed``: the grads are written in the cells; ``compact``: a big matrix
-    on slides (see :data:`COMPACT_LONG`)."""
+    after a gap; ``printed``: the grads are written in the cells; ``compact``: a matrix not
+    printed on slides (see :data:`COMPACT_LONG`)."""
 
     printed: bool
     cell_w: float
@@ -228,11 +232,12 @@ def on_slides(scene: Settings) -> bool:
     return fit is not None and fit[1] is not None
 
 
-def grid(scene: Settings, m: Matrix, size: float) -> Grid:
+def grid(scene: Settings, m: Matrix, size: float, dense: bool = False) -> Grid:
     """The matrix's grid: its grads printed (at ``size`` points, the row labels' size) when
     every one fits its cell and the matrix is small (:data:`PRINT_ROWS`,
-    :data:`PRINT_WIDTH`), else small squares sized to the matrix (each at least 3 points;
-    on slides a matrix past :data:`PRINT_ROWS` is compact, its cells smaller)."""
+    :data:`PRINT_WIDTH`; ``dense`` slides: :data:`SLIDE_PRINT_WIDTH`), else small squares
+    sized to the matrix (each at least 3 points; on slides compact past :data:`PRINT_ROWS`
+    rows or columns, or whenever not printed if ``dense``)."""
     f = scene.preset.font
     line = 1.3 * f
     cols, rows = heads(m)
@@ -242,11 +247,12 @@ def grid(scene: Settings, m: Matrix, size: float) -> Grid:
     across = label_w + len(cols) * cell_w + (0 if m.inputs else 0.3 * f)
     foot = foot_text(m, scene)
     foot_h = line if foot else 0.0
-    if m.rows <= PRINT_ROWS and across <= PRINT_WIDTH * f:
+    dense = dense and on_slides(scene) and not m.inputs  # an input's data stays printed
+    if m.rows <= PRINT_ROWS and across <= (SLIDE_PRINT_WIDTH if dense else PRINT_WIDTH) * f:
         return Grid(True, cell_w, line, label_w, 0.3 * f, line, foot_h,
                     across, line + m.rows * line + foot_h)
     long = max(m.rows, len(cols))
-    compact = on_slides(scene) and long > PRINT_ROWS
+    compact = on_slides(scene) and (dense or long > PRINT_ROWS)
     if compact:
         side = max(COMPACT_SIDE, min(0.9 * f, COMPACT_LONG * f / long))
     else:

@@ -116,11 +116,13 @@ class Plan(Settings):
 def plan(G: Any, *, preset: str | Preset = "docs", theme: str | Theme = "light",
          rankdir: str = "LR", decimals: int | None = None, trim: bool | None = None,
          lang: str | None = None, caption: bool = True, legend: bool = True,
-         scale: float | None = None) -> Plan:
+         scale: float | None = None, dense: bool = False) -> Plan:
     """The :class:`Plan` of graph ``G`` (from :func:`vizgrad.to_networkx`) drawn with these
     options: ``preset``, ``theme``, ``rankdir`` (``"LR"`` or ``"TB"``), ``decimals``,
     ``trim``, ``lang``, ``caption``, ``legend``; ``scale``: the grad colour scale (default:
-    the graph's own; a page whose views open groups gives them all one)."""
+    the graph's own; a page whose views open groups gives them all one); ``dense``: on
+    slides, layer matrices too wide to print at 14 pt compact
+    (:func:`vizgrad.scene.matrix.grid`)."""
     require_graph(G, "a drawing's plan")
     s = settings(preset=preset, theme=theme, rankdir=rankdir, decimals=decimals, trim=trim,
                  lang=lang, caption=caption, legend=legend)
@@ -129,7 +131,8 @@ def plan(G: Any, *, preset: str | Preset = "docs", theme: str | Theme = "light",
     collapsed = "collapsed" in F.graph
     with unchanged(F):  # names and operands worked out once
         contributions = Contributions.of(G)  # its final check re-evaluates the graph
-        matrices = MappingProxyType(layer_matrices(F, order, s, s.preset.font * ROW))
+        matrices = MappingProxyType(layer_matrices(F, order, s, s.preset.font * ROW,
+                                                        dense))
         params = MappingProxyType({n: tuple(rows) for n in order if n not in matrices
                                    and (rows := param_rows(F, n, s.word))})
         texts = _dot.edge_texts(F, order, contributions.by_edge, collapsed, s)
