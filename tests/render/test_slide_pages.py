@@ -376,10 +376,12 @@ def _printed(svg: str) -> dict[str, bool]:
             for i in ids if (m := re.fullmatch(r"(p\d+)-c-([a-z]+\d+)-w0x0", i))}
 
 
-def test_a_net_that_fits_a_slide_prints_its_grads_and_moons_compacts_its_8_by_8(decks):
-    """MLP(4, [6, 3, 1]) fits one slide with every matrix printing its grads; moons' 8 × 8
-    matrix is compact (too wide at 14 pt), its 8 × 2 one still printed."""
-    pictures = [s for s in decks["bce"] if not is_notes(s)]
+def test_a_net_that_fits_a_slide_prints_its_grads_and_moons_compacts_its_8_by_8(decks,
+                                                                                 tmp_path):
+    """The lecture's MLP(3, [4, 4, 1]) fits one slide with every matrix printing its grads;
+    moons' 8 × 8 matrix is compact (too wide at 14 pt), its 8 × 2 one still printed."""
+    slides = render(str(MODELS / "course.py"), tmp_path)
+    pictures = [s for s in slides if not is_notes(s)]
     assert len(pictures) == 1 and list(_printed(pictures[0]).values()) == [True] * 3
     moons = {}
     for svg in decks["moons"]:
