@@ -326,8 +326,6 @@ def test_an_explicit_collapse_is_obeyed(tmp_path):
     assert len(neuron) > len(auto)
 
 
-@pytest.mark.xfail(strict=True, reason="needs the batch's inputs as one matrix box and a "
-                   "compact layer matrix on slides (issue 33 item 1)")
 def test_a_net_of_three_hidden_layers_of_64_is_one_slide_at_14_pt(decks):
     pictures = [s for s in decks["deep64"] if not is_notes(s)]
     assert len(pictures) == 1 and smallest_pt(pictures[0]) >= 14.0 - 1e-6
