@@ -34,6 +34,25 @@ def fork():
     return build_fork(backward=False)
 
 
+@pytest.fixture
+def layouts(monkeypatch) -> list[str]:
+    """Every DOT handed to Graphviz, counted where every layout goes
+    (:func:`vizgrad.scene.layout.run.run_layout`)."""
+    import vizgrad.scene.layout.run as layout_run
+    import vizgrad.scene.make as scene_module
+
+    seen: list[str] = []
+    real = layout_run.run_layout
+
+    def counted(dot: str, *args, **kwargs):
+        seen.append(dot)
+        return real(dot, *args, **kwargs)
+
+    monkeypatch.setattr(layout_run, "run_layout", counted)
+    monkeypatch.setattr(scene_module, "run_layout", counted)
+    return seen
+
+
 # model files that tests render through the command line, not test modules
 collect_ignore = ["models"]
 

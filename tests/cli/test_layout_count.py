@@ -11,22 +11,7 @@ import pytest
 
 import vizgrad
 import vizgrad.scene.layout.run as layout_run
-import vizgrad.scene.make as scene_module
 from vizgrad import examples
-
-
-@pytest.fixture
-def layouts(monkeypatch) -> list[str]:
-    seen: list[str] = []
-    real = layout_run.run_layout
-
-    def counted(dot: str, *args, **kwargs):
-        seen.append(dot)
-        return real(dot, *args, **kwargs)
-
-    monkeypatch.setattr(layout_run, "run_layout", counted)
-    monkeypatch.setattr(scene_module, "run_layout", counted)
-    return seen
 
 
 def test_render_fork_to_one_svg_lays_out_once(run, tmp_path, layouts):

@@ -10,36 +10,15 @@ import vizgrad
 from vizgrad import draw, examples
 from vizgrad.core.nn import MLP
 
+from ..helpers import distance_to_line, flatten_bezier
+
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
 YS = [1.0, -1.0, -1.0, 1.0]
 
 
-def _flatten(points, steps=20):
-    """A cubic Bezier spline as a polyline, computed here (not with the code under test)."""
-    out = [points[0]]
-    for i in range(1, len(points) - 2, 3):
-        p0, p1, p2, p3 = points[i - 1:i + 3]
-        for k in range(1, steps + 1):
-            t = k / steps
-            u = 1 - t
-            out.append(tuple(u ** 3 * a + 3 * u * u * t * b + 3 * u * t * t * c + t ** 3 * d
-                             for a, b, c, d in zip(p0, p1, p2, p3)))
-    return out
-
-
-def _distance(p, line):
-    best = math.inf
-    for a, b in zip(line, line[1:]):
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        n = dx * dx + dy * dy
-        t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
-        best = min(best, math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy))
-    return best
-
-
 def misplaced(scene):
     """Every edge label whose nearest edge is not its own: (label id, own, nearest)."""
-    lines = {s.id: _flatten(s.geom) for s in scene.shapes
+    lines = {s.id: flatten_bezier(s.geom) for s in scene.shapes
              if s.kind == "path" and s.id.startswith("e-")}
     bad = []
     labels = [s for s in scene.shapes if s.kind == "rect" and s.id.startswith("lb-")]
@@ -47,7 +26,7 @@ def misplaced(scene):
         x, y, w, h, _ = s.geom
         centre = (x + w / 2, y + h / 2)
         own = "e-" + s.id[3:]
-        far = {e: _distance(centre, line) for e, line in lines.items()}
+        far = {e: distance_to_line(centre, line) for e, line in lines.items()}
         nearest = min(far, key=far.get)
         if far[own] > far[nearest] + 1e-6:
             bad.append((s.id, own, nearest))
@@ -72,8 +51,9 @@ def test_forks_a_to_plus_label_sits_on_the_a_to_plus_edge():
     own = next(s for s in scene.shapes if s.id == f"e-{a}-{plus}-0")
     times = next(s for s in scene.shapes if s.id == f"e-{a}-v2-0")  # a → ×
     centre = (x + w / 2, y + h / 2)
-    assert _distance(centre, _flatten(own.geom)) < _distance(centre, _flatten(times.geom))
-    assert _distance(centre, _flatten(own.geom)) < h / 2  # on its edge, not beside it
+    mine = distance_to_line(centre, flatten_bezier(own.geom))
+    assert mine < distance_to_line(centre, flatten_bezier(times.geom))
+    assert mine < h / 2  # on its edge, not beside it
 
 
 @pytest.mark.parametrize("collapse", ["neuron", "layer"])

@@ -28,6 +28,7 @@ from ..style import text as tx
 from ..style.metrics import width
 from .cells import GradRows, is_row, row_text
 from .groups import box_name, row_labels
+from .labels import MANY_LABELS
 from .matrix import COMPACT_ROOM
 from .parts import kind
 from .shapes import ROW, op_glyph
@@ -189,12 +190,16 @@ def dot_parts(G: Any, s: Settings, order: Any, collapsed: bool,
     sizes: the laid-out edges with their labels' room (``texts``: each edge's label),
     the aligned ranks, the spacing."""
     p = s.preset
-    edges = []
-    for (u, v, slot), label in texts.items():
-        size = (width(label, p.label) + p.label * 0.5, p.label * LABEL_H) if label else None
-        if (u, v, slot) not in free:
-            edges.append((u, v, ids.edge(u, v, slot), size))
+    sizes = {e: (width(label, p.label) + p.label * 0.5, p.label * LABEL_H)
+             for e, label in texts.items() if label}
+    joined = None
+    if len(sizes) > MANY_LABELS:  # Graphviz lays out none: the ranks are spaced for them,
+        wide = sorted(w for w, _ in sizes.values())  # a gap for nine in ten, two for the rest
+        joined = (wide[len(wide) * 9 // 10], 2 * p.label * LABEL_H)  # top to bottom: two rows
+    edges = tuple((u, v, ids.edge(u, v, slot), sizes.get((u, v, slot)))
+                  for (u, v, slot) in texts if (u, v, slot) not in free)
     inputs, first = aligned(G, to_output, order, collapsed, ops)
-    return dict(edges=tuple(edges), inputs=tuple(inputs), first=tuple(first),
+    return dict(edges=edges, inputs=tuple(inputs), first=tuple(first),
                 rankdir=s.rankdir, font=p.label * LABEL_H / gm.LINE_EM,
-                nodesep=p.nodesep * (0.6 if collapsed else 1), ranksep=p.ranksep)
+                nodesep=p.nodesep * (0.6 if collapsed else 1), ranksep=p.ranksep,
+                **({} if joined is None else {"joined": joined}))

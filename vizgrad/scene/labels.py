@@ -16,20 +16,26 @@ before it, and as far from every other edge as it can be, nearer the edge's head
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Iterable, Iterator
 
-__all__ = ["MANY_LABELS", "Obstacles", "curve", "curve_points", "nearest_on", "place_label"]
+__all__ = ["MANY_LABELS", "Obstacles", "curve", "curve_points", "Gaps", "nearest_on", "place_label"]
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 _CELL = 48.0  # grid cell of the segment index, points
 _STEPS = 8  # points per Bezier curve when it is flattened
 _SPOTS = 24  # candidate spots along an edge
-#: labels past which each goes on the point of its edge nearest Graphviz's place for it,
-#: without looking for room (a picture this busy is not read label by label)
+#: labels past which Graphviz lays out none (each would be a node and a rank of its own:
+#: past a few hundred they triple its time): the gaps between ranks are made wide enough
+#: and each label goes in one its edge crosses (:class:`Gaps`), clear of the labels placed
+#: before it but not looking for room away from other edges (a picture this busy is not
+#: read label by label)
 MANY_LABELS = 300
 _PAD = 3.0  # room kept between a label and a box or another label, points
+#: where in its gap a label is tried, from the middle (0) to either side (±1)
+_ALONG = (0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 1, -1)
 
 
 def _weights(t: float) -> tuple[float, float, float, float]:
@@ -150,28 +156,6 @@ def _through(a: Point, b: Point, r: Rect) -> bool:
     return True
 
 
-def nearest_on(line: Iterable[Point], p: Point) -> Point:
-    """The point of the polyline ``line`` (a list, or its points one at a time) nearest ``p``.
-
-    >>> nearest_on([(0.0, 0.0), (10.0, 0.0)], (4.0, 3.0))
-    (4.0, 0.0)
-    """
-    points = iter(line)
-    ax, ay = spot = next(points)
-    px, py = p
-    best = math.inf
-    for bx, by in points:
-        dx, dy = bx - ax, by - ay
-        n = dx * dx + dy * dy
-        t = 0.0 if n == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / n))
-        q = (ax + t * dx, ay + t * dy)
-        d = math.dist(p, q)
-        if d < best:
-            best, spot = d, q
-        ax, ay = bx, by
-    return spot
-
-
 def _along(line: list[Point], f: float) -> Point:
     """The point at fraction ``f`` of the polyline's length."""
     lengths = [math.dist(a, b) for a, b in zip(line, line[1:])]
@@ -211,3 +195,126 @@ def place_label(line: list[Point] | tuple[Point, ...], size: tuple[float, float]
     spot = best[1] if best is not None else (fallback or _along(line, 0.5))
     obstacles.add_rects([(spot[0] - w / 2, spot[1] - h / 2, spot[0] + w / 2, spot[1] + h / 2)])
     return spot
+
+
+def nearest_on(line: Iterable[Point], p: Point) -> Point:
+    """The point of the polyline ``line`` (a list, or its points one at a time) nearest ``p``.
+
+    >>> nearest_on([(0.0, 0.0), (10.0, 0.0)], (4.0, 3.0))
+    (4.0, 0.0)
+    """
+    points = iter(line)
+    ax, ay = spot = next(points)
+    px, py = p
+    best = math.inf
+    for bx, by in points:
+        dx, dy = bx - ax, by - ay
+        n = dx * dx + dy * dy
+        t = 0.0 if n == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / n))
+        q = (ax + t * dx, ay + t * dy)
+        d = math.dist(p, q)
+        if d < best:
+            best, spot = d, q
+        ax, ay = bx, by
+    return spot
+
+
+class Gaps:
+    """Labels placed on their own edges in the bands across a laid-out graph that no box or
+    op circle reaches (between its ranks), clear of the boxes (``rects``) and of each other.
+    ``extents``: each box's and circle's extent along the graph's direction (``axis`` 0: x,
+    1: y).
+
+    >>> boxes = [(0.0, 0.0, 20.0, 20.0), (120.0, 40.0, 140.0, 60.0)]
+    >>> g = Gaps([(0.0, 20.0), (120.0, 140.0)], 0, boxes)
+    >>> edge = [(20.0, 0.0), (120.0, 50.0)]
+    >>> g.place(edge, (20.0, 10.0))  # in the gap from 20 to 120, its middle
+    (70.0, 25.0)
+    >>> g.place(edge, (20.0, 10.0))  # taken: further along its edge, 3 pt clear of it
+    (100.0, 40.0)
+    >>> g.overlaps  # labels placed on top of a box or another label
+    0
+    """
+
+    def __init__(self, extents: Iterable[tuple[float, float]], axis: int,
+                 rects: Iterable[Rect] = ()) -> None:
+        self.axis = axis
+        self.free: list[tuple[float, float]] = []
+        end = -math.inf
+        for lo, hi in sorted(extents):
+            if lo > end and end > -math.inf:
+                self.free.append((end, lo))
+            end = max(end, hi)
+        self.starts = [lo for lo, _ in self.free]
+        self.placed: dict[tuple[int, int], list[Rect]] = {}
+        for r in rects:
+            self._take(r)
+        #: labels placed on top of a box or a label placed before them (no clear spot left)
+        self.overlaps = 0
+
+    def _take(self, r: Rect) -> None:
+        for c in _cells(*r):
+            self.placed.setdefault(c, []).append(r)
+
+    def _at(self, line: list[Point], at: float) -> Point | None:
+        a = self.axis
+        for p, q in zip(line, line[1:]):
+            if p[a] != q[a] and (p[a] - at) * (q[a] - at) <= 0:
+                return _lerp(p, q, (at - p[a]) / (q[a] - p[a]))
+        return None
+
+    def _crowding(self, r: Rect, pad: float = _PAD) -> float:
+        """How much of ``r``, grown by ``pad``, the boxes and labels placed cover (area)."""
+        x0, y0, x1, y1 = r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad
+        seen: set[Rect] = set()
+        area = 0.0
+        for c in _cells(x0, y0, x1, y1):
+            for q in self.placed.get(c, ()):
+                if q not in seen:
+                    seen.add(q)
+                    area += (max(0.0, min(x1, q[2]) - max(x0, q[0]))
+                             * max(0.0, min(y1, q[3]) - max(y0, q[1])))
+        return area
+
+    def _spots(self, line: list[Point], across: float) -> Iterator[float]:
+        """Where along the direction a label ``across`` long is tried on ``line``: in each gap
+        the edge crosses, the one nearest the edge's middle first, from the gap's middle out;
+        then along the whole edge (a label wider than its gaps)."""
+        a = self.axis
+        lo, hi = sorted((line[0][a], line[-1][a]))
+        mid = (lo + hi) / 2
+        k = max(0, bisect.bisect_right(self.starts, lo) - 1)
+        crossed = []
+        while k < len(self.free) and self.free[k][0] < hi:
+            g0, g1 = max(self.free[k][0], lo), min(self.free[k][1], hi)
+            if g0 < g1:
+                crossed.append((g0, g1))
+            k += 1
+        for g0, g1 in sorted(crossed, key=lambda g: abs((g[0] + g[1]) / 2 - mid)):
+            room = max(0.0, (g1 - g0 - across) / 2)
+            yield from ((g0 + g1) / 2 + f * room for f in _ALONG)
+        yield from (lo + (0.5 + f * 0.4) * (hi - lo) for f in _ALONG)
+
+    def place(self, line: list[Point], size: Point) -> Point:
+        """Where a label of ``size`` goes on the polyline ``line`` (its edge): the first of
+        :meth:`_spots` that no box or label placed before crowds (nearer than ``_PAD``),
+        else the one they crowd least."""
+        w, h = size
+        best, least = line[len(line) // 2], math.inf
+        for at in self._spots(line, size[self.axis]):
+            p = self._at(line, at)
+            if p is not None:
+                crowd = self._crowding(_box(p, w, h))
+                if crowd < least:
+                    best, least = p, crowd
+                if crowd == 0:
+                    break
+        r = _box(best, w, h)
+        if self._crowding(r, 0.0) > 0:
+            self.overlaps += 1
+        self._take(r)
+        return best
+
+
+def _box(p: Point, w: float, h: float) -> Rect:
+    return p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2

@@ -22,10 +22,11 @@ from typing import Any
 
 from .layout import geometry as gm
 from .layout.run import DEFAULT_TIMEOUT, run_layout
-from .plan import Plan, plan, require_graph, turned
+from .edges import crowded
+from .plan import Plan, label_nodes, plan, require_graph, turned
 from .scene import Scene, fits, readable, slides_of
 
-__all__ = ["TURN_NODES", "lay_out", "make_scene", "scene_of"]
+__all__ = ["TURN_NODES", "lay_out", "make_scene", "placed", "scene_of"]
 
 #: the most values for which a second direction is laid out to compare
 TURN_NODES = 500
@@ -38,6 +39,18 @@ def lay_out(p: Plan, backend: str | None = None,
     return gm.parse(run_layout(p.dot, "json0", backend, timeout))
 
 
+def placed(p: Plan, backend: str | None = None,
+           timeout: float = DEFAULT_TIMEOUT) -> Scene:
+    """The Scene of plan ``p``, laid out once; or, when its DOT left the edge labels out
+    (past :data:`~vizgrad.scene.labels.MANY_LABELS`) and they would lie on top of each
+    other in the gaps between ranks, laid out again with a node for each label."""
+    geo = lay_out(p, backend, timeout)
+    if "joined" in p.dot_parts and crowded(p, p.edge_texts, p.op_sizes, geo):
+        p = label_nodes(p)
+        geo = lay_out(p, backend, timeout)
+    return Scene(p, geo)
+
+
 def scene_of(G: Any, *, backend: str | None = None, timeout: float = DEFAULT_TIMEOUT,
              **options: Any) -> Scene:
     """The :class:`~vizgrad.scene.scene.Scene` of graph ``G`` (from
@@ -46,7 +59,7 @@ def scene_of(G: Any, *, backend: str | None = None, timeout: float = DEFAULT_TIM
     ``legend``, ``scale``), laid out once by ``backend`` within ``timeout`` seconds."""
     require_graph(G, "scene_of")
     p = plan(G, **options)
-    return Scene(p, lay_out(p, backend, timeout))
+    return placed(p, backend, timeout)
 
 
 def make_scene(G: Any, *, rankdir: str | None = None, **options: Any) -> Scene:
@@ -74,10 +87,10 @@ def make_scene(G: Any, *, rankdir: str | None = None, **options: Any) -> Scene:
 def _directed(p: Plan, rankdir: str | None, backend: str | None, timeout: float) -> Scene:
     """Plan ``p`` laid out left to right, or top to bottom when ``rankdir`` is None and
     that fits better (see :func:`make_scene`)."""
-    scene = Scene(p, lay_out(p, backend, timeout))
+    scene = placed(p, backend, timeout)
     if rankdir is None and not fits(scene) and len(scene.facts) <= TURN_NODES:
         q = turned(p, "TB")  # the same plan, the other way: only the DOT is written again
-        tall = Scene(q, lay_out(q, backend, timeout))
+        tall = placed(q, backend, timeout)
         fit = scene.preset.fit
         if fit is not None and fit[1] is not None:  # slides: the fewer, the better
             return tall if slides_of(tall) < slides_of(scene) else scene

@@ -36,7 +36,7 @@ from .parts import Settings, kind, settings
 from .matrix import matrices as layer_matrices
 from .shapes import ROW, badge_width
 
-__all__ = ["Plan", "plan", "require_graph", "turned"]
+__all__ = ["Plan", "label_nodes", "plan", "require_graph", "turned"]
 
 Edge = tuple[str, str, int]
 Size = tuple[float, float]
@@ -177,3 +177,12 @@ def turned(p: Plan, rankdir: str) -> Plan:
     return replace(p, rankdir=s.rankdir, dot_parts=MappingProxyType(parts),
                    dot=gm.layout_dot(dict(p.box_sizes), dict(p.op_sizes), **parts))
 
+
+
+def label_nodes(p: Plan) -> Plan:
+    """``p`` with its edge labels laid out by Graphviz, a node each, when its DOT had none
+    (``joined``, past :data:`~vizgrad.scene.labels.MANY_LABELS`) and they would crowd each
+    other in the gaps between ranks (:func:`~vizgrad.scene.edges.crowded`)."""
+    parts = {k: v for k, v in p.dot_parts.items() if k != "joined"}
+    return replace(p, dot_parts=MappingProxyType(parts),
+                   dot=gm.layout_dot(dict(p.box_sizes), dict(p.op_sizes), **parts))

@@ -39,7 +39,8 @@ from .frames import Opened
 from .parts import RANKDIRS
 from .plan import Plan, require_graph
 from .shapes import ROW as _ROW
-from .shapes import Shape, place_caption, place_edges, place_legend, place_nodes
+from .edges import place_edges
+from .shapes import Shape, place_caption, place_legend, place_nodes
 
 __all__ = ["RANKDIRS", "SLIDE_WIDTH", "Scene", "Shape", "fits", "readable", "slides_of",
            "smallest_size", "smallest_text"]
@@ -160,7 +161,8 @@ class Scene(Plan):
             graph_box=(margin + (inner_w - geo.width) / 2, top, geo.width, geo.height))
         dx, dy = self.graph_box[:2]
         shapes = place_caption(p, plan.badge_width, rows, margin, margin) if plan.caption else []
-        shapes += place_edges(plan, plan.edge_texts, plan.op_sizes, geo, dx, dy, self.width)
+        shapes += place_edges(plan, plan.edge_texts, plan.op_sizes, geo, dx, dy, self.width,
+                              "joined" in plan.dot_parts)
         shapes += place_nodes(plan.facts, plan.order, p, plan.params, plan.inrows, plan.matrices,
                               plan.op_sizes, geo, dx, dy)
         if leg:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from .layout import geometry as gm
 from . import ids
 from ..style import text as tx
-from .labels import MANY_LABELS, Obstacles, curve_points, nearest_on, place_label
 from .matrix import BIAS, Grid, Matrix, slot
 from ..style.metrics import width
 from .parts import kind as node_kind
@@ -27,14 +26,13 @@ if TYPE_CHECKING:
     from ..style.presets import Preset
     from .parts import Settings
 
-__all__ = ["PHASES", "RAW", "ROW", "Shape", "badge_width", "op_glyph", "place_caption",
-           "place_edges", "place_legend", "place_nodes"]
+__all__ = ["PHASES", "RAW", "ROW", "Shape", "badge_width", "baseline", "op_glyph",
+           "place_caption", "place_legend", "place_nodes", "rnd"]
 
 #: the phases a caption's badge names
 PHASES = ("inputs", "forward", "seed", "backward", "final")
 
 Point = tuple[float, float]
-_ARROW = 9.0  # arrowhead length, points
 #: row labels and the phase badge, relative to their text (12 pt in the docs preset)
 ROW = 0.86
 #: the size of a name that is only an id (``v5``), relative to the font: footnote-sized
@@ -75,13 +73,14 @@ def op_glyph(op: str) -> str:
     return _OPS.get(op, op)
 
 
-def _r(v: float) -> float:
+def rnd(v: float) -> float:
+    """A coordinate as written: to the hundredth of a point."""
     return round(v, 2)
 
 
-def _baseline(cy: float, size: float) -> float:
+def baseline(cy: float, size: float) -> float:
     """The baseline that centres digits and capitals of ``size`` on ``cy``."""
-    return _r(cy + 0.36 * size)
+    return rnd(cy + 0.36 * size)
 
 
 def badge_width(preset: Preset, word: Callable[..., str]) -> float:
@@ -98,12 +97,12 @@ def place_caption(preset: Preset, bw: float, rows: int, x: float, y: float) -> l
     out: list[Shape] = []
     add = out.append
     add(Shape(ids.badge(), "rect",
-              (_r(x), _r(y + 0.1 * c), _r(bw), _r(line - 0.2 * c), _r(line / 2)), "vg-badge"))
-    add(Shape(ids.badge_text(), "text", (_r(x + bw / 2), _baseline(y + line / 2, c * ROW)),
+              (rnd(x), rnd(y + 0.1 * c), rnd(bw), rnd(line - 0.2 * c), rnd(line / 2)), "vg-badge"))
+    add(Shape(ids.badge_text(), "text", (rnd(x + bw / 2), baseline(y + line / 2, c * ROW)),
               "vg-badge-text", c * ROW, True, "middle"))
     for i in range(rows):
         add(Shape(ids.caption(i), "text",
-                  (_r(x + bw + c * 0.6), _baseline(y + line * (i + 0.5), c)),
+                  (rnd(x + bw + c * 0.6), baseline(y + line * (i + 0.5), c)),
                   "vg-caption" if i == 0 else "vg-rule", c, i == 0))
     return out
 
@@ -111,98 +110,8 @@ def place_caption(preset: Preset, bw: float, rows: int, x: float, y: float) -> l
 def place_legend(preset: Preset, x: float, y: float, lines: Any) -> list[Shape]:
     """A text row per legend line, the first one's top left at ``(x, y)``."""
     size = preset.legend
-    return [Shape(ids.legend(i), "text", (_r(x), _baseline(y + size * 1.45 * (i + 0.5), size)),
+    return [Shape(ids.legend(i), "text", (rnd(x), baseline(y + size * 1.45 * (i + 0.5), size)),
                   "vg-legend", size) for i in range(len(lines))]
-
-
-def _unit(a: Point, b: Point) -> Point:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    d = math.hypot(dx, dy) or 1.0
-    return dx / d, dy / d
-
-
-_HALF = _ARROW * 0.38  # half an arrowhead's base
-
-
-def _arrow(tip: Point, base_dir: Point) -> tuple[Point, ...]:
-    """A triangle with its point at ``tip``, its base ``_ARROW`` along ``base_dir``."""
-    ux, uy = base_dir
-    tx_, ty = tip
-    bx, by = tx_ + ux * _ARROW, ty + uy * _ARROW
-    return ((round(tx_, 2), round(ty, 2)), (round(bx - uy * _HALF, 2), round(by + ux * _HALF, 2)),
-            (round(bx + uy * _HALF, 2), round(by - ux * _HALF, 2)))
-
-
-def _edge(add: Any, eid: str, e: gm.Edge, dx: float, dy: float, backward: bool) -> None:
-    pts = tuple([(round(x + dx, 2), round(y + dy, 2)) for x, y in e.points])
-    add(Shape(eid, "path", pts, "vg-edge"))
-    if e.tip is not None:
-        tip = (e.tip[0] + dx, e.tip[1] + dy)
-        add(Shape(ids.arrow(eid, "f"), "poly", _arrow(tip, _unit(tip, pts[-1])), "vg-arrow"))
-    if backward and len(pts) > 1:
-        nxt = next((q for q in pts[1:] if q != pts[0]), pts[-1])
-        add(Shape(ids.arrow(eid, "b"), "poly", _arrow(pts[0], _unit(pts[0], nxt)),
-                  "vg-arrow vg-back"))
-
-
-def _straight(rankdir: str, geo: gm.Geometry, tail: str, head: str) -> gm.Edge:
-    """An edge Graphviz did not route: a straight curve from box side to box side."""
-    tx_, ty, tw, th = geo.nodes[tail]
-    hx, hy, hw, hh = geo.nodes[head]
-    if rankdir == "LR":
-        a, b = (tx_ + tw / 2, ty), (hx - hw / 2, hy)
-    else:
-        a, b = (tx_, ty + th / 2), (hx, hy - hh / 2)
-    ux, uy = _unit(a, b)
-    end = (b[0] - ux * _ARROW, b[1] - uy * _ARROW)
-    third = ((end[0] - a[0]) / 3, (end[1] - a[1]) / 3)
-    pts = (a, (a[0] + third[0], a[1] + third[1]), (a[0] + 2 * third[0], a[1] + 2 * third[1]), end)
-    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-    return gm.Edge(pts, b, mid)
-
-
-def place_edges(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, Any],
-                geo: gm.Geometry, dx: float, dy: float, right: float) -> list[Shape]:
-    """Every edge (``texts``: each with its label), its arrowheads and its label, and the
-    edge out of each op circle of ``ops``, the graph's top left moved to ``(dx, dy)``;
-    labels stay left of ``right``, the picture's width."""
-    size = s.preset.label
-    out: list[Shape] = []
-    add = out.append
-    routed = {}
-    for (u, v, slot) in texts:
-        eid = ids.edge(u, v, slot)
-        routed[eid] = geo.edges.get(eid) or _straight(
-            s.rankdir, geo, u, gm.op_id(v) if v in ops else v)
-    labels = sum(1 for t in texts.values() if t)
-    room, lines = None, {}
-    if labels <= MANY_LABELS:  # past it each label's own curve is walked once, below
-        moved = [(eid, list(curve_points(e.points, dx, dy))) for eid, e in routed.items()]
-        moved += [(ids.op_edge(n), list(curve_points(geo.edges[ids.op_edge(n)].points, dx, dy)))
-                  for n in ops]
-        boxes = [(x + dx - w / 2, y + dy - h / 2, x + dx + w / 2, y + dy + h / 2)
-                 for x, y, w, h in geo.nodes.values()]
-        room = Obstacles(moved, boxes, (1.0, dy, right - 1.0, dy + geo.height), labels)
-        lines = dict(moved)
-    for (u, v, slot), label in texts.items():
-        eid = ids.edge(u, v, slot)
-        e = routed[eid]
-        _edge(add, eid, e, dx, dy, backward=True)
-        if label and e.label is not None:
-            w = width(label, size) + size * 0.4
-            # on its own edge, clear of boxes, labels and the other edges (see _labels);
-            # past MANY_LABELS, on its own edge where Graphviz put it beside it
-            spot = (e.label[0] + dx, e.label[1] + dy)
-            lx, ly = (place_label(lines[eid], (w, size * 1.3), room, eid, spot)
-                      if room is not None else nearest_on(curve_points(e.points, dx, dy), spot))
-            add(Shape(ids.edge_box(u, v, slot), "rect", (_r(lx - w / 2), _r(ly - size * 0.65),
-                                                         _r(w), _r(size * 1.3), _r(size * 0.3)),
-                      "vg-label-bg"))
-            add(Shape(ids.edge_label(u, v, slot), "text", (_r(lx), _baseline(ly, size)),
-                      "vg-label", size, False, "middle"))
-    for n in ops:
-        _edge(add, ids.op_edge(n), geo.edges[ids.op_edge(n)], dx, dy, backward=False)
-    return out
 
 
 def _matrix(add: Any, preset: Preset, n: str, m: Matrix, g: Grid, x: float, y: float,
@@ -212,37 +121,37 @@ def _matrix(add: Any, preset: Preset, n: str, m: Matrix, g: Grid, x: float, y: f
     per parameter with its grad's text where printed, the neurons' names."""
     size = preset.font * ROW
     left = x + (w - g.width) / 2
-    top, mid = y + g.head_h, _baseline(y + g.head_h / 2, size)
+    top, mid = y + g.head_h, baseline(y + g.head_h / 2, size)
     x0 = left + g.label_w
     bias_x = x0 + m.cols * g.cell_w + g.gap
     if g.printed:
         for i in range(m.cols):
-            add(Shape(ids.text(n, f"mh{i}"), "text", (_r(x0 + (i + 0.5) * g.cell_w), mid),
+            add(Shape(ids.text(n, f"mh{i}"), "text", (rnd(x0 + (i + 0.5) * g.cell_w), mid),
                       "vg-row-label", size, False, "middle"))
         if not m.inputs:
-            add(Shape(ids.text(n, "mhb"), "text", (_r(bias_x + g.cell_w / 2), mid),
+            add(Shape(ids.text(n, "mhb"), "text", (rnd(bias_x + g.cell_w / 2), mid),
                       "vg-row-label", size, False, "middle"))
         for row in range(m.rows):
             add(Shape(ids.text(n, f"mr{row}"), "text",
-                      (_r(left + 0.2 * preset.font),
-                       _baseline(top + (row + 0.5) * g.cell_h, size)), "vg-row-label", size))
+                      (rnd(left + 0.2 * preset.font),
+                       baseline(top + (row + 0.5) * g.cell_h, size)), "vg-row-label", size))
     else:
-        add(Shape(ids.text(n, "mh"), "text", (_r(left), mid), "vg-row-label", size))
+        add(Shape(ids.text(n, "mh"), "text", (rnd(left), mid), "vg-row-label", size))
     inset = 0.5 if g.printed else 0.0 if g.compact else min(0.5, g.cell_w * 0.1)
     for c in m.cells:
         cx = bias_x if c.col == BIAS else x0 + c.col * g.cell_w
         cy = top + c.row * g.cell_h
-        add(Shape(ids.cell(n, slot(c)), "rect", (_r(cx + inset), _r(cy + inset),
-                  _r(g.cell_w - 2 * inset), _r(g.cell_h - 2 * inset), 0.0), "vg-grad-cell"))
+        add(Shape(ids.cell(n, slot(c)), "rect", (rnd(cx + inset), rnd(cy + inset),
+                  rnd(g.cell_w - 2 * inset), rnd(g.cell_h - 2 * inset), 0.0), "vg-grad-cell"))
         if g.printed:
-            add(Shape(ids.text(n, slot(c)), "text", (_r(cx + g.cell_w / 2),
-                      _baseline(cy + g.cell_h / 2, size)), "vg-grad", size, False, "middle"))
+            add(Shape(ids.text(n, slot(c)), "text", (rnd(cx + g.cell_w / 2),
+                      baseline(cy + g.cell_h / 2, size)), "vg-grad", size, False, "middle"))
     if m.inputs and m.sample in m.neurons:  # the marked sample's row, outlined
-        add(Shape(ids.cell(n, "sel"), "rect", (_r(x0), _r(top + m.neurons.index(m.sample)
-                                                         * g.cell_h), _r(m.cols * g.cell_w),
-                                                _r(g.cell_h), 0.0), "vg-grad-cell"))
+        add(Shape(ids.cell(n, "sel"), "rect", (rnd(x0), rnd(top + m.neurons.index(m.sample)
+                                                         * g.cell_h), rnd(m.cols * g.cell_w),
+                                                rnd(g.cell_h), 0.0), "vg-grad-cell"))
     if g.foot_h:
-        add(Shape(ids.text(n, "mf"), "text", (_r(left), _baseline(y + g.height - g.foot_h / 2,
+        add(Shape(ids.text(n, "mf"), "text", (rnd(left), baseline(y + g.height - g.foot_h / 2,
                                                                   size)), "vg-row-label", size))
 
 
@@ -265,17 +174,17 @@ def place_nodes(G: Any, order: Any, preset: Preset, params: Mapping[str, Any],
         kind = node_kind(G, n)
         cls = f"vg-box vg-{kind}"
         if kind in ("const", "stub"):
-            add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(h / 2)), cls))
-            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(cy, f * 0.9)), "vg-name",
+            add(Shape(ids.box(n), "rect", (rnd(x), rnd(y), rnd(w), rnd(h), rnd(h / 2)), cls))
+            add(Shape(ids.text(n, "name"), "text", (rnd(cx), baseline(cy, f * 0.9)), "vg-name",
                       f * 0.9, False, "middle"))
             continue
         top = y + 0.3 * f
-        add(Shape(ids.box(n), "rect", (_r(x), _r(y), _r(w), _r(h), _r(f * 0.3)), cls))
+        add(Shape(ids.box(n), "rect", (rnd(x), rnd(y), rnd(w), rnd(h), rnd(f * 0.3)), cls))
         if kind == "inputs" and n in matrices:  # a batch's inputs: a cell each
-            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, f)),
+            add(Shape(ids.text(n, "name"), "text", (rnd(cx), baseline(top + line / 2, f)),
                       "vg-name", f, True, "middle"))
-            add(Shape(ids.sep(n), "path", ((_r(x), _r(top + line)),) * 2
-                      + ((_r(x + w), _r(top + line)),) * 2, "vg-rule-line"))
+            add(Shape(ids.sep(n), "path", ((rnd(x), rnd(top + line)),) * 2
+                      + ((rnd(x + w), rnd(top + line)),) * 2, "vg-rule-line"))
             _matrix(add, preset, n, *matrices[n], x, top + line + 0.15 * f, w)
             continue
         box_params = params.get(n, ())
@@ -283,23 +192,23 @@ def place_nodes(G: Any, order: Any, preset: Preset, params: Mapping[str, Any],
         rest = 0.3 * f - 1.5  # the last row's cell reaches the box's bottom
         matrix = matrices.get(n)
         last = not box_params and not ins and matrix is None
-        add(Shape(ids.cell(n, "grad"), "rect", (_r(x + 1.5), _r(top + 2 * line), _r(w - 3),
-                                          _r(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
+        add(Shape(ids.cell(n, "grad"), "rect", (rnd(x + 1.5), rnd(top + 2 * line), rnd(w - 3),
+                                          rnd(line + (rest if last else 0)), 0.0), "vg-grad-cell"))
         add(Shape(ids.sep(n), "path",
-                  ((_r(x), _r(top + line)),) * 2 + ((_r(x + w), _r(top + line)),) * 2,
+                  ((rnd(x), rnd(top + line)),) * 2 + ((rnd(x + w), rnd(top + line)),) * 2,
                   "vg-rule-line"))
         if tx.raw_name(G, n):  # only an id (v5), a last resort: footnote-sized,
             raw = max(f * RAW, preset.legend)  # as small as the legend, no smaller
-            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, raw)),
+            add(Shape(ids.text(n, "name"), "text", (rnd(cx), baseline(top + line / 2, raw)),
                       "vg-name vg-raw", raw, False, "middle"))
         else:
-            add(Shape(ids.text(n, "name"), "text", (_r(cx), _baseline(top + line / 2, f)),
+            add(Shape(ids.text(n, "name"), "text", (rnd(cx), baseline(top + line / 2, f)),
                       "vg-name", f, True, "middle"))
         for row, key in ((1, "data"), (2, "grad")):
-            base = _baseline(top + line * (row + 0.5), f)
-            add(Shape(ids.text(n, f"{key[0]}l"), "text", (_r(x + 0.6 * f), base),
+            base = baseline(top + line * (row + 0.5), f)
+            add(Shape(ids.text(n, f"{key[0]}l"), "text", (rnd(x + 0.6 * f), base),
                       "vg-row-label", f * ROW))
-            add(Shape(ids.text(n, key), "text", (_r(x + w - 0.6 * f), base), f"vg-{key}", f, False,
+            add(Shape(ids.text(n, key), "text", (rnd(x + w - 0.6 * f), base), f"vg-{key}", f, False,
                       "end"))
         cols = 2 if len(box_params) >= 4 else 1
         cell_w = (w - 3) / cols
@@ -309,12 +218,12 @@ def place_nodes(G: Any, order: Any, preset: Preset, params: Mapping[str, Any],
             row_top = top + line * (3 + row)
             h = line + (rest if row == rows - 1 and not ins else 0)
             x0 = x + 1.5 + col * cell_w
-            add(Shape(ids.cell(n, f"p{i}"), "rect", (_r(x0), _r(row_top), _r(cell_w), _r(h), 0.0),
-                      "vg-grad-cell"))
-            base = _baseline(row_top + line / 2, f)
-            add(Shape(ids.text(n, f"p{i}l"), "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
-                      f * ROW))
-            add(Shape(ids.text(n, f"p{i}"), "text", (_r(x0 + cell_w - 0.6 * f + 1.5), base),
+            add(Shape(ids.cell(n, f"p{i}"), "rect",
+                      (rnd(x0), rnd(row_top), rnd(cell_w), rnd(h), 0.0), "vg-grad-cell"))
+            base = baseline(row_top + line / 2, f)
+            add(Shape(ids.text(n, f"p{i}l"), "text", (rnd(x0 + 0.6 * f - 1.5), base),
+                      "vg-row-label", f * ROW))
+            add(Shape(ids.text(n, f"p{i}"), "text", (rnd(x0 + cell_w - 0.6 * f + 1.5), base),
                       "vg-grad", f, False, "end"))
         below = 0.0  # a layer's matrix, under its rows
         if matrix is not None:
@@ -328,19 +237,19 @@ def place_nodes(G: Any, order: Any, preset: Preset, params: Mapping[str, Any],
             row_top = top + line * (3 + rows + row) + below
             h = line + (rest if row == irows - 1 else 0)
             x0 = x + 1.5 + col * icell
-            add(Shape(ids.cell(n, f"i{i}"), "rect", (_r(x0), _r(row_top), _r(icell), _r(h), 0.0),
-                      "vg-grad-cell"))
-            base = _baseline(row_top + line / 2, f)
-            add(Shape(ids.text(n, f"i{i}l"), "text", (_r(x0 + 0.6 * f - 1.5), base), "vg-row-label",
-                      f * ROW))
-            add(Shape(ids.text(n, f"i{i}"), "text", (_r(x0 + icell - 0.6 * f + 1.5), base),
+            add(Shape(ids.cell(n, f"i{i}"), "rect",
+                      (rnd(x0), rnd(row_top), rnd(icell), rnd(h), 0.0), "vg-grad-cell"))
+            base = baseline(row_top + line / 2, f)
+            add(Shape(ids.text(n, f"i{i}l"), "text", (rnd(x0 + 0.6 * f - 1.5), base),
+                      "vg-row-label", f * ROW))
+            add(Shape(ids.text(n, f"i{i}"), "text", (rnd(x0 + icell - 0.6 * f + 1.5), base),
                       "vg-grad", f, False, "end"))
         if n in ops:
             ox, oy, ow, oh = geo.nodes[gm.op_id(n)]
             ox, oy = ox + dx, oy + dy
-            add(Shape(ids.op(n), "ellipse", (_r(ox), _r(oy), _r(ow / 2), _r(oh / 2)), "vg-op"))
+            add(Shape(ids.op(n), "ellipse", (rnd(ox), rnd(oy), rnd(ow / 2), rnd(oh / 2)), "vg-op"))
             glyph = op_glyph(str(G.nodes[n].get("op", "")))
             size = preset.op * (0.8 if len(glyph) > 1 else 1.0)
-            add(Shape(ids.text(n, "op"), "text", (_r(ox), _baseline(oy, size)), "vg-op-glyph", size,
+            add(Shape(ids.text(n, "op"), "text", (rnd(ox), baseline(oy, size)), "vg-op-glyph", size,
                       False, "middle"))
     return out

@@ -30,7 +30,8 @@ from typing import Iterable, Sequence
 from ...exceptions import BackendError
 from .. import ids
 
-__all__ = ["Edge", "Geometry", "layout_dot", "parse", "op_id", "CHAR_EM", "LINE_EM"]
+__all__ = ["ARROW", "CHAR_EM", "LINE_EM", "Edge", "Geometry", "layout_dot", "op_id", "parse",
+           "straight", "unit"]
 
 #: width of one Courier character, in em: edge-label placeholders are Courier
 CHAR_EM = 0.6
@@ -38,6 +39,8 @@ CHAR_EM = 0.6
 LINE_EM = 1.2
 _BIG = 300  # nodes past which the layout trades some neatness for speed
 _SMALL = 100  # nodes up to which the layout spends more time on fewer crossings
+#: arrowhead length, points
+ARROW = 9.0
 
 Point = tuple[float, float]
 
@@ -66,6 +69,26 @@ class Geometry:
     edges: dict[str, Edge] = field(default_factory=dict)
 
 
+def unit(a: Point, b: Point) -> Point:
+    """The unit vector from ``a`` towards ``b`` (along x when they coincide)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    return dx / d, dy / d
+
+
+def straight(a: Point, b: Point) -> Edge:
+    """A straight edge from ``a`` to the arrow's tip ``b``, its label's centre midway.
+
+    >>> straight((0.0, 0.0), (30.0, 0.0)).points
+    ((0.0, 0.0), (7.0, 0.0), (14.0, 0.0), (21.0, 0.0))
+    """
+    ux, uy = unit(a, b)
+    end = (b[0] - ux * ARROW, b[1] - uy * ARROW)
+    third = ((end[0] - a[0]) / 3, (end[1] - a[1]) / 3)
+    pts = (a, (a[0] + third[0], a[1] + third[1]), (a[0] + 2 * third[0], a[1] + 2 * third[1]), end)
+    return Edge(pts, b, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+
+
 def _q(text: str) -> str:
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -86,11 +109,12 @@ def _placeholder(size: tuple[float, float], font: float) -> str:
 
 
 def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float, float]],
-               edges: Iterable[tuple[str, str, str, tuple[float, float] | None]], *,
+               edges: Iterable[tuple[str, str, str, tuple[float, float] | None]],
                inputs: Sequence[str] = (), first: Sequence[str] = (), sources: Sequence[str] = (),
                sinks: Sequence[str] = (), rankdir: str = "LR",
                font: float = 10.0,
-               nodesep: float = 0.3, ranksep: float = 0.3) -> str:
+               nodesep: float = 0.3, ranksep: float = 0.3,
+               joined: tuple[float, float] | None = None) -> str:
     """DOT for the layout: fixed-size boxes and op circles, edges with sized label placeholders.
 
     Args:
@@ -103,7 +127,18 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
         sources, sinks: nodes alone in the first rank, and alone in the last one.
         rankdir: ``"LR"`` or ``"TB"``.
         font: the placeholder font size (points) used to turn sizes into text.
+        joined: when set, Graphviz lays out no label (a label laid out is a node and a rank
+            of its own: past a few hundred they triple its time). Each gap between ranks is
+            made ``joined`` wider (a label's size: width left to right, height top to
+            bottom), an edge with a longer label spans as many ranks as it needs, and each
+            value with an op is one node, its op circle before its box (``ranksep`` apart),
+            which :func:`parse` takes apart again.
     """
+    lr = rankdir == "LR"
+    gap = ranksep * 72
+    if joined is not None:
+        ranksep += joined[0 if lr else 1] / 72
+        step = ranksep * 72  # a gap between ranks, points
     out = ["digraph vizgrad {",
            "  " + "graph " + _attrs({
                "margin": "0", "nodesep": f"{nodesep:g}", "ordering": "in",
@@ -116,6 +151,13 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
            '  node [fixedsize="true" label="" shape="box"];',
            f'  edge [arrowsize="0.8" fontname="Courier" fontsize="{font:g}"];']
     for n, (w, h) in boxes.items():
+        if joined is not None and n in ops:
+            ow, oh = ops[n]
+            size = (ow + gap + w, max(oh, h)) if lr else (max(ow, w), oh + gap + h)
+            join = f"{rankdir} {_inch(ow)} {_inch(oh)} {_inch(w)} {_inch(h)} {_inch(gap)}"
+            attrs = {"height": _inch(size[1]), "vg_join": join, "width": _inch(size[0])}
+            out.append(f"  {_q(n)} {_attrs(attrs)};")
+            continue
         out.append(f"  {_q(n)} {_attrs({'height': _inch(h), 'width': _inch(w)})};")
         if n in ops:
             ow, oh = ops[n]
@@ -129,18 +171,45 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
     if len(first) > 1:
         out.append("  { rank=same; " + " ".join(_q(n) for n in first) + " }")
         ranked = [op_id(n) for n in first if n in ops]
-        if len(ranked) > 1:
+        if len(ranked) > 1 and joined is None:
             out.append("  { rank=same; " + " ".join(_q(n) for n in ranked) + " }")
     for tail, head, eid, size in edges:
         attrs = {"id": eid}
-        if size is not None:
+        if joined is not None:  # out of a box's far side, into its op circle's near side
+            attrs["tailport"] = "e" if lr else "s"
+            if head in ops:
+                attrs["headport"] = "w" if lr else "n"
+            ranks = 1 if size is None else math.ceil((size[0 if lr else 1] + gap) / step - 1e-9)
+            if ranks > 1:
+                attrs["minlen"] = str(ranks)
+        elif size is not None:
             attrs["label"] = _placeholder(size, font)
-        target = op_id(head) if head in ops else head
+        target = op_id(head) if head in ops and joined is None else head
         out.append(f"  {_q(tail)} -> {_q(target)} {_attrs(attrs)};")
-    for n in ops:
-        out.append(f"  {_q(op_id(n))} -> {_q(n)} {_attrs({'id': ids.op_edge(n)})};")
+    if joined is None:
+        for n in ops:
+            out.append(f"  {_q(op_id(n))} -> {_q(n)} {_attrs({'id': ids.op_edge(n)})};")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def _apart(geo: Geometry, name: str, x: float, y: float, join: str) -> None:
+    """A value laid out with its op circle (``join``: the direction, the circle's and the
+    box's sizes and the gap between them, in inches) as the circle, the box and the short
+    edge between them."""
+    rankdir, *inches = join.split()
+    ow, oh, bw, bh, gap = (float(v) * 72 for v in inches)
+    if rankdir == "LR":
+        left = x - (ow + gap + bw) / 2
+        op, box = (left + ow / 2, y), (left + ow + gap + bw / 2, y)
+        a, b = (op[0] + ow / 2, y), (box[0] - bw / 2, y)
+    else:
+        top = y - (oh + gap + bh) / 2
+        op, box = (x, top + oh / 2), (x, top + oh + gap + bh / 2)
+        a, b = (x, op[1] + oh / 2), (x, box[1] - bh / 2)
+    geo.nodes[op_id(name)] = (round(op[0], 3), round(op[1], 3), ow, oh)
+    geo.nodes[name] = (round(box[0], 3), round(box[1], 3), bw, bh)
+    geo.edges[ids.op_edge(name)] = straight(a, b)
 
 
 def _point(text: str) -> Point:
@@ -163,6 +232,9 @@ def parse(data: bytes | str) -> Geometry:
             if "pos" not in obj:
                 continue
             x, y = flip(_point(obj["pos"]))
+            if "vg_join" in obj:
+                _apart(geo, str(obj["name"]), x, y, str(obj["vg_join"]))
+                continue
             geo.nodes[str(obj["name"])] = (x, y, float(obj["width"]) * 72,
                                            float(obj["height"]) * 72)
         for obj in doc.get("edges", []):
