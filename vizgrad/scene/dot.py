@@ -192,10 +192,13 @@ def dot_parts(G: Any, s: Settings, order: Any, collapsed: bool,
     p = s.preset
     sizes = {e: (width(label, p.label) + p.label * 0.5, p.label * LABEL_H)
              for e, label in texts.items() if label}
+    # Past MANY_LABELS, left to right, Graphviz lays out no label (layout_dot's joined): the
+    # gaps between ranks hold nine labels in ten, an edge with a longer one spans more ranks.
+    # Top to bottom a label lies across its edge, and only Graphviz keeps room beside it.
     joined = None
-    if len(sizes) > MANY_LABELS:  # Graphviz lays out none: the ranks are spaced for them,
-        wide = sorted(w for w, _ in sizes.values())  # a gap for nine in ten, two for the rest
-        joined = (wide[len(wide) * 9 // 10], 2 * p.label * LABEL_H)  # top to bottom: two rows
+    if len(sizes) > MANY_LABELS and s.rankdir == "LR":
+        wide = sorted(w for w, _ in sizes.values())
+        joined = (wide[len(wide) * 9 // 10], p.label * LABEL_H)
     edges = tuple((u, v, ids.edge(u, v, slot), sizes.get((u, v, slot)))
                   for (u, v, slot) in texts if (u, v, slot) not in free)
     inputs, first = aligned(G, to_output, order, collapsed, ops)

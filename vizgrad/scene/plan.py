@@ -174,6 +174,8 @@ def turned(p: Plan, rankdir: str) -> Plan:
     s = settings(preset=p.preset, theme=p.theme, rankdir=rankdir, decimals=p.decimals,
                  trim=p.trim, lang=p.lang, caption=p.caption, legend=p.legend)
     parts = {**p.dot_parts, "rankdir": s.rankdir}
+    if s.rankdir != "LR":  # top to bottom, Graphviz lays the labels out (see dot_parts)
+        parts.pop("joined", None)
     return replace(p, rankdir=s.rankdir, dot_parts=MappingProxyType(parts),
                    dot=gm.layout_dot(dict(p.box_sizes), dict(p.op_sizes), **parts))
 
