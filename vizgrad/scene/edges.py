@@ -5,8 +5,8 @@ An edge's label goes on its own edge: where Graphviz laid it out, moved clear of
 labels and other edges (:func:`~vizgrad.scene.labels.place_label`); or, when Graphviz laid
 out none (past :data:`~vizgrad.scene.labels.MANY_LABELS`, the plan's DOT ``joined``), in
 the gap between ranks its edge crosses, clear of the labels before it
-(:class:`~vizgrad.scene.labels.Gaps`). :func:`crowded` tells the layout when that leaves
-labels on top of each other, and it lays the labels out after all::
+(:class:`~vizgrad.scene.labels.Gaps`, :func:`label_spots`, which also tells the layout
+when that leaves labels on top of each other: it lays the labels out after all)::
 
     >>> from vizgrad import examples
     >>> from vizgrad.scene import scene_of
@@ -29,7 +29,7 @@ from ..style.metrics import width
 if TYPE_CHECKING:
     from .parts import Settings
 
-__all__ = ["crowded", "place_edges"]
+__all__ = ["label_spots", "place_edges"]
 
 Point = tuple[float, float]
 _ARROW = gm.ARROW
@@ -73,11 +73,13 @@ def _routed(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, Any]
         s.rankdir, geo, u, gm.op_id(v) if v in ops else v) for (u, v, slot) in texts}
 
 
-def _in_gaps(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, Any],
-             geo: gm.Geometry, routed: Mapping[str, gm.Edge]) -> tuple[dict[str, Point], int]:
-    """Each label's centre (by its edge's id) in the gaps between the ranks of ``geo``,
-    where every box, op circle and the edge from an op to its box count as taken; and how
-    many labels overlap a box, an op circle or a label placed before them."""
+def label_spots(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, Any],
+                geo: gm.Geometry) -> tuple[dict[str, Point], int]:
+    """Where each edge label goes (its centre, by its edge's id) when Graphviz laid out none:
+    in the gaps between the ranks of ``geo`` (every box, op circle and edge from an op to its
+    box counts as taken), clear of boxes and of each other; and how many labels lie on a
+    box, an op circle or a label placed before them, left nowhere clear."""
+    routed = _routed(s, texts, ops, geo)
     axis = 0 if s.rankdir == "LR" else 1
     taken = [(box[axis] - box[axis + 2] / 2, box[axis] + box[axis + 2] / 2)
              for box in geo.nodes.values()]
@@ -95,13 +97,6 @@ def _in_gaps(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, Any
     return spots, gaps.overlaps
 
 
-def crowded(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, Any],
-            geo: gm.Geometry) -> bool:
-    """True when labels placed in the gaps between ranks (Graphviz laid out none) would lie
-    on top of each other: the layout then lays them out after all."""
-    return _in_gaps(s, texts, ops, geo, _routed(s, texts, ops, geo))[1] > 0
-
-
 def place_edges(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, Any],
                 geo: gm.Geometry, dx: float, dy: float, right: float,
                 joined: bool = False) -> list[Shape]:
@@ -114,9 +109,13 @@ def place_edges(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, 
     add = out.append
     routed = _routed(s, texts, ops, geo)
     room, lines, spots = None, {}, {}
-    labels = sum(1 for t in texts.values() if t)
-    if joined:  # Graphviz laid out no label: in the gaps between its ranks
-        spots, _ = _in_gaps(s, texts, ops, geo, routed)
+    labelled = [ids.edge(u, v, slot) for (u, v, slot), t in texts.items() if t]
+    labels = len(labelled)
+    if joined:  # Graphviz laid out no label: label_spots found each a place in a gap, which
+        # scene.make.placed put in the geometry (found again for a geometry made otherwise)
+        spots = {e: routed[e].label for e in labelled if routed[e].label is not None}
+        if len(spots) < labels:
+            spots = label_spots(s, texts, ops, geo)[0]
     elif labels <= MANY_LABELS:  # past it each label's own curve is walked once, below
         moved = [(eid, list(curve_points(e.points, dx, dy))) for eid, e in routed.items()]
         moved += [(ids.op_edge(n), list(curve_points(geo.edges[ids.op_edge(n)].points, dx, dy)))

@@ -18,11 +18,12 @@ the embeds, the lab)::
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .layout import geometry as gm
 from .layout.run import DEFAULT_TIMEOUT, run_layout
-from .edges import crowded
+from .edges import label_spots
 from .plan import Plan, label_nodes, plan, require_graph, turned
 from .scene import Scene, fits, readable, slides_of
 
@@ -45,9 +46,15 @@ def placed(p: Plan, backend: str | None = None,
     (past :data:`~vizgrad.scene.labels.MANY_LABELS`) and they would lie on top of each
     other in the gaps between ranks, laid out again with a node for each label."""
     geo = lay_out(p, backend, timeout)
-    if "joined" in p.dot_parts and crowded(p, p.edge_texts, p.op_sizes, geo):
-        p = label_nodes(p)
-        geo = lay_out(p, backend, timeout)
+    if "joined" in p.dot_parts:
+        spots, crowded = label_spots(p, p.edge_texts, p.op_sizes, geo)
+        if crowded:
+            p = label_nodes(p)
+            geo = lay_out(p, backend, timeout)
+        else:  # the Scene draws each label where it was found room
+            for eid, spot in spots.items():
+                if eid in geo.edges:
+                    geo.edges[eid] = replace(geo.edges[eid], label=spot)
     return Scene(p, geo)
 
 

@@ -184,7 +184,7 @@ def turned(p: Plan, rankdir: str) -> Plan:
 def label_nodes(p: Plan) -> Plan:
     """``p`` with its edge labels laid out by Graphviz, a node each, when its DOT had none
     (``joined``, past :data:`~vizgrad.scene.labels.MANY_LABELS`) and they would crowd each
-    other in the gaps between ranks (:func:`~vizgrad.scene.edges.crowded`)."""
+    other in the gaps between ranks (:func:`~vizgrad.scene.edges.label_spots`)."""
     parts = {k: v for k, v in p.dot_parts.items() if k != "joined"}
     return replace(p, dot_parts=MappingProxyType(parts),
                    dot=gm.layout_dot(dict(p.box_sizes), dict(p.op_sizes), **parts))
