@@ -193,19 +193,19 @@ def test_names_are_worked_out_once_only_inside_unchanged():
     """A scene names each node once while it writes every step's caption; outside that
     block a renamed node shows its new name."""
     from vizgrad.tracing.names import unchanged
-    from vizgrad.style import text as tx
+    from vizgrad.style import formulas
 
     G = examples.graph("fork")
     outside = [chain_rule(G, k, trim=True) for k in range(len(G.graph["steps"]))]
     calls = []
-    real = tx._name
-    tx._name = lambda G_, n: calls.append(n) or real(G_, n)
+    real = formulas._name
+    formulas._name = lambda G_, n: calls.append(n) or real(G_, n)
     try:
         with unchanged(G):
             inside = [chain_rule(G, k, trim=True) for k in range(len(G.graph["steps"]))]
             assert name(G, "v0") == "a"
     finally:
-        tx._name = real
+        formulas._name = real
     assert inside == outside and len(calls) == len(set(calls)) > 0
     G.nodes["v0"]["label"] = "alpha"
     assert name(G, "v0") == "alpha" and "alpha.grad" in " ".join(sum(
