@@ -26,7 +26,7 @@ SCENE_MODULE = "vizgrad.scene.scene"
 ALLOWED = {
     **{(m, a): "micrograd's Value protocol (_prev, _op, _backward), which vizgrad's Value "
                "mirrors so that either engine can be traced"
-       for m in ("vizgrad.tracing.walk", "vizgrad.cli.model_file", "vizgrad.tracing.records",
+       for m in ("vizgrad.tracing.walk", "vizgrad.cli.model_nets", "vizgrad.tracing.records",
                  "vizgrad.tracing.backward", "vizgrad.graph.convert", "vizgrad.tracing.recorder")
        for a in ("_prev", "_op", "_backward", "_local")},
     **{(m, "_lazy_steps"): "the Trace's lazily built steps (trace layer, not a scene)"

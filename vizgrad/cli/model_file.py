@@ -10,26 +10,25 @@ beside it as off-path outputs::
     ('model.py', 'build')
     >>> is_model_spec("fork"), is_model_spec("model.py:build")
     (False, True)
+
+Running the user's code (importing the file, calling the function, their errors) is in
+:mod:`.model_code`; telling a Value from a net, and finding the net, in :mod:`.model_nets`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import sys
-import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..exceptions import ModelLoadError, ModelRunError, VizgradError
-from ..runtime.watchdog import WatchdogStop, bounded
+from ..exceptions import ModelLoadError, VizgradError
+from ..runtime.watchdog import WatchdogStop
+from .model_code import failed, import_file, run_user, unreadable, where
+from .model_nets import find_net, graph_ids, is_net, is_value, named_net
 
-__all__ = ["Loaded", "is_model_spec", "split_spec", "load", "load_model", "is_net", "is_value",
-           "open_function", "run_user", "unreadable"]
+__all__ = ["Loaded", "is_model_spec", "split_spec", "load", "load_model", "find_net", "is_net",
+           "is_value", "open_function", "run_user", "unreadable"]
 
 
 def is_model_spec(target: str) -> bool:
@@ -49,92 +48,6 @@ def split_spec(spec: str) -> tuple[str, str]:
         )
     return path, func
 
-
-def is_value(v: Any) -> bool:
-    """True for a vizgrad or micrograd Value (data, grad, _backward, parents or _prev)."""
-    return all(hasattr(v, a) for a in ("data", "grad", "_backward")) and (
-        hasattr(v, "parents") or hasattr(v, "_prev")
-    )
-
-
-def is_net(obj: Any) -> bool:
-    """True for a micrograd-style net: an object (not a class, a module or a Value) with a
-    ``parameters()`` method."""
-    return (callable(getattr(obj, "parameters", None)) and not isinstance(obj, type)
-            and not is_value(obj) and not isinstance(obj, ModuleType))
-
-
-def _where(err: BaseException, path: Path) -> str:
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if Path(f.filename) == path]
-    return f" (at {path.name}, line {frames[-1].lineno})" if frames else ""
-
-
-_HERE = Path(__file__).resolve().parent
-
-
-def _user_frames(err: BaseException) -> str:
-    """The traceback frames of the user's code (and what it called), not vizgrad's own."""
-    frames = []
-    for f in traceback.extract_tb(err.__traceback__):
-        if f.filename.startswith("<frozen"):
-            continue
-        try:
-            if Path(f.filename).resolve().is_relative_to(_HERE):
-                continue
-        except (OSError, ValueError):
-            pass
-        frames.append(f)
-    if not frames:
-        return ""
-    return "\nwhere it failed (most recent call last):\n" + "".join(
-        traceback.format_list(frames)).rstrip("\n")
-
-
-def _failed(what: str, err: BaseException, path: Path) -> ModelRunError:
-    return ModelRunError(f"{what} raised {type(err).__name__}: {err}{_where(err, path)}"
-                         f"{_user_frames(err)}")
-
-
-def _import(path: Path) -> Any:
-    digest = hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:12]
-    module_name = f"_vizgrad_model_{digest}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise ModelLoadError(f"cannot import {path}: not a Python source file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(module)
-    except SyntaxError as err:
-        sys.modules.pop(module_name, None)
-        raise ModelLoadError(f"{path.name}, line {err.lineno}: syntax error: {err.msg}") from None
-    except Exception as err:  # the user's module failed at import time: their code
-        sys.modules.pop(module_name, None)
-        raise _failed(f"importing {path.name}", err, path) from None
-    finally:
-        if sys.path and sys.path[0] == str(path.parent):
-            del sys.path[0]
-    return module
-
-
-@contextmanager
-def unreadable(what: str) -> Iterator[None]:
-    """A Value whose parts raise when read (a ``_prev`` or ``parameters()`` of the user's,
-    a cycle, data that is no number) is one line saying so (exit 2), not a traceback."""
-    try:
-        yield
-    except VizgradError as err:
-        if isinstance(err, ModelLoadError):
-            raise
-        raise ModelLoadError(f"{what} returned a graph vizgrad cannot read: {err}") from None
-    except (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError, RecursionError,
-            WatchdogStop):
-        raise
-    except BaseException as err:  # noqa: BLE001 - the user's objects raised while read
-        raise ModelLoadError(
-            f"{what} returned a graph vizgrad cannot read: reading it raised "
-            f"{type(err).__name__}: {str(err)[:200]}") from None
 
 
 def _flatten(result: Any) -> list[Any]:
@@ -186,7 +99,7 @@ def load(spec: str, model: str | None = None, *, search: bool = True,
             f"model file not found: {path_text}; give the path of a .py file, "
             "e.g. vizgrad render path/to/model.py:build"
         )
-    module = _import(path)
+    module = import_file(path)
     fn = getattr(module, func, None)
     if fn is None:
         raise ModelLoadError(_no_function(module, path.name, func))
@@ -198,12 +111,12 @@ def load(spec: str, model: str | None = None, *, search: bool = True,
     except VizgradError:
         raise
     except Exception as err:  # the user's build() failed: show their frames, not ours
-        raise _failed(f"{path.name}:{func}()", err, path) from None
+        raise failed(f"{path.name}:{func}()", err, path) from None
     except (KeyboardInterrupt, SystemExit, GeneratorExit, WatchdogStop):
         raise
     except BaseException as err:  # noqa: BLE001 - a class of the user's own, not an Exception
         raise ModelLoadError(
-            f"{path.name}:{func}() raised {type(err).__name__}: {err}{_where(err, path)}; "
+            f"{path.name}:{func}() raised {type(err).__name__}: {err}{where(err, path)}; "
             "it derives from BaseException, not Exception: raise an Exception "
             "(ValueError, RuntimeError) instead") from None
     with unreadable(f"{path.name}:{func}()"):
@@ -226,7 +139,7 @@ def _loaded(module: Any, path: Path, func: str, result: Any, model: str | None,
         )
     loaded = Loaded(items[0], items[1:])
     if model is not None:
-        loaded.net, loaded.net_name, loaded.how = _named_net(module, path.name, model,
+        loaded.net, loaded.net_name, loaded.how = named_net(module, path.name, model,
                                                              items), model, "named"
     elif net is not None:
         loaded.net, loaded.net_name, loaded.how = net, f"{func}()", "returned"
@@ -246,7 +159,7 @@ def open_function(spec: str) -> tuple[ModuleType, Any, Path]:
     if not path.is_file():
         raise ModelLoadError(f"model file not found: {path_text}; give the path of a .py file, "
                              "e.g. vizgrad train path/to/model.py:build")
-    module = _import(path)
+    module = import_file(path)
     fn = getattr(module, func, None)
     if not callable(fn):
         found = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
@@ -255,22 +168,6 @@ def open_function(spec: str) -> tuple[ModuleType, Any, Path]:
         raise ModelLoadError(f"{path.name} has no function {func!r}{hint}")
     return module, fn, path
 
-
-def run_user(fn: Any, path: Path,
-             limits: tuple[float | None, int | None] = (None, None)) -> Any:
-    """Call the user's ``fn()``: their exception becomes a
-    :class:`~vizgrad.exceptions.ModelRunError` with their own traceback frames; an
-    ``OverflowError`` passes (a training stops there). ``limits`` (seconds, resident bytes)
-    bound the call (:func:`vizgrad.runtime.watchdog.bounded`: ``--build-seconds``,
-    ``--build-memory``)."""
-    try:
-        with bounded(*limits, f"{path.name}:{getattr(fn, '__name__', 'build')}()",
-                     ("--build-seconds", "--build-memory")):
-            return fn()
-    except (VizgradError, OverflowError):
-        raise
-    except Exception as err:  # the user's function failed: show their frames, not ours
-        raise _failed(f"{path.name}:{getattr(fn, '__name__', 'build')}()", err, path) from None
 
 
 def _no_function(module: Any, file: str, func: str) -> str:
@@ -290,7 +187,7 @@ def _no_function(module: Any, file: str, func: str) -> str:
         return f"{file} has no function {func!r}" + (
             f"; its functions are: {', '.join(mine)}" if mine else "")
     hint = f" (its functions: {', '.join(mine)}; name one as {file}:{mine[0]})" if mine else ""
-    values = [(len(_graph_ids([v])), n) for n, v in vars(module).items()
+    values = [(len(graph_ids([v])), n) for n, v in vars(module).items()
               if not n.startswith("_") and is_value(v) and not isinstance(v, type)]
     if values:
         name = max(values, key=lambda t: (t[0], t[1] == "loss"))[1]
@@ -301,73 +198,3 @@ def _no_function(module: Any, file: str, func: str) -> str:
             f"loss.backward() and returns it (def build(): ...; return loss), or name another "
             f"function: {file}:FUNC{hint}")
 
-
-def _graph_ids(roots: list[Any]) -> set[int]:
-    """The ids of every Value in the graphs of ``roots``."""
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        v = stack.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        parents = getattr(v, "parents", None)
-        stack.extend(parents if parents is not None else getattr(v, "_prev", ()))
-    return seen
-
-
-def _params_in(net: Any, ids: set[int]) -> tuple[int, frozenset[int]]:
-    """How many of ``net``'s parameters are in the graph, and the ids of all of them."""
-    try:
-        params = list(net.parameters())
-    except Exception:  # noqa: BLE001 - not a net after all (a torch module wants arguments)
-        return 0, frozenset()
-    mine = frozenset(id(p) for p in params if is_value(p))
-    return len(mine & ids), mine
-
-
-def _named_net(module: Any, file: str, name: str, roots: list[Any]) -> Any:
-    """The module attribute ``--model`` names, checked: present, a net, used by the graph."""
-    if not hasattr(module, name):
-        nets = sorted(n for n, v in vars(module).items() if is_net(v) and not n.startswith("_"))
-        hint = f"; its nets are: {', '.join(nets)}" if nets else "; it holds no net"
-        raise ModelLoadError(f"--model {name}: {file} has no attribute {name!r}{hint}")
-    net = getattr(module, name)
-    if not is_net(net):
-        raise ModelLoadError(
-            f"--model {name}: {file}:{name} is a {type(net).__name__}, not a net; a net has "
-            "parameters() (a micrograd MLP, Layer or Neuron)")
-    used, _ = _params_in(net, _graph_ids(roots))
-    if not used:
-        raise ModelLoadError(
-            f"--model {name}: none of {name}.parameters() is in the graph the function "
-            "returned; name the net the loss was computed with")
-    return net
-
-
-def find_net(module: Any, file: str, roots: list[Any]) -> tuple[str, Any] | None:
-    """``(name, net)``: the module's one net whose parameters are in the graph of ``roots``
-    (a net inside another, such as one of its layers, counts as the bigger one), or None.
-    Several raise :class:`ModelLoadError` naming them."""
-    ids = _graph_ids(roots)
-    found: dict[int, tuple[list[str], Any, frozenset[int]]] = {}
-    for name, obj in vars(module).items():
-        if name.startswith("__") or not is_net(obj):
-            continue
-        if id(obj) in found:
-            found[id(obj)][0].append(name)
-            continue
-        used, params = _params_in(obj, ids)
-        if used:
-            found[id(obj)] = ([name], obj, params)
-    nets = [(names, obj) for names, obj, params in found.values()
-            if not any(params < other[2] for other in found.values())]
-    if not nets:
-        return None
-    if len(nets) > 1:
-        listed = ", ".join(" = ".join(names) for names, _ in nets)
-        raise ModelLoadError(
-            f"{file} holds {len(nets)} nets whose parameters are in this graph: {listed}; "
-            f"pass --model NAME to say which one to draw, e.g. --model {nets[0][0][0]}")
-    names, obj = nets[0]
-    return names[0], obj
