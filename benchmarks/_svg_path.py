@@ -39,7 +39,7 @@ __all__ = ["draw_dot", "end_to_end"]
 
 #: (owner, attribute, phase), in the order the call runs them
 PHASES = (
-    (prepare_module, "as_graph", "trace + to_networkx"),
+    (svg_module, "source_graph", "trace + to_networkx"),
     (prepare_module, "shrink_graph", "collapse pass (nothing to collapse here)"),
     (_dot, "box_sizes", "box sizes (every value each box shows)"),
     (_dot, "dot_parts", "edge labels' room and aligned ranks for the DOT"),

@@ -140,16 +140,18 @@ def resolve(job: Job, opts: Options, on_layout: Callable[[], None] | None = None
     ``on_layout()`` is called when the collapse is done and the layout starts."""
     if job.prepared is not None:
         return job
+    from ..write.svg import graph_to_draw
+
     o = job.options(opts).drawing  # fitted in the job's own language
     if o.collapse == "auto" and job.shrink.get("collapse") is not None:
         o = o.replace(collapse=job.shrink["collapse"])
-    scene = None
+    scene, G = None, graph_to_draw(job.graph, o)
     with recording() as made:
         if o.collapse == "auto" and o.focus is None:  # what draw() draws: made to fit the page
-            p, scene = fitted(job.graph, o, check_size=False,  # the budget refuses, with advice
+            p, scene = fitted(G, o, check_size=False,  # the budget refuses, with advice
                               on_layout=on_layout)
         else:
-            p = prepare(job.graph, o, check_size=False)
+            p = prepare(G, o, check_size=False)
             if on_layout is not None:
                 on_layout()
             if p.graph.number_of_nodes() <= LAID_OUT:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 __all__ = ["to_networkx", "to_json", "from_json", "as_graph", "graph_state", "graph_to_trace",
-           "lite_or_networkx"]
+           "lite_or_networkx", "source_graph"]
 
 _NODE_KEYS = ("label", "op", "kind", "data", "grad", "on_path", "order", "group", "name",
               "sample")
@@ -141,6 +141,30 @@ def as_graph(x: Any, model: Any = None) -> nx.MultiDiGraph:
     raise OperandTypeError(
         f"expected a Value, a Trace or a graph from vizgrad.to_networkx(), got {type(x).__name__}"
     )
+
+
+def source_graph(x: Any, model: Any, *, max_nodes: int, overview: bool) -> Any:
+    """What a user gave to draw (a Value, a Trace or a graph) as the graph drawn from: the
+    step of every entry that draws (:func:`vizgrad.draw`, the player, the frames, ``show``,
+    the export), so that nothing below the entry traces.
+
+    Drawn as an ``overview`` (``collapse="auto"`` and no focus), a Value (traced with
+    ``model``) or a compact Trace of more than ``max_nodes`` values becomes a
+    :class:`~vizgrad.graph.lite.LiteGraph` (:func:`lite_or_networkx`) and a LiteGraph stays
+    one; otherwise a LiteGraph becomes its networkx graph, and the rest goes through
+    :func:`as_graph`.
+
+    >>> from vizgrad import Value
+    >>> s = sum((Value(i) * 2 for i in range(5)), Value(0))
+    >>> [type(source_graph(s, None, max_nodes=20, overview=o)).__name__ for o in (True, False)]
+    ['LiteGraph', 'MultiDiGraph']
+    """
+    if isinstance(x, LiteGraph):
+        return x if overview else x.to_networkx()
+    if overview and (isinstance(x, Trace) or hasattr(x, "_backward")):
+        t = x if isinstance(x, Trace) else trace(x, model=model)
+        return lite_or_networkx(t, max_nodes)
+    return as_graph(x, model)
 
 
 def graph_state(G: nx.MultiDiGraph, step: int | None = None) -> State:

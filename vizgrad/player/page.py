@@ -38,6 +38,7 @@ from .views import (MAX_VIEWS, VIEW_BUDGET, find_examples, index, plan, position
 from .finding import inputs_index
 from ..style.theme import robust_scale
 from ..write.playback import pack, playback, scene_svg
+from ..write.svg import graph_to_draw
 from ..scene.pacing import pace
 from ..scene.prepare import Prepared, prepare
 from ..scene.make import make_scene
@@ -265,7 +266,7 @@ def player_html(x: Any, step: StepArg = None, *, options: Options | None = None,
     else:
         o = options_for("player", options, overrides)
         chosen = str(o.sample)
-        prepared = prepare(x, o)
+        prepared = prepare(graph_to_draw(x, o), o)
         G = prepared.graph
         info = G.graph.get("collapsed")
         planned, look = None, {}

@@ -33,12 +33,13 @@ from ..runtime.files import write_atomic
 from ..exceptions import OptionError, RenderError
 from ..options import DEFAULT_MAX_NODES, Options, StepArg, options_for
 from ..style import text
+from ..graph.convert import source_graph
 from .svgout import empty_rows, svg_document
 from .animated import DEFAULT_FINAL_HOLD, DEFAULT_HOLD, animated_svg
-from ..scene.prepare import Prepared, fitted
+from ..scene.prepare import Prepared, fitted, overview_route
 from ..scene.scene import Scene
 
-__all__ = ["DEFAULT_MAX_NODES", "SAVE_FORMATS", "Drawing", "draw"]
+__all__ = ["DEFAULT_MAX_NODES", "SAVE_FORMATS", "Drawing", "draw", "graph_to_draw"]
 
 #: File suffix → what :meth:`Drawing.save` writes.
 SAVE_FORMATS = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".json": "json", ".png": "png",
@@ -191,6 +192,20 @@ class Drawing:
         return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
 
 
+def graph_to_draw(x: Any, options: Options) -> Any:
+    """What an entry was given (a Value, a Trace or a graph) as the graph it hands the scene,
+    which takes graphs only: a Value is traced here, at the entry, with ``options.model``
+    (:func:`vizgrad.graph.convert.source_graph`; past ``max_nodes`` on the overview route, a
+    light graph read from the trace's columns).
+
+    >>> from vizgrad import Value
+    >>> graph_to_draw(Value(2.0) * 3, Options()).number_of_nodes()
+    3
+    """
+    return source_graph(x, options.model, max_nodes=options.max_nodes,
+                        overview=overview_route(options))
+
+
 def draw(x: Any, step: StepArg = None, *, options: Options | None = None,
          **overrides: Any) -> Drawing:
     """A :class:`Drawing` of ``x`` (Value, Trace or graph).
@@ -213,5 +228,5 @@ def draw(x: Any, step: StepArg = None, *, options: Options | None = None,
     refuses a graph past ``max_nodes`` (:class:`~vizgrad.exceptions.GraphTooLargeError`).
     """
     o = options_for("draw", options, overrides)
-    p, scene = fitted(x, o)
+    p, scene = fitted(graph_to_draw(x, o), o)
     return Drawing(scene, p.step(step), p)

@@ -37,7 +37,7 @@ from .picture import Picture, picture_bytes, rc
 from ...scene.pacing import LEAST, reading_seconds
 from ...scene.prepare import Prepared, fitted
 from ...scene.scene import Scene
-from ..svg import Drawing
+from ..svg import Drawing, graph_to_draw
 
 __all__ = ["ANIMATION_FORMATS", "DURATIONS", "FINAL_HOLD", "FRAME_FORMATS", "animate", "durations",
            "find_ffmpeg", "frames", "picture_bytes"]
@@ -54,7 +54,8 @@ _FRAME_NAME = re.compile(r"frame-(\d{3,})\.(png|svg)")
 
 def _scene(x: Any, options: Options | None, overrides: dict[str, Any],
            entry: str) -> tuple[Scene, Prepared]:
-    p, scene = fitted(x, options_for(entry, options, overrides))
+    o = options_for(entry, options, overrides)
+    p, scene = fitted(graph_to_draw(x, o), o)
     return scene, p
 
 
