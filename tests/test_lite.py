@@ -17,6 +17,7 @@ from vizgrad.graph.convert import lite_or_networkx, to_json
 from vizgrad.core.nn import MLP
 from vizgrad.options import Options
 from vizgrad.scene.prepare import prepare
+from vizgrad.write.svg import graph_to_draw
 
 
 def tanh_chain(n: int) -> Value:
@@ -56,7 +57,7 @@ def both(make_trace, options: Options):
     each from its own trace of the graph."""
     full = prepare(to_networkx(make_trace()), options, check_size=False)
     t = make_trace()
-    lite = prepare(t, options, check_size=False)
+    lite = prepare(graph_to_draw(t, options), options, check_size=False)  # as draw() does
     return full, lite, t
 
 
@@ -154,7 +155,7 @@ def test_grouped_values_beside_loose_ones_alike():
 
 def test_below_max_nodes_nothing_changes():
     v = tanh_chain(50)
-    p = prepare(trace(v), Options(), check_size=False)
+    p = prepare(graph_to_draw(trace(v), Options()), Options(), check_size=False)
     assert not isinstance(p.source, LiteGraph) and p.graph is p.source
     assert to_json(p.graph) == to_json(to_networkx(v))
 

@@ -31,8 +31,6 @@ ALLOWED = {
        for a in ("_prev", "_op", "_backward", "_local")},
     **{(m, "_lazy_steps"): "the Trace's lazily built steps (trace layer, not a scene)"
        for m in ("vizgrad.graph.convert", "vizgrad.graph.lite")},
-    ("vizgrad.scene.prepare", "_backward"): "telling a Value (vizgrad's or micrograd's) "
-    "from a graph, by micrograd's Value protocol",
     ("vizgrad.graph.convert", "_graph_rows"): "the Trace's rows for the graph (trace layer, "
     "not a scene)",
 }

@@ -9,6 +9,7 @@ import ast
 import builtins
 import dataclasses
 import subprocess
+import sys
 from pathlib import Path
 from types import MappingProxyType
 
@@ -24,7 +25,8 @@ from vizgrad.scene.frames import Frame, Opened
 from vizgrad.scene.layout import geometry as gm
 from vizgrad.scene.opened import open_scene
 from vizgrad.scene.plan import Plan, plan
-from vizgrad.scene.prepare import Prepared
+from vizgrad.options import Options
+from vizgrad.scene.prepare import Prepared, fitted, prepare
 from vizgrad.scene.scene import Scene
 
 SCENE_DIR = Path(vizgrad.__file__).parent / "scene"
@@ -196,8 +198,10 @@ def test_an_opened_group_scene_is_a_plain_scene_with_a_value_of_its_own(opened_p
 
 @pytest.mark.parametrize("make", [
     lambda x: Scene(x, gm.Geometry(1.0, 1.0)), make_scene, scene_of, plan,
-    lambda x: open_scene(x, base=None, source=None)],
-    ids=["Scene", "make_scene", "scene_of", "plan", "open_scene"])
+    lambda x: open_scene(x, base=None, source=None), lambda x: prepare(x, Options()),
+    lambda x: fitted(x, Options()), lambda x: prepare(x, Options(collapse=False))],
+    ids=["Scene", "make_scene", "scene_of", "plan", "open_scene", "prepare", "fitted",
+         "prepare-whole"])
 def test_a_value_or_trace_given_to_the_scene_says_where_it_is_traced(make):
     v = Value(2.0, label="v") * 3
     for x in (v, trace(v)):
@@ -213,6 +217,56 @@ def test_a_graph_given_to_scene_says_to_lay_it_out_first():
         Scene(examples.graph("fork"), gm.Geometry(1.0, 1.0))
     with pytest.raises(NotAGraphError, match="Geometry"):
         Scene(plan(examples.graph("fork")), {"width": 1.0})
+
+
+def test_prepare_imports_nothing_of_the_tracing_layer():
+    tree = ast.parse((SCENE_DIR / "prepare.py").read_text(encoding="utf-8"))
+    modules = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for a in node.names}
+    assert "..graph.collapse" in {f"..{m}" for m in modules}  # the walk sees its imports
+    assert not [m for m in modules if "tracing" in m.split(".")]
+    import vizgrad.scene.prepare as module
+
+    assert not {"trace", "Trace", "as_graph", "lite_or_networkx"} & set(vars(module))
+
+
+def _traced_from(monkeypatch) -> list[list[str]]:
+    """Every call of ``trace`` from here on, as the modules on the stack (the caller first):
+    the name is replaced in every loaded vizgrad module that holds it."""
+    from vizgrad.tracing import recorder
+
+    real, stacks = recorder.trace, []
+
+    def recording(*args, **kwargs):
+        frame, names = sys._getframe(1), []
+        while frame is not None:
+            names.append(frame.f_globals.get("__name__", ""))
+            frame = frame.f_back
+        stacks.append(names)
+        return real(*args, **kwargs)
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("vizgrad") and vars(module).get("trace") is real:
+            monkeypatch.setattr(module, "trace", recording)
+    return stacks
+
+
+@pytest.mark.parametrize("entry", [
+    lambda v, out: vizgrad.draw(v).save(out / "v.svg"),
+    lambda v, out: vizgrad.draw(v, collapse=False).save(out / "v.svg"),
+    lambda v, out: vizgrad.draw(v, focus="v2").save(out / "v.svg"),
+    lambda v, out: vizgrad.player_html(v)],
+    ids=["draw", "draw-whole", "draw-focus", "player_html"])
+def test_a_value_is_traced_at_the_entry_never_in_the_scene(entry, monkeypatch, tmp_path):
+    v = Value(2.0, label="v") * Value(3.0, label="w")
+    v.backward()
+    entry(Value(1.0) + 2, tmp_path)  # every module on the way is loaded
+    stacks = _traced_from(monkeypatch)
+    entry(v, tmp_path)
+    assert len(stacks) == 1  # traced once
+    assert stacks[0][0] == "vizgrad.graph.convert" and "vizgrad.write.svg" in stacks[0]
+    assert [m for m in stacks[0] if m.startswith("vizgrad.scene")] == []
 
 
 def test_the_entries_still_take_a_value():

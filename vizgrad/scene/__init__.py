@@ -1,9 +1,10 @@
 """From a graph to a picture laid out once: what is drawn, where, and how it looks per step.
 
-The stages, each handing the next a value: ``prepare`` turns what an entry was given into
-the graph drawn (collapsed or focused; a Value is traced there, at the entry); ``plan``
-reads the graph and the options into a frozen :class:`~vizgrad.scene.plan.Plan` (texts,
-sizes, DOT; ``dot``, ``groups``, ``captions`` and ``contributions`` help it); ``layout``
+The stages, each handing the next a value: ``prepare`` turns the graph an entry made of what
+it was given (a Value is traced at the entry, never here) into the graph drawn (collapsed
+or focused); ``plan`` reads the graph and the options into a frozen
+:class:`~vizgrad.scene.plan.Plan` (texts, sizes, DOT; ``dot``, ``groups``, ``captions``
+and ``contributions`` help it); ``layout``
 runs Graphviz (embedded WebAssembly or a system ``dot``); ``scene`` makes the
 :class:`Scene` from the plan and the layout's geometry (``shapes`` and ``labels`` place
 the shapes, ``looks`` says what each shows after a step); ``make`` runs the three;

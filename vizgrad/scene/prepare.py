@@ -1,11 +1,13 @@
-"""From what a user gives to what is drawn: the graph, collapsed or focused, and its steps.
+"""From the graph given to what is drawn: the graph, collapsed or focused, and its steps.
 
 Every entry point that draws (:func:`vizgrad.draw`, the player, the frames,
-the embeds, the command line) turns its input into a :class:`Prepared` with
-:func:`prepare`. A step is counted in the view drawn, as its counter reads
-(``step 10 / 13``), so ``--step``, ``draw(step=…)``, the player's ``#step=`` and the
-gallery's step files count the same steps; :meth:`Prepared.source_step` carries a step
-of the graph given to the view's step that holds it::
+the embeds, the command line) turns what it was given into a graph
+(:func:`vizgrad.graph.convert.source_graph`: a Value is traced there, at the entry) and
+that graph into a :class:`Prepared` with :func:`prepare`, which takes graphs only. A
+step is counted in the view drawn, as its counter reads (``step 10 / 13``), so
+``--step``, ``draw(step=…)``, the player's ``#step=`` and the gallery's step files count
+the same steps; :meth:`Prepared.source_step` carries a step of the graph given to the
+view's step that holds it::
 
     >>> from vizgrad import examples
     >>> from vizgrad.options import Options
@@ -26,9 +28,8 @@ from ..graph.lite import LiteGraph
 from ..graph.collapse import AUTO_NODES, batch_inputs, fold_outside, group_depth, transform_step
 from ..graph.collapse import prepare as shrink_graph
 from ..exceptions import GraphTooLargeError, LayoutTimeoutError
-from ..graph.convert import as_graph, lite_or_networkx
 from ..options import NO_STEP, Options, StepArg, resolve_step
-from ..tracing.recorder import Trace, trace
+from .plan import require_graph
 
 __all__ = ["too_many_values", "Prepared", "fitted", "overview_route", "prepare", "refuse_large"]
 
@@ -90,25 +91,35 @@ def overview_route(options: Options) -> bool:
     return options.collapse == "auto" and options.focus is None
 
 
-def _source(x: Any, options: Options) -> Any:
-    """The graph given: a Value or a compact Trace of more than ``max_nodes`` values, drawn
-    as an overview, is read from its trace's columns (:func:`~vizgrad.graph.lite_or_networkx`)."""
-    if isinstance(x, LiteGraph):
-        return x if overview_route(options) else x.to_networkx()
-    if overview_route(options) and (isinstance(x, Trace) or hasattr(x, "_backward")):
-        t = x if isinstance(x, Trace) else trace(x, model=options.model)
-        return lite_or_networkx(t, options.max_nodes)
-    return as_graph(x, options.model)
+def _given(G: Any, options: Options, where: str) -> Any:
+    """The graph given, as it is collapsed: a :class:`~vizgrad.graph.lite.LiteGraph` stays
+    one only on the overview route (:func:`overview_route`); a Value or a Trace is refused
+    with :class:`~vizgrad.exceptions.NotAGraphError` (the entry traces it)."""
+    if isinstance(G, LiteGraph):
+        return G if overview_route(options) else G.to_networkx()
+    require_graph(G, where)
+    return G
 
 
-def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
-    """``x`` (a Value, Trace or graph) as a graph, with ``options``' collapse, focus and
-    merged constants applied; refused past ``max_nodes`` unless ``check_size`` is off.
+def prepare(G: Any, options: Options, *, check_size: bool = True) -> Prepared:
+    """The graph ``G`` (from :func:`vizgrad.to_networkx`, or a
+    :class:`~vizgrad.graph.lite.LiteGraph`) with ``options``' collapse, focus and merged
+    constants applied; refused past ``max_nodes`` unless ``check_size`` is off. A Value or
+    a Trace is refused (:class:`~vizgrad.exceptions.NotAGraphError`): the entry turns it
+    into a graph (:func:`vizgrad.graph.convert.source_graph`), and ``options.model``, which
+    names a net while a Value is traced, is not read here.
 
     A graph drawn as an overview past ``max_nodes`` is collapsed from its trace's columns
     (:class:`~vizgrad.graph.lite.LiteGraph`): ``source`` is then that light graph (its
-    ``to_networkx()`` is the full one); ``graph`` is always a networkx graph."""
-    G = _source(x, options)
+    ``to_networkx()`` is the full one); ``graph`` is always a networkx graph.
+
+    >>> from vizgrad import Value
+    >>> prepare(Value(2.0) * 3, Options())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    vizgrad.exceptions.NotAGraphError: prepare takes a graph, not a Value: call vizgrad.to_...
+    """
+    G = _given(G, options, "prepare")
     H, chain = shrink_graph(G, collapse_at=options.collapse, focus_on=options.focus,
                             radius=options.radius, constants=options.merge_constants,
                             steps=options.group_steps, max_nodes=options.max_nodes,
@@ -121,10 +132,10 @@ def prepare(x: Any, options: Options, *, check_size: bool = True) -> Prepared:
     return Prepared(G, H, tuple(chain))
 
 
-def fitted(x: Any, options: Options, *, check_size: bool = True,
+def fitted(G: Any, options: Options, *, check_size: bool = True,
            on_layout: Callable[[], None] | None = None) -> tuple[Prepared, Any]:
-    """:func:`prepare`, and the scene of the graph drawn, made to fit where the preset's
-    pictures are shown (a 1,400 px docs column, a 960×540 slide;
+    """:func:`prepare` of the graph ``G``, and the scene of the graph drawn, made to fit
+    where the preset's pictures are shown (a 1,400 px docs column, a 960×540 slide;
     :func:`vizgrad.scene.scene.fits`) when ``collapse="auto"``:
 
     - a grouped graph is collapsed by the deepest group level that fits, else the coarsest;
@@ -141,11 +152,11 @@ def fitted(x: Any, options: Options, *, check_size: bool = True,
     past it raises :class:`~vizgrad.exceptions.LayoutTimeoutError`, which says to pass
     a larger ``timeout``).
 
-    >>> from vizgrad import Value
+    >>> from vizgrad import Value, to_networkx
     >>> s = sum((Value(i) * Value(-i) for i in range(60)), Value(0))
     >>> s.backward()
     >>> from vizgrad.scene.scene import fits
-    >>> p, scene = fitted(s, Options())
+    >>> p, scene = fitted(to_networkx(s), Options())
     >>> p.source.number_of_nodes() > 100, p.graph.graph["focus"]["auto"], fits(scene)
     (True, True, True)
     """
@@ -153,7 +164,7 @@ def fitted(x: Any, options: Options, *, check_size: bool = True,
     from .scene import fits
 
     ends = time.monotonic() + options.timeout  # one budget for every layout tried
-    p = prepare(x, options, check_size=check_size)
+    p = prepare(_given(G, options, "fitted"), options, check_size=check_size)
     if on_layout is not None:  # the graph drawn is known: its layout starts
         on_layout()
     info = p.graph.graph.get("collapsed") or {}
