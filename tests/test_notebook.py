@@ -151,3 +151,20 @@ def test_show_collapses_a_grouped_graph_before_the_player():
     assert "L1/N0 · " not in show("mlp", step="final").page()
     with pytest.raises(OptionError, match="collapse must be auto, none, layer, neuron"):
         show("mlp", collapse="synapse")
+
+
+def test_show_names_a_micrograd_nets_parameters_with_model():
+    """show() traces the Value at the entry with model=, and the scene below is given the
+    graph (it once traced again and refused the graph with model= set)."""
+    import random
+
+    from micrograd.nn import MLP  # the test extra's
+
+    random.seed(1)
+    net = MLP(2, [2, 1])
+    y = net([1.0, 2.0])
+    y.backward()
+    named, plain = vizgrad.show(y, model=net), vizgrad.show(y)
+    assert repr(named) == "<Stepper of loss: 27 nodes, 30 steps>"
+    assert repr(plain) == "<Stepper of f: 27 nodes, 30 steps>"
+    assert "L0.N0.w0" in named.page() and "L0.N0.w0" not in plain.page()
