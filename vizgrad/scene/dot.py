@@ -20,7 +20,8 @@ the sizes make the DOT (:func:`vizgrad.scene.plan.plan`)::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+import re
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .layout import geometry as gm
 from . import ids
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from .parts import Settings
 
 __all__ = ["LABEL_H", "aligned", "box_sizes", "box_texts", "dot_parts", "edge_texts",
-           "free_edges", "heights", "op_sizes"]
+           "free_edges", "heights", "numbered", "op_sizes"]
 
 _SPAN_BUDGET = 1500  # ranks that long edges may cross in all before the longest go free
 _LONG = 3  # ranks an edge may cross and still be laid out, past the budget
@@ -166,6 +167,21 @@ def free_edges(to_output: Mapping[str, int], edges: Any, order: Any) -> set[Edge
     return {e for e, span in spans.items() if span > _LONG}
 
 
+def numbered(G: Any, inputs: Sequence[str]) -> list[tuple[str, str]]:
+    """Inputs named one stem and a number (``z0``, ``z1`` … ``z10``), as pairs of each and
+    the next by number: the layout keeps each pair in that order."""
+    family: dict[str, list[tuple[int, str]]] = {}
+    for n in inputs:
+        m = re.fullmatch(r"(.*?)(\d+)", G.nodes[n].get("label") or "")
+        if m:
+            family.setdefault(m.group(1), []).append((int(m.group(2)), n))
+    pairs = []
+    for members in family.values():
+        names = [n for _, n in sorted(members)]
+        pairs += zip(names, names[1:])
+    return pairs
+
+
 def aligned(G: Any, height: Mapping[str, int], order: Any, collapsed: bool,
             ops: Any) -> tuple[list[str], list[str]]:
     """Inputs to line up in the first rank, and first ops to line up in one rank,
@@ -203,6 +219,7 @@ def dot_parts(G: Any, s: Settings, order: Any, collapsed: bool,
                   for (u, v, slot) in texts if (u, v, slot) not in free)
     inputs, first = aligned(G, to_output, order, collapsed, ops)
     return dict(edges=edges, inputs=tuple(inputs), first=tuple(first),
+                ordered=tuple(numbered(G, inputs)),
                 rankdir=s.rankdir, font=p.label * LABEL_H / gm.LINE_EM,
                 nodesep=p.nodesep * (0.6 if collapsed else 1), ranksep=p.ranksep,
                 **({} if joined is None else {"joined": joined}))

@@ -111,7 +111,8 @@ def _placeholder(size: tuple[float, float], font: float) -> str:
 def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float, float]],
                edges: Iterable[tuple[str, str, str, tuple[float, float] | None]],
                inputs: Sequence[str] = (), first: Sequence[str] = (), sources: Sequence[str] = (),
-               sinks: Sequence[str] = (), rankdir: str = "LR",
+               sinks: Sequence[str] = (), ordered: Sequence[tuple[str, str]] = (),
+               rankdir: str = "LR",
                font: float = 10.0,
                nodesep: float = 0.3, ranksep: float = 0.3,
                joined: tuple[float, float] | None = None) -> str:
@@ -125,6 +126,8 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
         first: values computed from inputs alone: their ops share a rank, and so
             do their boxes, so parallel first steps (``exp(z0)``, ``exp(z1)``...) line up.
         sources, sinks: nodes alone in the first rank, and alone in the last one.
+        ordered: pairs of inputs kept in this order in their rank (``z0`` before ``z1``), by
+            an invisible edge between them.
         rankdir: ``"LR"`` or ``"TB"``.
         font: the placeholder font size (points) used to turn sizes into text.
         joined: when set, Graphviz lays out no label (a label laid out is a node and a rank
@@ -165,6 +168,8 @@ def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float
                        f"{_attrs({'height': _inch(oh), 'shape': 'ellipse', 'width': _inch(ow)})};")
     if inputs:
         out.append("  { rank=min; " + " ".join(_q(n) for n in inputs) + " }")
+        for i, (a, b) in enumerate(ordered):
+            out.append(f"  {_q(a)} -> {_q(b)} {_attrs({'id': f'order{i}', 'style': 'invis'})};")
     for rank, nodes in (("source", sources), ("sink", sinks)):
         if nodes:
             out.append(f"  {{ rank={rank}; " + " ".join(_q(n) for n in nodes) + " }")
