@@ -110,3 +110,34 @@ def test_every_backward_step_reads_on_a_phone(open_page, page):
     assert checked >= 3
     for right, sideways in pg.evaluate(TABLES):
         assert right <= W and sideways <= 0
+
+
+#: whether any input box lies in the picture's scroll box and in the window
+INPUT_SEEN = """() => {
+  const s = document.getElementById("stage").getBoundingClientRect();
+  return [...document.querySelectorAll("#stage .vg-input, #stage .vg-inputs")].some((b) => {
+    const r = b.getBoundingClientRect();
+    return r.right > Math.max(0, s.left) && r.left < Math.min(innerWidth, s.right)
+      && r.bottom > Math.max(0, s.top) && r.top < Math.min(innerHeight, s.bottom);
+  });
+}"""
+
+
+@pytest.mark.parametrize("name", ["fork", "student"])
+def test_the_first_view_on_a_phone_shows_the_caption_and_the_inputs(open_page, name):
+    """Step 0 writes nothing: the picture opens on its inputs (a student's net is wider than
+    the phone and its inputs box sits far from the top left), and the page stays at its top,
+    the caption read first."""
+    if name == "fork":
+        html = player_html(examples.graph("fork"))
+    else:
+        random.seed(11)
+        net = mg_nn.MLP(4, [7, 5, 1])
+        xs = [[0.5, -1.0, 0.3, 0.8], [-0.2, 0.4, 1.1, -0.6], [0.9, 0.1, -0.7, 0.2]]
+        loss = sum(((net(x) - y) ** 2 for x, y in zip(xs, [1.0, -1.0, 0.5])), 0.0)
+        loss.backward()
+        html = player_html(vizgrad.to_networkx(vizgrad.trace(loss, model=net)))
+    pg = open_page(html, width=W, height=H, reduced_motion="reduce")
+    assert pg.evaluate("() => window.scrollY") == 0
+    assert pg.locator("#cap").bounding_box()["y"] >= 0
+    assert pg.evaluate(INPUT_SEEN)

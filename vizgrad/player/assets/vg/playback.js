@@ -154,12 +154,18 @@ export function reveal(box, svg, id, prefix, smooth) {
 // the page, when that part of the picture lies outside the window (a phone's screen),
 // below `under` (the sticky bar). Smoothly when `smooth`, unless the reader prefers reduced
 // motion.
-export function revealAll(box, svg, ids, prefix, smooth, under) {
+// `loading`: the page has just opened (or changed view): the shape nearest the picture's top
+// left goes to the box's top, and the page itself does not scroll (the reader starts at the
+// caption)
+export function revealAll(box, svg, ids, prefix, smooth, under, loading) {
   var doc = svg.ownerDocument;
   var els = ids.map(function (id) { return doc.getElementById(prefix + id); })
     .filter(function (el) { return el && el.getAttribute("display") !== "none"; });
   if (!els.length || !box) { return; }
   var rects = els.map(function (el) { return el.getBoundingClientRect(); });
+  if (loading) {
+    rects = [rects.reduce(function (a, r) { return r.left + r.top < a.left + a.top ? r : a; })];
+  }
   var b = box.getBoundingClientRect();
   var pad = 24;
   // where the window of one axis starts (client coordinates) to show the rectangles: their
@@ -178,8 +184,9 @@ export function revealAll(box, svg, ids, prefix, smooth, under) {
   }
   var left = box.scrollLeft + place(function (r) { return r.left; },
     function (r) { return r.right; }, b.left, b.width) - b.left;
-  var top = box.scrollTop + place(function (r) { return r.top; },
-    function (r) { return r.bottom; }, b.top, b.height) - b.top;
+  var top = box.scrollTop - b.top + (loading
+    ? Math.min.apply(null, rects.map(function (r) { return r.top; })) - pad
+    : place(function (r) { return r.top; }, function (r) { return r.bottom; }, b.top, b.height));
   var u = { top: Math.min.apply(null, rects.map(function (r) { return r.top; })),
     bottom: Math.max.apply(null, rects.map(function (r) { return r.bottom; })) };
   var moved = top - box.scrollTop;
@@ -195,5 +202,5 @@ export function revealAll(box, svg, ids, prefix, smooth, under) {
   var by = 0;
   if (shownBottom > window.innerHeight - 8) { by = shownBottom - window.innerHeight + pad; }
   if (shownTop - by < floor + 8) { by = shownTop - floor - pad; }
-  if (by) { window.scrollBy({ top: by, behavior: gentle ? "smooth" : "auto" }); }
+  if (by && !loading) { window.scrollBy({ top: by, behavior: gentle ? "smooth" : "auto" }); }
 }

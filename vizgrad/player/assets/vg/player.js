@@ -257,12 +257,18 @@ function changedBoxes(k, active) {
       if (box && box !== mine && out.indexOf(box) < 0 && shape(view, box)) { out.push(box); }
     });
   }
+  if (!out.length && !mine) {  // nothing written, no value at work: the inputs' step
+    view.svgEl.querySelectorAll(".vg-input, .vg-inputs").forEach(function (el) {
+      if (el.id.indexOf(prefix) === 0) { out.push(el.id.slice(prefix.length)); }
+    });
+  }
   return out.length || !mine ? out : [mine];
 }
 
 function show(k, fromHash, instant) {
   k = Math.max(0, Math.min(play.end, k));
   if (k === current) { return; }
+  var loading = current < 0;  // the page (or an opened group's view) just shown
   play.show(k);
   current = k;
   counter.textContent = label(k);
@@ -276,7 +282,7 @@ function show(k, fromHash, instant) {
   showSample();
   caption();  // first: the caption's height moves the picture on the page
   revealAll(stage, view.svgEl, changedBoxes(k, active), prefix, !instant,
-            document.querySelector(".bar"));
+            document.querySelector(".bar"), loading);
   if (!fromHash) { saveHash(); }
 }
 
