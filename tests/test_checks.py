@@ -107,8 +107,10 @@ def test_works_on_micrograd_values():
     rows = gradcheck(q, h=1e-6)
     va, vb = Value(-2.0, label="a"), Value(3.0, label="b")
     mine = gradcheck((va * vb) * (va + vb) + (va**2).relu() - vb * -1, h=1e-6)
-    # micrograd values have no labels: inputs are named by id; the -1 is an input there
-    assert [r["input"] for r in rows][:2] == ["v0", "v1"]
+    # micrograd values have no labels: inputs are named as the pictures name them (x₁ …),
+    # never by id; the -1 is an input there
+    assert [r["input"] for r in rows] == ["x₁", "x₂", "x₃", "x₄"]
+    assert [r["id"] for r in rows][:2] == ["v0", "v1"]
     assert [r["backprop"] for r in rows][:2] == [r["backprop"] for r in mine]
     assert ([r["numeric"] for r in rows][:2]
             == pytest.approx([r["numeric"] for r in mine], rel=1e-12))
@@ -121,9 +123,10 @@ def test_constants_are_not_inputs():
     assert [r["input"] for r in rows] == ["a"]
 
 
-def test_unlabelled_inputs_are_named_by_id():
+def test_unlabelled_inputs_are_named_as_the_pictures_name_them():
     rows = gradcheck(Value(1.0) * Value(2.0, label="w"))
-    assert [(r["input"], r["id"]) for r in rows] == [("v0", "v0"), ("w", "v1")]
+    assert [(r["input"], r["name"], r["id"]) for r in rows] == [("x₁", "x₁", "v0"),
+                                                                ("w", "w", "v1")]
 
 
 def test_the_overwrite_bug_is_caught_by_the_numeric_check():

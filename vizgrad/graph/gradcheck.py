@@ -23,117 +23,18 @@ from typing import Any, Callable
 from ..exceptions import DomainError, GraphFormatError, NumericOverflowError
 from ..tracing.recorder import Trace, trace
 from ..tracing.rules import check_contribution
+from .reeval import Difference
+from .reeval import Program as _Program
+from .reeval import arity as _arity
+from .reeval import evaluate
 
 __all__ = ["FINAL_CHECK_INPUTS", "FINAL_CHECK_VALUES", "GRAD_TOLERANCE", "evaluate",
-           "final_check", "gradcheck", "op_disagreements", "overflowed"]
+           "final_check", "gradcheck", "op_disagreements", "overflowed", "row_status"]
 
-_UNARY: dict[str, Callable[[float], float]] = {
-    "exp": math.exp,
-    "log": math.log,
-    "tanh": math.tanh,
-    "relu": lambda x: x if x > 0 else 0.0,
-    "ReLU": lambda x: x if x > 0 else 0.0,
-}
 _BOXES = ("group", "stub")
 #: a gradient disagrees with its central difference when they differ by more than this
 #: times max(1, |central difference|)
 GRAD_TOLERANCE = 1e-4
-
-
-def _arity(op: str, n: int) -> str | None:
-    """Why ``op`` cannot be re-evaluated with ``n`` operands, or None if it can."""
-    if op == "+":
-        return None if n >= 2 else "'+' takes two operands or more"
-    if op == "*":
-        return None if n == 2 else "'*' takes two operands"
-    if op.startswith("**"):
-        try:
-            float(op[2:])
-        except ValueError:
-            return f"the exponent {op[2:]!r} of {op!r} is not a number"
-        return None if n == 1 else f"{op!r} takes one operand"
-    if op in _UNARY:
-        return None if n == 1 else f"{op!r} takes one operand"
-    return "gradcheck knows + * **k exp log tanh relu"
-
-
-def _forward(op: str, args: list[float]) -> float:
-    try:
-        if op == "+":
-            y = math.fsum(args) if len(args) > 2 else args[0] + args[1]
-        elif op == "*":
-            y = args[0] * args[1]
-        elif op.startswith("**"):
-            y = args[0] ** float(op[2:])
-        else:
-            y = _UNARY[op](args[0])
-    except OverflowError:
-        y = math.inf
-    if math.isinf(y) and all(map(math.isfinite, args)):
-        shown = (f"{op}({args[0]!r})" if op in _UNARY else f"{args[0]!r} ** {op[2:]}"
-                 if op.startswith("**") else f" {op} ".join(map(repr, args)))
-        raise NumericOverflowError(f"{shown} overflows a float")
-    return float(y)
-
-
-def evaluate(t: Trace, overrides: dict[str, float]) -> float:
-    """Recompute the root's value from the trace's ops, with some leaves changed."""
-    return _Program(t).run(overrides)
-
-
-class _Program:
-    """The trace's ops up to the root as index lists, evaluated once; a nudged leaf then
-    recomputes only the values downstream of it (the same ops on the same operands, so the
-    same floats as recomputing everything, in a fraction of the time on a big net)."""
-
-    def __init__(self, t: Trace) -> None:
-        ix: dict[str, int] = {}
-        self.ops: list[str] = []
-        self.parents: list[list[int]] = []
-        self.data: list[Any] = []
-        for n in t.nodes:
-            ix[n["id"]] = len(self.ops)
-            self.ops.append(n["op"])
-            self.parents.append([ix[p] for p in n["parents"]])
-            self.data.append(n["data"])
-            if n["id"] == t.root:
-                break
-        self.ix = ix
-        self.children: list[list[int]] = [[] for _ in self.ops]
-        for i, ps in enumerate(self.parents):
-            for p in set(ps):
-                self.children[p].append(i)
-        self.base: list[float] | None = None
-
-    def _compute(self, values: list[Any], at: Any) -> float:
-        for i in at:
-            ps = self.parents[i]
-            if ps:
-                values[i] = _forward(self.ops[i], [values[p] for p in ps])
-        return float(values[-1])
-
-    def run(self, overrides: dict[str, float]) -> float:
-        """The root's value with the leaves ``overrides`` names set to its values."""
-        values = list(self.data)
-        for node, x in overrides.items():
-            values[self.ix[node]] = x
-        return self._compute(values, range(len(values)))
-
-    def nudged(self, node: str, x: float) -> float:
-        """:meth:`run` with one leaf changed, recomputing only what depends on it."""
-        if self.base is None:
-            self.base = list(self.data)
-            self._compute(self.base, range(len(self.base)))
-        start = self.ix[node]
-        seen, stack = {start}, [start]
-        while stack:
-            for c in self.children[stack.pop()]:
-                if c not in seen:
-                    seen.add(c)
-                    stack.append(c)
-        values = list(self.base)
-        values[start] = x
-        return self._compute(values, sorted(seen))
 
 
 def _as_trace(x: Any) -> Trace:
@@ -197,10 +98,10 @@ def _nudged(prog: _Program, node: str, x: float) -> bool:
     return True
 
 
-def _difference(prog: _Program, n: dict[str, Any], h: float) -> float:
-    x, name = n["data"], n["label"] or n["id"]
+def _difference(prog: _Program, n: dict[str, Any], h: float) -> Difference:
+    x, name = n["data"], n["label"] or n.get("name") or n["id"]
     try:
-        return (prog.nudged(n["id"], x + h) - prog.nudged(n["id"], x - h)) / (2 * h)
+        return prog.difference(n["id"], h)
     except (ValueError, OverflowError, ZeroDivisionError) as err:
         cls = NumericOverflowError if isinstance(err, OverflowError) else DomainError
         advice = ("use a smaller h" if _nudged(prog, n["id"], x) else
@@ -217,8 +118,13 @@ def gradcheck(x: Any, h: float = 1e-6) -> list[dict[str, Any]]:
         h: the step, a finite number > 0.
 
     Returns:
-        One dict per input (constants excluded), in topological order, with
-        keys ``input`` (label or id), ``id``, ``backprop``, ``numeric``, ``error``.
+        One dict per input (constants excluded), in topological order, with keys ``input``
+        and ``name`` (named as the pictures name it: its label, else its role or a name from
+        its position, ``x₁``), ``id``, ``backprop``, ``numeric``, ``error``; when the nudge
+        ±h crossed a kink (a relu's input within h of 0) also ``kinks`` (each op's output
+        ``node`` and ``id``, its ``op`` and its ``input`` value), ``branch`` (the difference
+        with those ops on the side backprop's rule takes) and ``branch_error``. See
+        :func:`row_status`.
     """
     if isinstance(h, bool) or not isinstance(h, (int, float)) or not (math.isfinite(h) and h > 0):
         raise DomainError(f"h must be a finite number > 0, got {h!r}; try 1e-6")
@@ -228,13 +134,43 @@ def gradcheck(x: Any, h: float = 1e-6) -> list[dict[str, Any]]:
     rows = []
     for n in t.nodes:
         if not n["parents"] and n["kind"] != "const":
-            numeric = _difference(prog, n, h)
+            d = _difference(prog, n, h)
             backprop = 0.0 if n["grad"] is None else float(n["grad"])
-            rows.append({"input": n["label"] or n["id"], "id": n["id"], "backprop": backprop,
-                         "numeric": numeric, "error": abs(numeric - backprop)})
+            name = n["label"] or n.get("name") or n["id"]
+            row = {"input": name, "name": name, "id": n["id"], "backprop": backprop,
+                   "numeric": d.numeric, "error": abs(d.numeric - backprop)}
+            if d.kinks and d.branch is not None:
+                row.update(kinks=[{"node": k.name, "id": k.id, "op": k.op, "input": k.value}
+                                  for k in d.kinks],
+                           branch=d.branch, branch_error=abs(d.branch - backprop))
+            rows.append(row)
         if n["id"] == t.root:
             break
     return rows
+
+
+def row_status(row: dict[str, Any], tol: float | None = None) -> str:
+    """``"agree"``: backprop agrees with the central difference, within ``tol`` (default
+    :data:`GRAD_TOLERANCE` × max(1, |numeric|)); ``"kink"``: it does not, but the nudge
+    crossed a kink and backprop agrees with the difference taken on its rule's side there
+    (not a bug: a central difference cannot check a gradient at a kink); else
+    ``"disagree"``.
+
+    >>> row_status({"numeric": 0.5, "error": 0.5, "kinks": [{}], "branch": 0.0,
+    ...             "branch_error": 0.0})
+    'kink'
+    >>> row_status({"numeric": 0.5, "error": 0.5, "kinks": [{}], "branch": 0.0,
+    ...             "branch_error": 1.0})
+    'disagree'
+    """
+    def within(error: float, numeric: float) -> bool:
+        return error <= (tol if tol is not None else GRAD_TOLERANCE * max(1.0, abs(numeric)))
+
+    if within(row["error"], row["numeric"]):
+        return "agree"
+    if row.get("kinks") and within(row["branch_error"], row["branch"]):
+        return "kink"
+    return "disagree"
 
 
 def op_disagreements(G: Any) -> list[dict[str, Any]]:
@@ -275,7 +211,8 @@ FINAL_CHECK_VALUES = 500
 def final_check(G: Any) -> dict[str, Any] | None:
     """The final view's check of every input gradient against its central difference.
 
-    ``{"status": "agree", "largest": error}``, or ``{"status": "disagree", "wrong": [(id,
+    ``{"status": "agree", "largest": error}`` (``"kinks"``: the inputs whose nudge crossed a
+    kink, where the difference cannot check them: see :func:`row_status`), or ``{"status": "disagree", "wrong": [(id,
     backprop, numeric), …], "overwrote": bool}`` (``overwrote``: some closure assigned, ``=``,
     instead of adding), or ``{"status": "not_checked", "op": op}`` (an op whose forward
     vizgrad does not know; ``op`` is ``None`` when the graph is over
@@ -311,9 +248,11 @@ def final_check(G: Any) -> dict[str, Any] | None:
     except (DomainError, NumericOverflowError, GraphFormatError):
         return {"status": "not_checked", "op": None}
     wrong = [(r["id"], r["backprop"], r["numeric"]) for r in rows
-             if not r["error"] <= GRAD_TOLERANCE * max(1.0, abs(r["numeric"]))]
+             if row_status(r) == "disagree"]
+    kinks = [r["id"] for r in rows if row_status(r) == "kink"]
     if not wrong:
-        return {"status": "agree", "largest": max((r["error"] for r in rows), default=0.0)}
+        largest = max((r["error"] for r in rows if r["id"] not in kinks), default=0.0)
+        return {"status": "agree", "largest": largest, **({"kinks": kinks} if kinks else {})}
     overwrote = any(c.get("overwrote") for s in G.graph["steps"]
                     for c in s.get("contributions", ()))
     return {"status": "disagree", "wrong": wrong, "overwrote": overwrote}
