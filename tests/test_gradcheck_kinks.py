@@ -123,3 +123,18 @@ def test_unlabelled_inputs_are_named_as_the_pictures_name_them():
     assert [r["name"] for r in rows] == [picture_name(G, r["id"]) for r in rows]
     assert not any(re.fullmatch(r"[vn]\d+", r["input"]) for r in rows)
     assert [r["id"] for r in rows] == ["v0", "v1", "v3", "v4", "v7"]  # the ids stay, apart
+
+
+def test_the_final_view_says_which_inputs_a_kink_leaves_unchecked():
+    from vizgrad.scene.captions import caption_texts
+    from vizgrad.scene.plan import plan
+
+    b, w, x = Value(0.0, label="b"), Value(-1.0, label="w"), Value(2.0, label="x")
+    out = (w * x + 2.0 + b).relu() * 3.0 + w * w  # relu's input: −2 + 2 + 0 = 0 exactly
+    out.backward()
+    for lang, says, claim in (
+            ("en", "w, x, b: the nudge ±h crosses a relu's kink", "every input's gradient agrees"),
+            ("zh", "w, x, b：±h 的扰动跨过了 relu 的折点", "每个输入的梯度都与中心差分一致")):
+        lines = caption_texts(plan(to_networkx(out), lang=lang), {}, None)
+        assert any(says in line for line in lines), lines
+        assert not any(line.startswith(claim) for line in lines)

@@ -125,6 +125,9 @@ def _final_notes(scene: Plan, root: str, wrong: dict[str, Any], check: Any) -> l
     G = scene.facts
     if check is None:
         return []
+    if check["status"] == "agree" and check.get("kinks"):  # relu at 0: not checkable there
+        return [scene.word("final.checked_kinks", error=tx.fmt(check["largest"], 1, trim=True),
+                           names=", ".join(tx.name(G, n) for n in check["kinks"]))]
     if check["status"] == "agree":
         return [scene.word("final.checked", error=tx.fmt(check["largest"], 1, trim=True))]
     if check["status"] == "not_checked":
