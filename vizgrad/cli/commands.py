@@ -26,6 +26,7 @@ from .args import parse_size as _parse_size
 from .args import build_limits as _build_limits
 from .args import ranged as _ranged
 from .args import read_option as _checked
+from .check import check as _check
 from ..runtime.gc_pause import frozen_heap, paused_collector
 from .progress import Phases as _Phases
 from ..export.budget import DEFAULT_MAX_SECONDS, MAX_CELLS
@@ -38,7 +39,7 @@ from ..exceptions import (
     UnknownExampleError,
 )
 from ..i18n import languages
-from ..options import DEFAULT_H, StepArg, parse_step
+from ..options import StepArg, parse_step
 from ..options import Options as DrawOptions
 
 __all__ = ["main"]
@@ -301,85 +302,4 @@ def list_(as_json: bool) -> None:
         click.echo(f"{n:<{width}}  {examples.describe(n)}")
 
 
-@main.command()
-@click.argument("target", required=False, metavar="[EXAMPLE | MODEL.py[:FUNC]]")
-@click.option("--expr", "-e", metavar="EXPRESSION", help="An expression to check instead.")
-@click.option("--set", "values", multiple=True, callback=_parse_sets, metavar="NAME=NUMBER",
-              help="A variable or example input value (repeatable).")
-@click.option("--h", "h", type=float, default=DEFAULT_H, show_default=True,
-              callback=_ranged("h"),
-              help="The central-difference step: (f(x+h) - f(x-h)) / 2h, from 1e-12 to 1.")
-@click.option("--tol", type=float, default=None, callback=_ranged("tol"),
-              help="Exit with status 1 if an absolute error exceeds this, 0 to 1e6 (default: "
-              "1e-4 × max(1, |numeric|)).")
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-@_build_limits
-def check(target: str | None, expr: str | None, values: dict[str, float], h: float,
-          tol: float | None, as_json: bool, build_seconds: float | None,
-          build_memory: int | None) -> None:
-    """Compare backprop with central differences for every input, and each backward step
-    whose code vizgrad did not write with its op's rule.
-
-    Prints each op whose backward disagrees with its rule (node, op, inputs, observed,
-    rule, central difference), then input, backprop, numeric and absolute error, e.g. for
-    the fork graph at h = 1e-6 the error of a is 4.1933e-10. Exits 0 when all agree, 1
-    when a gradient or an op disagrees, 2 when the input could not be checked.
-    """
-    from .targets import expr_graph, graph_of
-    from ..graph.gradcheck import GRAD_TOLERANCE, gradcheck, op_disagreements
-    from ..style.text import MINUS, fmt, formula, name
-
-    def num(x: float, trim: bool = False) -> str:  # the pictures' numbers, with an ASCII minus
-        return fmt(x, 10, trim=trim).replace(MINUS, "-")
-
-    if (expr is None) == (target is None):
-        raise click.UsageError("give an example name (see 'vizgrad list'), a model file or --expr")
-    with _errors({ExpressionError: "'--expr'" if expr is not None else "'--set'",
-                  UnknownExampleError: "'TARGET'", ModelLoadError: "'TARGET'"}):
-        limits = (build_seconds or DEFAULT_BUILD_SECONDS, build_memory or DEFAULT_BUILD_MEMORY)
-        with _notes():
-            G = (expr_graph(expr, values) if expr is not None
-                 else graph_of(target or "", values, None, limits)[1])
-        if not hasattr(G, "in_edges"):  # a LiteGraph past the node limit: check needs edges
-            G = G.to_networkx()
-        rows = gradcheck(G, h=h)
-    wrong_ops = op_disagreements(G)
-    if as_json:
-        click.echo(json.dumps({"h": h, "rows": rows, "ops": wrong_ops}, indent=1))
-    else:
-
-        root = G.graph["root"]
-        shown = expr.strip() if expr is not None else formula(G, root)
-        value = num(G.nodes[root]["data"], True)  # the formula's own minus: ASCII as typed
-        value = value if expr is not None else value.replace("-", MINUS)
-        click.echo(f"{shown} = {value}; central differences, "
-                   f"h = {h:g}")
-        if wrong_ops:
-            click.echo("backward code that disagrees with its op's rule "
-                       "(node, op, inputs: observed, rule, central difference):")
-        for r in wrong_ops:
-            at = ", ".join(f"{n} = {num(x, True)}" for n, x in r["inputs"])
-            central = "-" if r["central"] is None else num(r["central"])
-            click.echo(f"  {formula(G, r['id'])} ({r['op']}) at {at}: ∂{r['node']}/∂{r['target']}"
-                       f" observed {num(r['observed'])}, rule {num(r['rule'])}, "
-                       f"central difference {central}")
-        table = [("input", "backprop", "numeric", "abs error")]
-        table += [(r["input"], num(r["backprop"]), num(r["numeric"]), f"{r['error']:.4e}")
-                  for r in rows]
-        widths = [max(len(row[i]) for row in table) for i in range(4)]
-        for row in table:
-            click.echo("  ".join([row[0].ljust(widths[0])]
-                                 + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
-        if not rows:
-            click.echo(f"({name(G, root)} has no input leaves to check)")
-    bad = [r for r in rows if not r["error"] <= (
-        tol if tol is not None else GRAD_TOLERANCE * max(1.0, abs(r["numeric"])))]
-    said = (f"--tol {tol:g}" if tol is not None
-            else f"{GRAD_TOLERANCE:g} × max(1, |numeric|)")
-    differ = "s differ" if len(bad) != 1 else " differs"
-    problems = [f"{len(bad)} input{differ} by more than {said}: "
-                + ", ".join(f"{r['input']} ({r['error']:.4e})" for r in bad)] if bad else []
-    problems += [f"the backward of {r['node']} ({r['op']}) disagrees with its rule"
-                 for r in wrong_ops]
-    if problems:
-        raise click.ClickException("; ".join(problems))
+main.add_command(_check)  # its own module: the table, its kinks and its verdict
