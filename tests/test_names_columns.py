@@ -95,5 +95,22 @@ def test_a_micrograd_net_given_as_model_names_a_shared_input_and_a_penalty():
                                    None, None]
     assert got[2][:3] == ("", N, "input")  # u joins the neuron that reads it
     assert got[5][:3] == ("", None, "const") and t.nodes[5]["data"] == -1.0
-    assert got[14][1] == N  # w0**2 consumes a parameter: it joins the neuron, with no role
+    assert got[14][1] is None  # w0**2, a penalty on a parameter: no neuron's, the loss's
     assert [r[0] for r in got if r[0]] == ["L0.N0.b", "L0.N0.w0"]  # labelled by model=
+
+
+def test_an_l2_penalty_s_squares_join_no_neuron_and_keep_a_true_name():
+    """p * p reads a parameter twice: the loss's penalty, not a neuron's product w·x."""
+    import random
+
+    random.seed(1)
+    net = mg_nn.MLP(2, [2, 1])
+    out = net([mg_engine.Value(0.5), mg_engine.Value(-1.0)])
+    loss = (out - 1.0) ** 2 + 0.01 * sum((p * p for p in net.parameters()), mg_engine.Value(0.0))
+    t = trace(loss, model=net)
+    ids = {r["id"]: r for r in t.nodes}
+    squares = [r for r in t.nodes if r["op"] == "*" and len(set(r["parents"])) == 1]
+    assert len(squares) == len(net.parameters()) == 9
+    for r in squares:
+        p = ids[r["parents"][0]]
+        assert r["group"] is None and r["name"] == f"{p['label']}·{p['label']}"

@@ -7,7 +7,8 @@ is read by duck typing: ``model.layers`` (or the model itself when it has
 ``L0.N2.w1``, ``L0.N2.b`` (or ``L0.N2.p3``) and grouped ``L0/N2``; then, in
 topological order:
 
-- an op that consumes a parameter joins that parameter's neuron;
+- an op that consumes a parameter joins that parameter's neuron, but for a parameter's
+  square (``p * p``, ``p ** 2``: an L2 penalty, which no neuron computes);
 - an op whose operands all belong to one neuron joins it (the sum chain and
   the activation), unless it is a power or uses one value twice (``out * out``,
   ``out ** 2``: a loss, not a neuron);
@@ -159,7 +160,9 @@ def group_columns(model: Any, labels: list[Any], ops: list[str], groups: list[An
         if owner is None:
             if len(ps) == 2:  # most ops: inlined
                 a, b = ps
-                if param[a]:
+                if a == b and param[a]:  # p * p: a penalty on the parameter, no neuron's
+                    owner = None
+                elif param[a]:
                     owner = mine[a]
                 elif param[b]:
                     owner = mine[b]
@@ -168,6 +171,8 @@ def group_columns(model: Any, labels: list[Any], ops: list[str], groups: list[An
                     if owner is not None and (a == b or mine[b] != owner
                                               or ops[i].startswith("**")):
                         owner = None
+            elif len(ps) == 1 and param[ps[0]] and ops[i].startswith("**"):
+                owner = None  # p ** 2: a penalty on the parameter, no neuron's
             else:
                 for p in ps:
                     if param[p]:

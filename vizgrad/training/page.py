@@ -103,13 +103,17 @@ def page_data(training: Training, lang: str) -> dict[str, Any]:
 def _details(training: Training, lang: str, room: int) -> dict[str, str]:
     """The chosen steps' step players (the layer view), the first, the last and then the
     others, as many as fit in ``room`` bytes."""
+    from ..graph.collapse import fold_outside
+    from ..graph.convert import to_networkx
     from ..player.page import player_html
 
     ks = sorted(k for k in training.details if k < len(training.run))
     order = sorted(ks, key=lambda k: (k not in (ks[0], ks[-1]), k)) if ks else []
     out: dict[str, str] = {}
     for k in order:
-        page = player_html(training.details[k], collapse="layer", lang=lang, max_views=0,
+        # the loss and its penalty after the net in one box, as the overview draws them
+        page = player_html(fold_outside(to_networkx(training.details[k])), collapse="layer",
+                           lang=lang, max_views=0,
                            title=f"{training.title}: step {k}")
         size = len(_plain_block(page).encode("utf-8")) + 60  # as the page holds it
         if size > room:
