@@ -169,7 +169,9 @@ def _numbers(f: Fields, key: str, null: bool = False) -> None:
 def check_folded_contribution(c: Fields) -> None:
     """What a folded step adds to a contribution: the selected sample's ``cells`` (one grad
     per output shown), the samples reached (``others``), how many contributions it stands for
-    (``all``), its ``terms`` per sample, and a layer's ``rule`` (the cell it states)."""
+    (``all``), its ``terms`` per sample, what the box's parameters received (``params``: their
+    ``count``, ``amount`` and ``terms``, one per parameter) and a layer's ``rule`` (the cell
+    it states)."""
     _numbers(c, "cells")
     _numbers(c, "grads", null=True)  # a batch's inputs: each one's grad after the step
     if "row" in c.obj:  # … and what the marked sample's row received: [w_ij, g_i, w_ij · g_i]
@@ -185,6 +187,11 @@ def check_folded_contribution(c: Fields) -> None:
         c.count("all")
     if "terms" in c.obj:
         _terms(c.obj["terms"], f"{c.where}.terms")
+    if "params" in c.obj:  # what the box's parameters received, apart from its outputs
+        got = Fields(c.obj["params"], f"{c.where}.params")
+        got.count("count", required=True)
+        got.get("amount", "number")
+        _terms(got.get("terms", "list"), f"{got.where}.terms")
     if "rule" in c.obj:
         rule = Fields(c.obj["rule"], f"{c.where}.rule")
         rule.count("cell", required=True)

@@ -20,6 +20,7 @@ import re
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..style import text as tx
+from ..style.folded import params_text
 from ..style.metrics import units
 from .contributions import final_state
 from .groups import params_line
@@ -77,8 +78,19 @@ def _texts(scene: Plan, reading: Reading, k: int | None) -> list[str]:
     return [tx.caption(G, k, scene.lang),
             *tx.chain_rule(G, k, scene.decimals, scene.trim, scene.lang,
                            order=lambda n: reading.get(n, (0.0, 0.0))),
+            *_shares(scene, k),
             *params_line(G, k, scene, scene.params, scene.params_done), *_radd(scene, k),
             *notes]
+
+
+def _shares(scene: Plan, k: int) -> list[str]:
+    """A line for each contribution of step ``k`` that reached a box's parameters apart from
+    its outputs (an L2 penalty's ``2αp``): their sum and its largest term."""
+    G = scene.facts
+    lines = [params_text(c, tx.name(G, c["source"]), tx.name(G, c["target"]), scene.decimals,
+                         scene.trim, scene.lang)
+             for c in G.graph["steps"][k].get("contributions", ())]
+    return [line for line in lines if line]
 
 
 def _grid_final(scene: Plan, root: str) -> list[str]:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 Edge = tuple[str, str, int]
 Word = Callable[..., str]
 
-__all__ = ["LARGE", "MAX_PARAMS", "box_name", "input_rows", "note_lines",
+__all__ = ["LARGE", "MAX_PARAMS", "box_name", "from_label", "input_rows", "input_tip", "note_lines",
            "sample_choices", "ordered_params", "param_rows",
            "params_line", "params_step", "row_labels"]
 
@@ -118,9 +118,50 @@ def input_rows(G: Any, edges: Any, by_edge: Mapping[Edge, Any],
         if G.nodes[u].get("kind") == "group" and G.nodes[v].get("kind") == "group":
             c = by_edge.get((v, u, slot))
             amount = tx.NOT_REACHED if c is None else s.num(c["amount"])
-            out.setdefault(v, []).append(
-                ((u, v, slot), (s.word("box.from", name=tx.name(G, u)), amount)))
+            out.setdefault(v, []).append(((u, v, slot), (from_label(G, c, u, s), amount)))
     return out
+
+
+def from_label(G: Any, c: dict[str, Any] | None, u: str, s: Settings,
+               sent: bool = True) -> str:
+    """The label of a box's row ``from A`` (``u``: A), and once its contribution ``c`` is
+    ``sent``, what it gave A's parameters apart from A's outputs (an L2 penalty's ``2αp``):
+    the row's number stays what A's outputs received.
+
+    >>> import networkx as nx
+    >>> from vizgrad.scene.parts import settings
+    >>> G = nx.MultiDiGraph(); G.add_node("L1", label="L1")
+    >>> c = {"amount": 0.0, "params": {"count": 72, "amount": 0.00182, "terms": []}}
+    >>> from_label(G, c, "L1", settings()), from_label(G, c, "L1", settings(), sent=False)
+    ('from L1 (72 parameters: 0.00182)', 'from L1')
+    """
+    got = (c or {}).get("params")
+    name = tx.name(G, u)
+    if not got or not sent:
+        return s.word("box.from", name=name)
+    if got["count"] == 1:
+        return s.word("box.from_param", name=name, param=got["terms"][0][0],
+                      params=s.num(got["amount"]))
+    return s.word("box.from_params", name=name, n=f"{got['count']:,}",
+                  params=s.num(got["amount"]))
+
+
+def input_tip(G: Any, c: dict[str, Any] | None, s: Settings) -> str:
+    """The tooltip of a box's row ``from A`` whose contribution reached A's parameters
+    (:func:`_sent`): every parameter's share, the terms of the row's sum ('' for a row
+    without one)."""
+    got = (c or {}).get("params")
+    if not got:
+        return ""
+    target, outputs = G.nodes[c["target"]], s.num(c["amount"])
+    if "sample" in target:  # the selected sample's outputs, as the box's rows say
+        outputs = s.word("box.data_sample", data=outputs, s=target["sample"])
+    elif "samples" in target:
+        outputs = s.word("box.data_all", data=outputs, n=target["samples"])
+    head = s.word("box.from_tip", source=tx.name(G, c["source"]), target=tx.name(G, c["target"]),
+                  outputs=outputs, params=s.num(got["amount"]), n=f"{got['count']:,}")
+    return "\n".join([head, *(f"{name}  {s.num(a)}"
+                              for name, a in ordered_params({"params": got["terms"]}))])
 
 
 def row_labels(G: Any, n: str, word: Word) -> tuple[str, str]:

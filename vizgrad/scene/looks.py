@@ -16,7 +16,7 @@ from ..style import text as tx
 from . import ids
 from .cells import GradRows, full_text, is_row, row_text, short_names
 from .contributions import Contributions, final_state
-from .groups import box_name, row_labels
+from .groups import box_name, from_label, input_tip, row_labels
 from .matrix import matrix_looks
 from .shapes import ROW, op_glyph
 from ..style.metrics import width
@@ -225,6 +225,10 @@ class Looks:
                 "fill": grad_color(value if on_path else None, self.scale, th),
                 "hatch": _OFF if sent or not on_path else _ON,
                 "stroke": "none", "sw": "0", "dash": ""}
+            tip = input_tip(G, c, s)  # the terms of its parameters' share, if it has one
+            if tip:  # … said in its label once sent
+                out[ids.cell(n, f"i{i}")]["title"] = tip if sent else ""
+                label = from_label(G, c, u, s, sent)
             out[ids.text(n, f"i{i}l")] = {"text": label, "fill": th.text}
             out[ids.text(n, f"i{i}")] = {
                 "text": amount if sent else tx.NOT_REACHED, "fill": th.text,

@@ -20,7 +20,8 @@ from typing import Any
 from ..core.numerals import MINUS, fmt, product
 from ..i18n import t
 
-__all__ = ["TERMS_SHOWN", "inputs_lines", "layer_line", "other_line", "sample_word"]
+__all__ = ["TERMS_SHOWN", "inputs_lines", "layer_line", "other_line", "params_text",
+           "sample_word"]
 
 #: the most products ``w_ij · g_i`` a layer's line prints; past it, how many there are
 TERMS_SHOWN = 3
@@ -44,6 +45,10 @@ def layer_line(c: dict[str, Any], src: str, tgt: str, names: list[str], s: Any,
     rule of a step into a layer's outputs, and the terms of the cell it moved most (each
     term is what one ``+=`` of the code added: a weight times the gradient at its neuron's
     sum); every cell's total is in the box's row, its tooltip and the player's table."""
+    if c.get("params") and not c.get("count"):  # only the layer's parameters were reached
+        return (t("chain.layer_none_one", lang, source=src, target=tgt) if s is None else
+                t("chain.layer_none", lang, source=src, target=tgt,
+                  sample=sample_word(s, lang)))
     head = (t("chain.layer_one", lang, source=src, target=tgt) if s is None else
             t("chain.layer", lang, source=src, target=tgt, sample=sample_word(s, lang)))
     rule = c.get("rule")
@@ -75,6 +80,28 @@ def _terms_of(terms: list[list[Any]], cell: str, decimals: int, trim: bool, lang
         line += ("; " if len(terms) > 1 else ": ") + t("chain.largest", lang, w=w,
                                                          g=_paren(g), a=a)
     return line
+
+
+def params_text(c: dict[str, Any], src: str, tgt: str, decimals: int, trim: bool,
+                lang: str) -> str:
+    """What a step sent to a box's parameters, apart from its outputs (``c["params"]``: an
+    L2 penalty's ``2αp``): the sum over the parameters and the largest term, or the one
+    parameter's share ('' when none was reached)::
+
+        >>> c = {"params": {"count": 2, "amount": 0.5, "terms": [["w0", 0.75], ["w1", -0.25]]}}
+        >>> params_text(c, "loss", "L1", 4, True, "en").split(": ", 1)[1]
+        'their grads += 0.5 in all; the largest: w0.grad += 0.75'
+    """
+    got = c.get("params")
+    if not got or not got["terms"]:
+        return ""
+    num = lambda x: fmt(x, decimals, trim=trim)  # noqa: E731
+    name, largest = max(got["terms"], key=lambda term: (abs(term[1]), term[0]))
+    if got["count"] == 1:
+        return t("chain.param_one", lang, source=src, target=tgt, name=name,
+                 amount=num(got["amount"]))
+    return t("chain.params", lang, source=src, target=tgt, n=f"{got['count']:,}",
+             amount=num(got["amount"]), name=name, largest=num(largest))
 
 
 def other_line(c: dict[str, Any], tgt: str, s: Any, lang: str) -> str:

@@ -12,7 +12,7 @@ from itertools import compress, groupby
 from operator import itemgetter, ne
 from typing import Any
 
-from ..columns import edge_lists, getter
+from ..columns import edge_lists, getter, namer
 
 #: the kind of the box of a batch's inputs (:mod:`vizgrad.graph.collapse.batch`)
 GRID = "inputs"
@@ -77,9 +77,19 @@ class Boxes:
         self.grids = {b for b, a in boxes.items() if a.get("kind") == GRID}
         #: each such box's inputs' names and members, once read (``contract``)
         self.cells: dict[str, Any] = {}
+        self._named: Any = None  # node → its name, made when first needed
 
     def of(self, n: str) -> str:
         return self.box_of.get(n, n)
+
+    def param(self, n: str) -> str | None:
+        """The name of ``n`` if it is a parameter of a box (a member without operands, a
+        weight or a bias), else ``None``."""
+        if n not in self.box_of or self.G.in_degree(n):
+            return None
+        if self._named is None:
+            self._named = namer(self.G)
+        return self._named(n)
 
     def outs(self, c: str) -> list[str]:
         return self.outputs.get(c, [c])

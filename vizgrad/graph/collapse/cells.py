@@ -14,7 +14,7 @@ terms, which add up to the grad ``backward()`` left::
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 from .boxes import Boxes
 from .boxes import exact_sum as _sum
@@ -38,12 +38,25 @@ def start_cells(rec: dict[str, Any], sel: list[str], vis: dict[str, float]) -> N
         rec["before"] = vis.get(sel[0], 0.0)
 
 
-def add_cell(rec: dict[str, Any], t: str, local: float | None, amount: float) -> None:
-    """Count one original contribution to ``t`` if it is one of the shown outputs."""
+def add_cell(rec: dict[str, Any], t: str, local: float | None, amount: float,
+             param: Callable[[str], str | None]) -> None:
+    """Count one original contribution to ``t`` if it is one of the shown outputs, or keep
+    it apart if ``t`` is one of the box's parameters (``param``: its name, or ``None`` for
+    a Value that is none): a use of the parameter outside its box, such as an L2 penalty."""
     if t in rec["_sel"]:
         rec["_mine"].append(amount)
         rec.setdefault("_per", {}).setdefault(t, []).append(
             [local, upstream_of(local, amount), amount])
+    elif param(t) is not None:
+        rec.setdefault("_params", {}).setdefault(t, []).append(amount)
+
+
+def _params(got: dict[str, list[float]], bx: Boxes) -> dict[str, Any]:
+    """What a step sent to a box's parameters along one edge (``got``: parameter → the
+    amounts of its ``+=``): how many, the exactly rounded sum, and its terms in the graph's
+    order, one per parameter, each the sum of what its ``+=`` added."""
+    terms = [[bx.param(p), _sum(got[p])] for p in sorted(got, key=bx.rank.__getitem__)]
+    return {"count": len(terms), "amount": _sum([a for _, a in terms]), "terms": terms}
 
 
 def per_sample(rec: dict[str, Any], sel: list[str], amounts: list[float],
@@ -51,9 +64,13 @@ def per_sample(rec: dict[str, Any], sel: list[str], amounts: list[float],
     """A contribution to a box's outputs as the code made it: what the selected sample's
     output Values received (``amount``, ``before`` → ``after``; ``cells``: each output's grad
     after it, a layer's one per neuron), never a sum over samples; ``all``: how many
-    contributions of every sample the step holds."""
+    contributions of every sample the step holds; ``params``: what the box's parameters
+    received along the edge (see :func:`add_cell`), never added to ``amount``."""
     mine = rec.pop("_mine")
     per = rec.pop("_per", {})
+    got = rec.pop("_params", None)
+    if got:  # its parameters' share, stated apart from its outputs'
+        rec["params"] = _params(got, bx)
     cells = [vis.get(o, 0.0) for o in sel]
     others = sorted({s for s in rec.pop("_of", ()) if s is not None})
     if not mine and others:  # this step reaches other samples' outputs only

@@ -141,7 +141,7 @@ def _backward(contribs: Any, upstream: float | None, C: str, bx: _Boxes,
             if "_grid" in rec:
                 rec["_grid"].setdefault(t, []).append([local, upstream_of(local, amount), amount])
             if "_sel" in rec:
-                add_cell(rec, t, local, amount)
+                add_cell(rec, t, local, amount, bx.param)
             rec["amount"].append(amount)
             rec["local"].append(local)
             rec.setdefault("of", []).append(sample_of(t))
