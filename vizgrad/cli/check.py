@@ -39,8 +39,15 @@ def kink_note(row: dict[str, Any]) -> str:
 
     >>> row = {"input": "b", "backprop": 0.0, "numeric": 0.5, "branch": 0.0,
     ...        "kinks": [{"node": "relu₁", "op": "relu", "input": 0.0}]}
-    >>> print(kink_note(row))
-    b: relu₁'s input is 0: relu's slope is 0 on one side and 1 on the other, and the nudge ±h crosses it, so the central difference (0.5) cannot check it; with relu₁ kept on the side backprop's rule takes, the difference gives 0, as backprop does (0)
+    >>> import re
+    >>> for part in re.split("[,;] ", kink_note(row)):
+    ...     print(part)
+    b: relu₁'s input is 0: relu's slope is 0 on one side and 1 on the other
+    and the nudge ±h crosses it
+    so the central difference (0.5) cannot check it
+    with relu₁ kept on the side backprop's rule takes
+    the difference gives 0
+    as backprop does (0)
     """
     kinks = row["kinks"]
     said = "; ".join(

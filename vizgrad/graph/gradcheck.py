@@ -18,7 +18,7 @@ both sides of the comparison are meaningless there.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any
 
 from ..exceptions import DomainError, GraphFormatError, NumericOverflowError
 from ..tracing.recorder import Trace, trace
@@ -212,13 +212,14 @@ def final_check(G: Any) -> dict[str, Any] | None:
     """The final view's check of every input gradient against its central difference.
 
     ``{"status": "agree", "largest": error}`` (``"kinks"``: the inputs whose nudge crossed a
-    kink, where the difference cannot check them: see :func:`row_status`), or ``{"status": "disagree", "wrong": [(id,
-    backprop, numeric), …], "overwrote": bool}`` (``overwrote``: some closure assigned, ``=``,
-    instead of adding), or ``{"status": "not_checked", "op": op}`` (an op whose forward
-    vizgrad does not know; ``op`` is ``None`` when the graph is over
-    :data:`FINAL_CHECK_INPUTS` inputs or :data:`FINAL_CHECK_VALUES` values; ``"folded":
-    True`` for a collapsed or focused graph, whose boxes hold no ops to re-evaluate: check
-    the graph it came from); ``None`` for a graph without ``backward()``.
+    kink, where the difference cannot check them: see :func:`row_status`), or
+    ``{"status": "disagree", "wrong": [(id, backprop, numeric), …], "overwrote": bool}``
+    (``overwrote``: some closure assigned, ``=``, instead of adding), or
+    ``{"status": "not_checked", "op": op}`` (an op whose forward vizgrad does not know;
+    ``op`` is ``None`` when the graph is over :data:`FINAL_CHECK_INPUTS` inputs or
+    :data:`FINAL_CHECK_VALUES` values; ``"folded": True`` for a collapsed or focused graph,
+    whose boxes hold no ops to re-evaluate: check the graph it came from); ``None`` for a
+    graph without ``backward()``.
 
     >>> from vizgrad import examples
     >>> [(n, b, round(x, 6)) for n, b, x in final_check(examples.graph("overwrite-bug"))["wrong"]]
