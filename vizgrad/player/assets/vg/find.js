@@ -121,19 +121,27 @@ export function attach(box, out, page) {
   }
 
   var typing = null;
+  var entered = false;  // Enter pressed since the last edit: the next Enter moves on
   box.addEventListener("input", function () {
     clearTimeout(typing);
+    entered = false;
     typing = setTimeout(find, 200);
   });
   box.addEventListener("keydown", function (e) {
     if (e.key !== "Enter") { return; }
     e.preventDefault();
     clearTimeout(typing);
+    // the first Enter after typing shows the first match, whether or not the pause after
+    // typing already found it; each Enter after that the next one (Shift: the one before)
+    var first = !entered;
+    entered = true;
     if (asked !== box.value.trim().toLowerCase() || !matches.length) { find(); return; }
-    goTo((at + (e.shiftKey ? matches.length - 1 : 1)) % matches.length);
+    if (!first) { goTo((at + (e.shiftKey ? matches.length - 1 : 1)) % matches.length); }
   });
 
   // forget what was found (the lab: another graph, or the same with other groups open)
-  function reset() { entries = null; matches = []; at = -1; asked = null; unmark(); out.textContent = ""; }
+  function reset() {
+    entries = null; matches = []; at = -1; asked = null; entered = false; unmark(); out.textContent = "";
+  }
   return { clear: unmark, reset: reset };
 }
