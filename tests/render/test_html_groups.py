@@ -182,6 +182,22 @@ def test_find_highlights_opens_cycles_and_says_when_nothing_matches(open_page, s
     assert pg.locator("rect.vg-found").count() == 1
 
 
+def test_the_first_enter_after_a_pause_in_typing_keeps_the_first_match(open_page, small):
+    """The pause after typing finds the first match; the Enter that follows keeps it (a quick
+    and a slow typist see the same), the next Enter moves on."""
+    _, page = small
+    pg = open_page(page, "#step=final")
+    find = pg.get_by_label("Find")
+    find.fill("N1.w0")  # two matches
+    expect(pg.locator("#found")).to_have_text(re.compile("^1 of 2: L0.N1.w0"))  # the pause
+    find.press("Enter")
+    expect(pg.locator("#found")).to_have_text(re.compile("^1 of 2: L0.N1.w0"))
+    find.press("Enter")
+    expect(pg.locator("#found")).to_have_text(re.compile("^2 of 2: L0.N1.w0"))
+    find.press("Shift+Enter")
+    expect(pg.locator("#found")).to_have_text(re.compile("^1 of 2: L0.N1.w0"))
+
+
 def test_find_marks_the_box_of_a_group_that_cannot_be_opened(open_page, monkeypatch):
     G = examples.graph("mlp")
     monkeypatch.setattr(_views, "MAX_VIEWS", 1)
