@@ -129,6 +129,28 @@ def test_unlabelled_inputs_are_named_as_the_pictures_name_them():
                                                                 ("w", "w", "v1")]
 
 
+def test_a_float_input_wrapped_once_per_neuron_is_told_apart_by_what_it_feeds():
+    """micrograd wraps each float of a sample in a new Value in every neuron's product: the
+    check lists one x[0][0] per neuron, each with its own grad, and names which is which."""
+    import random
+
+    from micrograd.nn import MLP as MgMLP
+
+    random.seed(3)
+    net = MgMLP(2, [3, 1])
+    loss = (net([0.5, -1.0]) - 1.0) ** 2
+    loss.backward()
+    rows = gradcheck(vizgrad.trace(loss, model=net))
+    names = [r["input"] for r in rows]
+    # L0: 3 neurons of 2 weights and a bias; L1: 3 weights and a bias; 2 floats × 3 neurons
+    assert len(names) == len(set(names)) == 3 * 3 + 4 + 2 * 3
+    x00 = sorted(n for n in names if n.startswith("x[0][0]"))
+    assert x00 == [f"x[0][0] → L0.N{j}.w0·x0" for j in range(3)], x00
+    assert all(r["name"] == r["input"] for r in rows)
+    plain = gradcheck(Value(1.0, label="a") * Value(2.0, label="b"))
+    assert [r["input"] for r in plain] == ["a", "b"]  # names told apart only when they repeat
+
+
 def test_the_overwrite_bug_is_caught_by_the_numeric_check():
     """The chapter's point in 2.5: an independent check catches 1 where 2 is right."""
     a = Value(3.0, label="a")

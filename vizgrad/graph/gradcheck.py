@@ -146,7 +146,27 @@ def gradcheck(x: Any, h: float = 1e-6) -> list[dict[str, Any]]:
             rows.append(row)
         if n["id"] == t.root:
             break
+    _tell_apart(rows, t)
     return rows
+
+
+def _tell_apart(rows: list[dict[str, Any]], t: Trace) -> None:
+    """Inputs that share a name get the name of the value each feeds: micrograd wraps a float
+    input in a new Value in every product, so ``x[0][0]`` is one input per neuron it feeds,
+    each with its own grad (``x[0][0] → L0.N1.w0·x0``)."""
+    seen: dict[str, int] = {}
+    for r in rows:
+        seen[r["name"]] = seen.get(r["name"], 0) + 1
+    if all(k == 1 for k in seen.values()):
+        return
+    names = {n["id"]: n["label"] or n.get("name") or n["id"] for n in t.nodes}
+    user: dict[str, str] = {}
+    for n in t.nodes:
+        for p in n["parents"]:
+            user.setdefault(p, n["id"])
+    for r in rows:
+        if seen[r["name"]] > 1 and r["id"] in user:
+            r["input"] = r["name"] = f"{r['name']} → {names[user[r['id']]]}"
 
 
 def row_status(row: dict[str, Any], tol: float | None = None) -> str:
