@@ -50,7 +50,7 @@ __all__ = ["estimate", "find_examples", "player_html", "player_parts"]
 def estimate(n: int, steps: int, groups: tuple[int, ...] = ()) -> tuple[int, float]:
     """About how many bytes a player page of ``n`` values and ``steps`` steps has, and how
     many seconds it takes beside its one layout: the page holds one picture and each
-    step's changes, and its script (55 kB with nothing drawn; measured: 1,033 values and
+    step's changes, and its script (56 kB with nothing drawn; measured: 1,033 values and
     1,352 steps give 5.5 MB). ``groups``: the sizes of the collapsed groups, each laid
     out opened (about 2.6 kB and 10 ms per member; at most :data:`MAX_VIEWS` views and
     :data:`VIEW_BUDGET` bytes; measured: the lecture's 9 neurons of 36 values, 0.84 MB).
@@ -61,7 +61,7 @@ def estimate(n: int, steps: int, groups: tuple[int, ...] = ()) -> tuple[int, flo
     842400
     """
     members = sum(groups[:MAX_VIEWS])
-    return (55_000 + 2_800 * n + 2_000 * steps + min(VIEW_BUDGET, 2_600 * members),
+    return (56_200 + 2_800 * n + 2_000 * steps + min(VIEW_BUDGET, 2_600 * members),
             0.002 * (n + steps) + 0.01 * members)
 
 

@@ -26,7 +26,7 @@ caption's first row when it fits there::
     >>> p = plan(make_scene(examples.graph("softmax-nll"), preset="slides"), None)
     >>> [(len(page.windows), page.heading, page.rows, page.legend) for page in p.pages]
     ... # doctest: +NORMALIZE_WHITESPACE
-    [(1, True, 2, False), (2, True, 2, False), (1, True, 2, False), (2, True, 2, False),
+    [(1, True, 3, False), (1, True, 3, False), (2, True, 3, False), (2, True, 3, False),
      (0, False, 3, True)]
 """
 
