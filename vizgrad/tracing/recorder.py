@@ -14,22 +14,22 @@ and records every step and every gradient contribution::
 
 The graph's grads are restored afterwards: tracing has no side effects.
 It works on any micrograd-style object with ``data``, ``grad``,
-``_backward`` and ``parents`` or ``_prev`` (``op`` or ``_op``).
+``_backward`` and ``parents`` or ``_prev`` (``op`` or ``_op``). What is known after each
+step is :mod:`vizgrad.tracing.state`; the JSON is :mod:`vizgrad.tracing.jsonsafe`.
 """
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..core import display as _display
 from .backward import backward_steps
+from .jsonsafe import jsonable, strict_json  # noqa: F401 (jsonable: its old path)
 from .names import name_nodes
 from .records import NODE_KEYS, LazySteps, NodeColumns, node_columns, step_count, step_dicts
 from .roles import positions
+from .state import State, replay, states
 from .walk import is_value as _is_value
 from .walk import topo as _topo
 from ..exceptions import GraphFormatError, OperandTypeError
@@ -42,57 +42,6 @@ FORMAT = "vizgrad.trace/3"
 READ_FORMATS = ("vizgrad.trace/1", "vizgrad.trace/2", FORMAT)
 
 
-@dataclass
-class State:
-    """What is known right after one step: data and grads by node id, the active node."""
-
-    step: int
-    kind: str
-    active: str | None
-    data: dict[str, float] = field(default_factory=dict)
-    grad: dict[str, float] = field(default_factory=dict)
-    contributions: list[dict[str, Any]] = field(default_factory=list)
-
-
-def _apply(state: State, step: dict[str, Any]) -> None:
-    kind = step["kind"]
-    state.step, state.kind, state.active = step["index"], kind, step.get("node")
-    state.contributions = step.get("contributions", [])
-    if kind == "inputs":
-        state.data.update(step.get("values", {}))
-    elif kind == "forward":
-        state.data[step["node"]] = step["value"]
-    elif kind == "seed":
-        state.grad[step["node"]] = step["grad"]
-    elif kind == "backward":
-        for c in step["contributions"]:
-            state.grad[c["target"]] = c["after"]
-
-
-def states(steps: Sequence[dict[str, Any]]) -> Iterator[State]:
-    """Yield an independent :class:`State` after each step, in order."""
-    state = State(0, "inputs", None)
-    for step in steps:
-        _apply(state, step)
-        yield State(state.step, state.kind, state.active, dict(state.data), dict(state.grad),
-                    state.contributions)
-
-
-def replay(steps: Sequence[dict[str, Any]], k: int) -> State:
-    """The :class:`State` right after step ``k`` (0-based), from the steps alone.
-
-    >>> from vizgrad import Value
-    >>> a = Value(2.0, label="a")
-    >>> s = replay(trace(a * a).steps, 0)
-    >>> s.data, s.grad
-    ({'v0': 2.0}, {})
-    """
-    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(steps):
-        raise IndexError(f"step {k!r} is out of range: this trace has steps 0..{len(steps) - 1}")
-    state = State(0, "inputs", None)
-    for step in steps[: k + 1]:
-        _apply(state, step)
-    return state
 
 
 class Trace:
@@ -273,30 +222,6 @@ class Trace:
         return _display.bundle("trace", self)
 
 
-def strict_json(x: Any, indent: int | None = None) -> str:
-    """``json.dumps`` with nan and infinities written as strings (see :func:`jsonable`).
-
-    Most graphs hold none, so the plain encoder runs first; only when it meets
-    one is the whole value copied through :func:`jsonable`.
-
-    >>> strict_json({"a": [1.0, float("inf")]})
-    '{"a": [1.0, "inf"]}'
-    """
-    try:
-        return json.dumps(x, indent=indent, ensure_ascii=False, allow_nan=False)
-    except ValueError:
-        return json.dumps(jsonable(x), indent=indent, ensure_ascii=False, allow_nan=False)
-
-
-def jsonable(x: Any) -> Any:
-    """Replace non-finite floats by the strings 'nan', 'inf', '-inf' (JSON has none)."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
-    if isinstance(x, dict):
-        return {k: jsonable(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [jsonable(v) for v in x]
-    return x
 
 
 def trace(root: Any, also: Iterable[Any] = (), *, model: Any = None) -> Trace:
