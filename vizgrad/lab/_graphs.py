@@ -1,7 +1,7 @@
 """The graph a lab request asks to see: an example or an expression traced within the node
 limit, collapsed or focused as asked, its key, and the step it names.
 
-Every problem with the request is an :class:`~vizgrad.lab._requests.ApiError` that names the
+Every problem with the request is an :class:`~vizgrad.lab._json_body.ApiError` that names the
 field at fault::
 
     >>> from vizgrad.lab._requests import Limits, Query
@@ -12,7 +12,7 @@ field at fault::
     ... # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    vizgrad.lab._requests.ApiError: give a value for b in "values";
+    vizgrad.lab._json_body.ApiError: give a value for b in "values";
         the expression's variables are: a, b
 """
 

@@ -2,7 +2,8 @@
 
 Every drawing option a request gives is checked by the one options model
 (:data:`vizgrad.options.OPTIONS`), and the lab's own bounds (:data:`BOUNDS`, a shared
-server's) apply on top; the request's options are an :class:`~vizgrad.options.Options`
+server's) apply on top (:mod:`vizgrad.lab._drawing_fields`; the body and its errors:
+:mod:`vizgrad.lab._json_body`); the request's options are an :class:`~vizgrad.options.Options`
 with the lab's defaults (:data:`vizgrad.options.ENTRY_DEFAULTS`)::
 
     >>> limits = Limits()
@@ -21,13 +22,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.inputs import check_name
 from ..exceptions import OptionError
 from ..options import DEFAULT_H, OPTIONS, Options, number_in_range, options_for
+from ._drawing_fields import (BOUNDS, COLLAPSE_LEVELS, DRAWING_FIELDS, MAX_DEPTH, MAX_RADIUS,
+                              drawing_option, whole)
+from ._json_body import ApiError, bad_type, choice_error, decode_json, json_number
 from ._limits import ENV_PREFIX, H_RANGE, Limits
 
 __all__ = [
@@ -65,33 +68,10 @@ RENDER_FIELDS = (*TRACE_FIELDS, "step", "theme", "format", "rankdir", "caption")
 #: a scene holds every step and is JSON: no "step", no "format"
 SCENE_FIELDS = (*TRACE_FIELDS, "theme", "rankdir", "caption")
 GRADCHECK_FIELDS = (*SOURCE_FIELDS, "h")
-COLLAPSE_LEVELS = ("auto", "none", "layer", "neuron")
-#: the lab's own bounds, on top of the options model's checks, for a shared server (the
-#: table "Bounds" in docs/lab.md): the deepest group level and the widest focus a request may
-#: ask for, and the most groups it may open
-MAX_DEPTH = 9
-MAX_RADIUS = 20
+#: the lab's own bound, on top of the options model's checks, for a shared server (the
+#: table "Bounds" in docs/lab.md): the most groups a request may open (the deepest group
+#: level and the widest focus: :mod:`vizgrad.lab._drawing_fields`)
 MAX_EXPAND = 50
-#: the bounds on drawing options, applied to a value the options model accepted
-BOUNDS: dict[str, Callable[[Any], bool]] = {
-    "collapse": lambda v: isinstance(v, bool) or not isinstance(v, int) or v <= MAX_DEPTH,
-    "radius": lambda v: v <= MAX_RADIUS,
-}
-
-
-class ApiError(Exception):
-    """An HTTP error answer: status, a short machine code, a sentence for people, extras."""
-
-    def __init__(self, status: int, error: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.error = error
-        self.detail = detail
-        self.extra = extra
-
-    def body(self) -> dict[str, Any]:
-        """The JSON body: ``{"error", "detail", ...extras}``."""
-        return {"error": self.error, "detail": self.detail, **self.extra}
 
 
 @dataclass(frozen=True)
@@ -111,72 +91,6 @@ class Query:
     expand: tuple[str, ...] = ()
     options: Options = field(default_factory=lambda: options_for("lab", None, {}))
 
-
-def _reject_constant(name: str) -> float:
-    raise ApiError(400, "malformed_json",
-                   f"{name} is not valid JSON; send finite numbers only")
-
-
-def decode_json(body: bytes) -> Any:
-    """Parse a request body; malformed JSON or NaN/Infinity → 400.
-
-    >>> decode_json(b'{"a": 1}')
-    {'a': 1}
-    >>> try:
-    ...     decode_json(b'{"a": 1')
-    ... except ApiError as err:
-    ...     print(err.status, err.error)
-    400 malformed_json
-    """
-    if not body.strip():
-        raise ApiError(400, "malformed_json",
-                       'the request body is empty; send a JSON object such as {"example": "fork"}')
-    try:
-        # strictly UTF-8 (RFC 8259): no byte-order mark, no UTF-16/32 guessing
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        text = None
-    if text is None or text.startswith("\ufeff"):
-        raise ApiError(400, "malformed_json",
-                       "the request body is not UTF-8 text (without a byte-order mark)")
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as err:
-        raise ApiError(400, "malformed_json",
-                       f"the request body is not valid JSON: {err.msg} at line {err.lineno} "
-                       f"column {err.colno}", line=err.lineno, column=err.colno) from None
-    except RecursionError:
-        raise ApiError(400, "malformed_json", "the request body is nested too deeply") from None
-    except ValueError as err:  # an integer literal longer than Python converts
-        raise ApiError(400, "malformed_json",
-                       f"the request body has a number JSON cannot carry here: {err}; "
-                       "send numbers with at most a few digits") from None
-
-
-def _type_name(x: Any) -> str:
-    if x is None:
-        return "null"
-    return {bool: "boolean", str: "string", list: "array", dict: "object",
-            int: "number", float: "number"}.get(type(x), type(x).__name__)
-
-
-def _bad_type(name: str, want: str, got: Any) -> ApiError:
-    shown = json.dumps(got)[:60] if isinstance(got, (str, int, float, bool)) or got is None else ""
-    return ApiError(422, "invalid_type",
-                    f"{name} must be {want}, got {_type_name(got)} {shown}".rstrip(),
-                    field=name)
-
-
-def _number(name: str, x: Any) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise _bad_type(name, "a number", x)
-    try:
-        value = float(x)
-    except OverflowError:
-        value = math.inf if x > 0 else -math.inf
-    return value
-
-
 def _show(x: float) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
 
@@ -185,7 +99,7 @@ def _values(raw: Any, limits: Limits) -> dict[str, float]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        raise _bad_type("values", 'an object of numbers such as {"a": -2, "b": 3}', raw)
+        raise bad_type("values", 'an object of numbers such as {"a": -2, "b": 3}', raw)
     lo, hi = -limits.value_limit, limits.value_limit
     out: dict[str, float] = {}
     for key, x in raw.items():
@@ -197,7 +111,7 @@ def _values(raw: Any, limits: Limits) -> dict[str, float]:
                            f"{json.dumps(key)} cannot be a variable name; "
                            "use names like a, b or x1 (as Python writes them)",
                            field=name) from None
-        value = _number(name, x)
+        value = json_number(name, x)
         if not lo <= value <= hi:  # the lab's own bound, on top (values are never clamped)
             shown = _show(value) if math.isfinite(value) else str(value)
             raise ApiError(422, "out_of_range",
@@ -209,91 +123,10 @@ def _values(raw: Any, limits: Limits) -> dict[str, float]:
     return out
 
 
-def _choice(name: str, raw: Any, choices: tuple[Any, ...]) -> ApiError:
-    return ApiError(422, "invalid_choice",
-                    f"{name} {json.dumps(raw)[:40]} is not supported; choose one of: "
-                    f"{', '.join(map(str, choices))}", field=name, choices=list(choices))
-
-
-def _word(name: str) -> _Field:
-    """An option that is one of its words (``theme``, ``rankdir``, ``lang``, ``group_steps``)."""
-    words = OPTIONS[name].choices
-    return _Field(lambda x: isinstance(x, str), f"one of {', '.join(words)}",
-                  lambda raw: _choice(name, raw, words))
-
-
-def _whole(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-@dataclass(frozen=True)
-class _Field:
-    """How the lab reads a drawing option from JSON: the JSON type its values have (another
-    type is 422 ``invalid_type``, saying what it must be), and the answer when the options
-    model, or a bound on top, refuses a value of that type."""
-
-    kind: Callable[[Any], bool]
-    want: str
-    refused: Callable[[Any], ApiError] | None = None
-
-
-_FIELDS: dict[str, _Field] = {
-    "theme": _word("theme"),
-    "rankdir": _word("rankdir"),
-    "lang": _word("lang"),
-    "caption": _Field(lambda x: isinstance(x, bool), "true or false"),
-    "collapse": _Field(lambda x: True, "", lambda raw: ApiError(
-        422, "invalid_choice", f"collapse {json.dumps(raw)[:40]} is not supported; choose one "
-        f"of: {', '.join(COLLAPSE_LEVELS)}, a group depth from 1 to {MAX_DEPTH}, or false",
-        field="collapse", choices=[*COLLAPSE_LEVELS, False])),
-    "focus": _Field(lambda x: isinstance(x, str),
-                    'a node id such as "v3" (see the trace\'s nodes)'),
-    "radius": _Field(_whole, "a whole number of edges", lambda raw: ApiError(
-        422, "out_of_range", f"radius {raw} is outside [0, {MAX_RADIUS}]; give a number of "
-        f"edges from 0 to {MAX_RADIUS}", field="radius", minimum=0, maximum=MAX_RADIUS)),
-    "group_steps": _word("group_steps"),
-    "sample": _Field(lambda x: _whole(x) or x == "all",
-                     'a sample number (0 is the first) or "all"', lambda raw: ApiError(
-        422, "out_of_range", f'sample {raw} is negative; samples start at 0 (or give "all")',
-        field="sample")),
-}
-#: the fields that are options of the options model, in the order they are checked (the
-#: others are the lab's own: expression, example, values, step, format, h, expand)
-DRAWING_FIELDS = tuple(_FIELDS)
-
-
-def drawing_option(name: str, raw: Any) -> Any:
-    """``raw`` (a JSON value, not null) as the options model reads option ``name``, with the
-    lab's bound on top; 422 with the field when refused. ``collapse: true`` is the lab's older
-    form of ``"auto"`` (a documented alias).
-
-    >>> [drawing_option("collapse", raw) for raw in (True, "off", 9)]
-    ['auto', False, 9]
-    >>> for raw in ("2", 21):
-    ...     try:
-    ...         drawing_option("radius", raw)
-    ...     except ApiError as err:
-    ...         print(err.error, err.extra["field"])
-    invalid_type radius
-    out_of_range radius
-    """
-    rule = _FIELDS[name]
-    value = (raw and "auto") if name == "collapse" and isinstance(raw, bool) else raw
-    try:
-        checked = OPTIONS[name].check(value)
-        if name not in BOUNDS or BOUNDS[name](checked):
-            return checked
-    except OptionError:
-        pass
-    if rule.refused is None or not rule.kind(raw):
-        raise _bad_type(name, rule.want, raw)
-    raise rule.refused(raw)
-
-
 def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
     """Check a decoded JSON body against the fields one endpoint accepts."""
     if not isinstance(data, dict):
-        raise _bad_type("the request body", "a JSON object", data)
+        raise bad_type("the request body", "a JSON object", data)
     unknown = sorted(k for k in data if k not in allowed)
     if unknown:
         raise ApiError(422, "unknown_field",
@@ -306,27 +139,27 @@ def parse_query(data: Any, limits: Limits, allowed: tuple[str, ...]) -> Query:
                        '"example" (see GET /api/examples)', field="expression")
     if expression is not None:
         if not isinstance(expression, str):
-            raise _bad_type("expression", "a string", expression)
+            raise bad_type("expression", "a string", expression)
         if len(expression) > limits.max_expression_length:  # the lab's bound
             raise ApiError(422, "expression_too_long",
                            f"the expression has {len(expression)} characters; the limit is "
                            f"{limits.max_expression_length}", field="expression",
                            limit=limits.max_expression_length)
     if example is not None and not isinstance(example, str):
-        raise _bad_type("example", "a string (see GET /api/examples)", example)
+        raise bad_type("example", "a string (see GET /api/examples)", example)
     own: dict[str, Any] = {}
     if data.get("step") is not None:  # its range is the graph's (_service.check_step)
-        if not _whole(data["step"]):
-            raise _bad_type("step", "a whole number (0 is the first step)", data["step"])
+        if not whole(data["step"]):
+            raise bad_type("step", "a whole number (0 is the first step)", data["step"])
         own["step"] = data["step"]
     if data.get("format") is not None:
         if not isinstance(data["format"], str):
-            raise _bad_type("format", f"one of {', '.join(FORMATS)}", data["format"])
+            raise bad_type("format", f"one of {', '.join(FORMATS)}", data["format"])
         if data["format"] not in FORMATS:
-            raise _choice("format", data["format"], FORMATS)
+            raise choice_error("format", data["format"], FORMATS)
         own["format"] = data["format"]
     if data.get("h") is not None:
-        h = _number("h", data["h"])
+        h = json_number("h", data["h"])
         try:  # the command line's rule for --h: NaN, infinities, out of range
             own["h"] = number_in_range("h", h)
         except OptionError:
@@ -345,7 +178,7 @@ def _expand(paths: Any, collapse: Any) -> tuple[str, ...]:
     """The group paths to leave open (at most :data:`MAX_EXPAND`, a bound of the lab)."""
     if (not isinstance(paths, list) or len(paths) > MAX_EXPAND
             or not all(isinstance(p, str) and p for p in paths)):
-        raise _bad_type("expand", f"a list of at most {MAX_EXPAND} group paths such as "
+        raise bad_type("expand", f"a list of at most {MAX_EXPAND} group paths such as "
                         '["L0/N1"]', paths)
     if paths and collapse in (None, False):
         raise ApiError(422, "invalid_choice", "expand opens groups of a collapsed graph; "
