@@ -268,3 +268,17 @@ def test_an_opened_chinese_page_has_no_english_words(open_page, small):
     texts = pg.evaluate(TEXT_NODES)
     assert "没有找到“zzz”" in texts
     assert english_words([t for t in texts if t != "没有找到“zzz”"], labels) == []
+
+
+def test_an_auto_collapsed_net_with_its_loss_in_one_box_opens_a_neuron(open_page):
+    """collapse="auto" folds a net's loss into one box before it collapses the net; a view
+    with a neuron opened is collapsed from that folded graph too (it was not: the loss's
+    values had no place in the picture, and the page raised KeyError 'v127-op')."""
+    html = player_html(examples.graph("course-mlp"), collapse="auto")
+    pg = open_page(html, "#step=final")
+    box = pg.locator("svg [aria-label='Open group L0/N0']").get_attribute("id")
+    pg.locator(f"#{box.replace('n-', 't-', 1)}-name").click()
+    expect(pg.locator("#vg-frame-label")).to_have_count(1)
+    assert pg.locator("#vg-frame-label").text_content().startswith("L0/N0")
+    names = pg.locator("svg text.vg-name").all_text_contents()
+    assert sum(1 for t in names if t.startswith("loss")) == 1  # the loss still one box

@@ -67,8 +67,12 @@ def prepare(x: Any, *, collapse_at: Any = False, focus_on: str | None = None, ra
         n = G.number_of_nodes()
         grouped = "collapsed" not in G.graph and group_depth(G) > 0  # not collapsed yet
         if (max_nodes is not None and n > max_nodes) or (n > AUTO_NODES and grouped):
-            G = auto_collapse(fold_outside(G) if grouped else G, AUTO_BOXES, steps=steps,
-                              sample=sample, inputs=constants is not False)
+            folded = fold_outside(G) if grouped else G
+            if folded is not G:  # what the groups are opened from (a page's views)
+                G = folded
+                chain.append(G)
+            G = auto_collapse(G, AUTO_BOXES, steps=steps, sample=sample,
+                              inputs=constants is not False)
             chain.append(G)
     elif collapse_at not in (None, False):
         G = collapse(G, collapse_at, steps=steps, sample=sample, inputs=constants is not False)
