@@ -13,7 +13,7 @@ import pytest
 from vizgrad import examples
 from vizgrad.core.numerals import fmt
 from vizgrad.scene.captions import wrap, wrap_caption
-from vizgrad.scene.labels import curve, curve_points, nearest_on
+from vizgrad.scene.labels import curve, curve_points
 from vizgrad.scene.make import scene_of
 from vizgrad.scene.shapes import Shape
 from vizgrad.style.metrics import units, width
@@ -138,25 +138,6 @@ def test_a_moved_curve_walked_point_by_point_is_the_moved_polyline():
     dx, dy = 37.25, -12.5
     moved = [(x + dx, y + dy) for x, y in _bezier_the_long_way(pts)]
     assert list(curve_points(pts, dx, dy)) == moved
-    for _ in range(20):
-        spot = (rnd.uniform(-500, 900), rnd.uniform(-300, 300))
-        assert nearest_on(curve_points(pts, dx, dy), spot) == _nearest_the_long_way(moved, spot)
-    assert nearest_on(iter([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)]), (12.0, 4.0)) == (10.0, 4.0)
-
-
-def _nearest_the_long_way(line, p):
-    import math
-
-    best, spot = math.inf, line[0]
-    for a, b in zip(line, line[1:]):
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        n = dx * dx + dy * dy
-        t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
-        q = (a[0] + t * dx, a[1] + t * dy)
-        d = math.hypot(p[0] - q[0], p[1] - q[1])
-        if d < best:
-            best, spot = d, q
-    return spot
 
 
 # -- SVG ------------------------------------------------------------------------------------

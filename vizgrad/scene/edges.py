@@ -2,8 +2,9 @@
 labels (once, from the layout).
 
 An edge's label goes on its own edge: where Graphviz laid it out, moved clear of boxes,
-labels and other edges (:func:`~vizgrad.scene.labels.place_label`); or, when Graphviz laid
-out none (past :data:`~vizgrad.scene.labels.MANY_LABELS`, the plan's DOT ``joined``), in
+labels and other edges (:func:`~vizgrad.scene.labels.place_label`; past
+:data:`~vizgrad.scene.labels.MANY_LABELS`, where Graphviz kept room for it, beside its
+edge); or, when Graphviz laid out none (the plan's DOT ``joined``), in
 the gap between ranks its edge crosses, clear of the labels before it
 (:class:`~vizgrad.scene.labels.Gaps`, :func:`label_spots`, which also tells the layout
 when that leaves labels on top of each other: it lays the labels out after all)::
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from . import ids
-from .labels import MANY_LABELS, Gaps, Obstacles, curve_points, nearest_on, place_label
+from .labels import MANY_LABELS, Gaps, Obstacles, curve_points, place_label
 from .layout import geometry as gm
 from .shapes import Shape, baseline, rnd
 from ..style.metrics import width
@@ -135,9 +136,8 @@ def place_edges(s: Settings, texts: Mapping[Any, str | None], ops: Mapping[str, 
             elif room is not None:  # on its own edge, clear of boxes, labels, other edges
                 spot = (e.label[0] + dx, e.label[1] + dy)
                 lx, ly = place_label(lines[eid], (w, size * 1.3), room, eid, spot)
-            else:  # past MANY_LABELS: the point of its edge nearest where Graphviz put it
-                spot = (e.label[0] + dx, e.label[1] + dy)
-                lx, ly = nearest_on(curve_points(e.points, dx, dy), spot)
+            else:  # past MANY_LABELS: where Graphviz kept room for it, beside its edge
+                lx, ly = e.label[0] + dx, e.label[1] + dy
             add(Shape(ids.edge_box(u, v, slot), "rect", (rnd(lx - w / 2), rnd(ly - size * 0.65),
                                                          rnd(w), rnd(size * 1.3), rnd(size * 0.3)),
                       "vg-label-bg"))

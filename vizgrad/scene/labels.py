@@ -20,18 +20,20 @@ import bisect
 import math
 from typing import Iterable, Iterator
 
-__all__ = ["MANY_LABELS", "Obstacles", "curve", "curve_points", "Gaps", "nearest_on", "place_label"]
+__all__ = ["MANY_LABELS", "Gaps", "Obstacles", "curve", "curve_points", "place_label"]
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 _CELL = 48.0  # grid cell of the segment index, points
 _STEPS = 8  # points per Bezier curve when it is flattened
 _SPOTS = 24  # candidate spots along an edge
-#: labels past which Graphviz lays out none (each would be a node and a rank of its own:
-#: past a few hundred they triple its time): the gaps between ranks are made wide enough
-#: and each label goes in one its edge crosses (:class:`Gaps`), clear of the labels placed
-#: before it but not looking for room away from other edges (a picture this busy is not
-#: read label by label)
+#: labels past which Graphviz lays out none, left to right (each would be a node and a rank
+#: of its own: past a few hundred they triple its time): the gaps between ranks are made
+#: wide enough and each label goes in one its edge crosses (:class:`Gaps`), clear of boxes
+#: and of the labels placed before it, without looking for room away from other edges (a
+#: picture this busy is not read label by label). Where Graphviz does lay them out past it
+#: (top to bottom, or labels that would crowd), each stays where Graphviz kept room for it,
+#: beside its edge.
 MANY_LABELS = 300
 _PAD = 3.0  # room kept between a label and a box or another label, points
 #: where in its gap a label is tried, from the middle (0) to either side (±1)
@@ -194,28 +196,6 @@ def place_label(line: list[Point] | tuple[Point, ...], size: tuple[float, float]
             break
     spot = best[1] if best is not None else (fallback or _along(line, 0.5))
     obstacles.add_rects([(spot[0] - w / 2, spot[1] - h / 2, spot[0] + w / 2, spot[1] + h / 2)])
-    return spot
-
-
-def nearest_on(line: Iterable[Point], p: Point) -> Point:
-    """The point of the polyline ``line`` (a list, or its points one at a time) nearest ``p``.
-
-    >>> nearest_on([(0.0, 0.0), (10.0, 0.0)], (4.0, 3.0))
-    (4.0, 0.0)
-    """
-    points = iter(line)
-    ax, ay = spot = next(points)
-    px, py = p
-    best = math.inf
-    for bx, by in points:
-        dx, dy = bx - ax, by - ay
-        n = dx * dx + dy * dy
-        t = 0.0 if n == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / n))
-        q = (ax + t * dx, ay + t * dy)
-        d = math.dist(p, q)
-        if d < best:
-            best, spot = d, q
-        ax, ay = bx, by
     return spot
 
 
