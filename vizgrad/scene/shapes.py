@@ -156,6 +156,31 @@ def _matrix(add: Any, preset: Preset, n: str, m: Matrix, g: Grid, x: float, y: f
 
 
 
+def _grad_cells(add: Any, n: str, key: str, count: int, box: tuple[float, ...], first: int,
+                below: float, rest: float) -> int:
+    """``count`` labelled grad cells of box ``n`` (ids ``{key}0`` …) in one column, or two
+    from four on, from row ``first`` of the box (``box``: its left, width, top, row height
+    and font size) and ``below`` points lower; the last row ``rest`` taller. Returns how
+    many rows they take."""
+    x, w, top, line, f = box
+    cols = 2 if count >= 4 else 1
+    cell_w = (w - 3) / cols
+    rows = -(-count // cols)
+    for i in range(count):
+        row, col = divmod(i, cols)
+        row_top = top + line * (first + row) + below
+        h = line + (rest if row == rows - 1 else 0)
+        x0 = x + 1.5 + col * cell_w
+        add(Shape(ids.cell(n, f"{key}{i}"), "rect",
+                  (rnd(x0), rnd(row_top), rnd(cell_w), rnd(h), 0.0), "vg-grad-cell"))
+        base = baseline(row_top + line / 2, f)
+        add(Shape(ids.text(n, f"{key}{i}l"), "text", (rnd(x0 + 0.6 * f - 1.5), base),
+                  "vg-row-label", f * ROW))
+        add(Shape(ids.text(n, f"{key}{i}"), "text", (rnd(x0 + cell_w - 0.6 * f + 1.5), base),
+                  "vg-grad", f, False, "end"))
+    return rows
+
+
 def place_nodes(G: Any, order: Any, preset: Preset, params: Mapping[str, Any],
                 inrows: Mapping[str, Any], matrices: Mapping[str, Any],
                 ops: Mapping[str, Any], geo: gm.Geometry,
@@ -210,40 +235,14 @@ def place_nodes(G: Any, order: Any, preset: Preset, params: Mapping[str, Any],
                       "vg-row-label", f * ROW))
             add(Shape(ids.text(n, key), "text", (rnd(x + w - 0.6 * f), base), f"vg-{key}", f, False,
                       "end"))
-        cols = 2 if len(box_params) >= 4 else 1
-        cell_w = (w - 3) / cols
-        rows = -(-len(box_params) // cols)
-        for i in range(len(box_params)):  # a group box's parameter grads, in 1 or 2 columns
-            row, col = divmod(i, cols)
-            row_top = top + line * (3 + row)
-            h = line + (rest if row == rows - 1 and not ins else 0)
-            x0 = x + 1.5 + col * cell_w
-            add(Shape(ids.cell(n, f"p{i}"), "rect",
-                      (rnd(x0), rnd(row_top), rnd(cell_w), rnd(h), 0.0), "vg-grad-cell"))
-            base = baseline(row_top + line / 2, f)
-            add(Shape(ids.text(n, f"p{i}l"), "text", (rnd(x0 + 0.6 * f - 1.5), base),
-                      "vg-row-label", f * ROW))
-            add(Shape(ids.text(n, f"p{i}"), "text", (rnd(x0 + cell_w - 0.6 * f + 1.5), base),
-                      "vg-grad", f, False, "end"))
+        # a group box's parameter grads, then what each box feeding this one got back from it
+        rows = _grad_cells(add, n, "p", len(box_params), (x, w, top, line, f), 3, 0.0,
+                           rest if not ins else 0)
         below = 0.0  # a layer's matrix, under its rows
         if matrix is not None:
             _matrix(add, preset, n, *matrix, x, top + line * 3, w)
             below = matrix[1].height + 0.3 * f
-        icols = 2 if len(ins) >= 4 else 1
-        icell = (w - 3) / icols
-        irows = -(-len(ins) // icols)
-        for i in range(len(ins)):  # what each box feeding this one got back from it
-            row, col = divmod(i, icols)
-            row_top = top + line * (3 + rows + row) + below
-            h = line + (rest if row == irows - 1 else 0)
-            x0 = x + 1.5 + col * icell
-            add(Shape(ids.cell(n, f"i{i}"), "rect",
-                      (rnd(x0), rnd(row_top), rnd(icell), rnd(h), 0.0), "vg-grad-cell"))
-            base = baseline(row_top + line / 2, f)
-            add(Shape(ids.text(n, f"i{i}l"), "text", (rnd(x0 + 0.6 * f - 1.5), base),
-                      "vg-row-label", f * ROW))
-            add(Shape(ids.text(n, f"i{i}"), "text", (rnd(x0 + icell - 0.6 * f + 1.5), base),
-                      "vg-grad", f, False, "end"))
+        _grad_cells(add, n, "i", len(ins), (x, w, top, line, f), 3 + rows, below, rest)
         if n in ops:
             ox, oy, ow, oh = geo.nodes[gm.op_id(n)]
             ox, oy = ox + dx, oy + dy
