@@ -226,15 +226,9 @@ class Gaps:
                 self.free.append((end, lo))
             end = max(end, hi)
         self.starts = [lo for lo, _ in self.free]
-        self.placed: dict[tuple[int, int], list[Rect]] = {}
-        for r in rects:
-            self._take(r)
+        self.taken = Obstacles([], list(rects))  # the boxes, then each label placed
         #: labels placed on top of a box or a label placed before them (no clear spot left)
         self.overlaps = 0
-
-    def _take(self, r: Rect) -> None:
-        for c in _cells(*r):
-            self.placed.setdefault(c, []).append(r)
 
     def _at(self, line: list[Point], at: float) -> Point | None:
         a = self.axis
@@ -249,7 +243,7 @@ class Gaps:
         seen: set[Rect] = set()
         area = 0.0
         for c in _cells(x0, y0, x1, y1):
-            for q in self.placed.get(c, ()):
+            for q in self.taken.rects.get(c, ()):
                 if q not in seen:
                     seen.add(q)
                     area += (max(0.0, min(x1, q[2]) - max(x0, q[0]))
@@ -292,7 +286,7 @@ class Gaps:
         r = _box(best, w, h)
         if self._crowding(r, 0.0) > 0:
             self.overlaps += 1
-        self._take(r)
+        self.taken.add_rects([r])
         return best
 
 

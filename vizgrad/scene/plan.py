@@ -176,15 +176,17 @@ def turned(p: Plan, rankdir: str) -> Plan:
     parts = {**p.dot_parts, "rankdir": s.rankdir}
     if s.rankdir != "LR":  # top to bottom, Graphviz lays the labels out (see dot_parts)
         parts.pop("joined", None)
-    return replace(p, rankdir=s.rankdir, dot_parts=MappingProxyType(parts),
-                   dot=gm.layout_dot(dict(p.box_sizes), dict(p.op_sizes), **parts))
-
+    return _redrawn(p, parts, rankdir=s.rankdir)
 
 
 def label_nodes(p: Plan) -> Plan:
     """``p`` with its edge labels laid out by Graphviz, a node each, when its DOT had none
     (``joined``, past :data:`~vizgrad.scene.labels.MANY_LABELS`) and they would crowd each
     other in the gaps between ranks (:func:`~vizgrad.scene.edges.label_spots`)."""
-    parts = {k: v for k, v in p.dot_parts.items() if k != "joined"}
-    return replace(p, dot_parts=MappingProxyType(parts),
+    return _redrawn(p, {k: v for k, v in p.dot_parts.items() if k != "joined"})
+
+
+def _redrawn(p: Plan, parts: dict[str, Any], **fields: Any) -> Plan:
+    """``p`` with these DOT parts (and ``fields``), its DOT written again from them."""
+    return replace(p, dot_parts=MappingProxyType(parts), **fields,
                    dot=gm.layout_dot(dict(p.box_sizes), dict(p.op_sizes), **parts))

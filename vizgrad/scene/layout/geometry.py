@@ -109,7 +109,7 @@ def _placeholder(size: tuple[float, float], font: float) -> str:
 
 
 def layout_dot(boxes: dict[str, tuple[float, float]], ops: dict[str, tuple[float, float]],
-               edges: Iterable[tuple[str, str, str, tuple[float, float] | None]],
+               edges: Iterable[tuple[str, str, str, tuple[float, float] | None]], *,
                inputs: Sequence[str] = (), first: Sequence[str] = (), sources: Sequence[str] = (),
                sinks: Sequence[str] = (), ordered: Sequence[tuple[str, str]] = (),
                rankdir: str = "LR",
